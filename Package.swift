@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+// The inbox-rpc package: a stdio JSON-RPC 2.0 server around a mobile-inbox engine.
+// Dependencies point one way: transport (JSONRPC) -> dispatch (InboxServer) -> engine (InboxCore) -> store/sync.
+import PackageDescription
+
+let package = Package(
+  name: "inbox-rpc",
+  products: [
+    .executable(name: "inbox-rpc", targets: ["inbox-rpc"]),
+    .library(name: "InboxRPCKit", targets: ["JSON", "JSONRPC", "InboxCore", "InboxServer"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .target(name: "JSON", dependencies: ["CJansson"]),
+    .target(name: "JSONRPC", dependencies: ["JSON"]),
+    .target(name: "InboxCore", dependencies: ["JSON"]),
+    .target(
+      name: "InboxServer",
+      dependencies: ["JSON", "JSONRPC"],
+      resources: [.embedInCode("Resources/openrpc.json")]),
+    .executableTarget(name: "inbox-rpc", dependencies: ["InboxServer", "JSONRPC"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
+    .testTarget(name: "InboxCoreTests", dependencies: ["InboxCore", "JSON"]),
+  ]
+)

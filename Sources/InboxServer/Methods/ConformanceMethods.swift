@@ -1,0 +1,48 @@
+import Foundation
+import JSON
+import JSONRPC
+
+/// The example methods of the JSON-RPC 2.0 specification (§7) and a few test helpers, registered
+/// only with `--test-methods` so conformance suites can run against the real transport.
+enum ConformanceMethods {
+  static let all: [Method] = [
+    Method("subtract") { request in
+      let (minuend, subtrahend): (JSONValue?, JSONValue?) =
+        switch request.params.raw {
+        case .array(let items)?: (items.first, items.dropFirst().first)
+        default: (try request.params.value("minuend"), try request.params.value("subtrahend"))
+        }
+      guard let minuend = minuend?.intValue, let subtrahend = subtrahend?.intValue else {
+        throw RPCError.invalidParams("params", "two integers expected")
+      }
+      return .int(minuend &- subtrahend)
+    },
+    Method("sum") { request in
+      guard case .array(let items)? = request.params.raw else {
+        throw RPCError.invalidParams("params", "an array of integers expected")
+      }
+      return .int(items.compactMap(\.intValue).reduce(0, &+))
+    },
+    Method("update") { _ in .null },
+    Method("notify_hello") { _ in .null },
+    Method("notify_sum") { _ in .null },
+    Method("get_data") { _ in ["hello", 5] },
+    Method("test.echo") { request in try request.params.value("value") ?? .null },
+    Method("test.sleep", execution: .background) { request in
+      let milliseconds = try request.params.int("ms") ?? 0
+      let deadline = DispatchTime.now() + .milliseconds(Int(milliseconds))
+      while DispatchTime.now() < deadline {
+        try request.cancellation.check()
+        usleep(2_000)
+      }
+      return ["slept": .int(milliseconds)]
+    },
+    Method("test.log") { request in
+      let count = try request.params.int("count") ?? 1
+      let size = Int(try request.params.int("bytes") ?? 80)
+      let filler = String(repeating: "x", count: max(0, size))
+      for line in 0..<count { request.logger.warn("test.log line \(line) \(filler)") }
+      return ["logged": .int(count)]
+    },
+  ]
+}

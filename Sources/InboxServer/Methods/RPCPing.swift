@@ -1,0 +1,11 @@
+import JSON
+import JSONRPC
+
+/// `rpc.ping` -> `"pong"`: the cheapest round trip, for liveness checks and benchmarks.
+enum RPCPing: RPCMethod {
+  static let name = "rpc.ping"
+
+  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    "pong"
+  }
+}

@@ -1,0 +1,19 @@
+import JSON
+import JSONRPC
+
+/// One RPC method: a thin mapping from the wire to the engine, in a file named after it.
+protocol RPCMethod: SendableMetatype {
+  /// The method name, exactly as API.md and Schemas/openrpc.json spell it.
+  static var name: String { get }
+  /// Inline for quick work; background for work that waits on the network or may be cancelled.
+  static var execution: Method.Execution { get }
+  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue
+}
+
+extension RPCMethod {
+  static var execution: Method.Execution { .inline }
+
+  static func method(_ server: ServerState) -> Method {
+    Method(name, execution: execution) { request in try handle(request, server) }
+  }
+}

@@ -1,0 +1,47 @@
+// The public face of the parser and the writer; both are jansson (see Jansson/).
+
+/// Limits applied when reading untrusted JSON.
+public struct JSONReadOptions: Sendable, Hashable {
+  /// Deepest nesting of arrays and objects accepted; the top-level value is depth 1.
+  public var maxDepth: Int
+
+  /// The default: 64 levels, far more than any inbox payload, far below the C parser's own 2048.
+  public static let `default` = JSONReadOptions(maxDepth: 64)
+
+  public init(maxDepth: Int) { self.maxDepth = maxDepth }
+}
+
+extension JSONValue {
+  /// Parses one JSON text (any value at the top level) from UTF-8 bytes.
+  public static func parse(_ bytes: UnsafeRawBufferPointer, options: JSONReadOptions = .default) throws(JSONError)
+    -> JSONValue
+  {
+    try JanssonDecoder.decode(bytes, options: options)
+  }
+
+  /// Parses one JSON text from a byte array or slice.
+  public static func parse<Bytes: Collection<UInt8>>(bytes: Bytes, options: JSONReadOptions = .default)
+    throws(JSONError) -> JSONValue
+  {
+    let attempt = bytes.withContiguousStorageIfAvailable { buffer in
+      Result { () throws(JSONError) in try JanssonDecoder.decode(UnsafeRawBufferPointer(buffer), options: options) }
+    }
+    if let attempt { return try attempt.get() }
+    return try parse(bytes: Array(bytes), options: options)
+  }
+
+  /// Parses one JSON text from a string.
+  public static func parse(_ text: String, options: JSONReadOptions = .default) throws(JSONError) -> JSONValue {
+    try parse(bytes: Array(text.utf8), options: options)
+  }
+
+  /// The compact UTF-8 encoding: no newline anywhere, so it is one NDJSON frame as it stands.
+  public func serialized() -> [UInt8] {
+    JanssonEncoder.encode(self)
+  }
+
+  /// The compact encoding as a string.
+  public var jsonString: String {
+    String(decoding: serialized(), as: UTF8.self)
+  }
+}

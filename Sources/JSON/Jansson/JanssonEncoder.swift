@@ -1,0 +1,67 @@
+internal import CJansson
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes JSON with jansson: builds a C tree with the reference-stealing `_new` calls, dumps it
+/// compact, and releases the root once.
+enum JanssonEncoder {
+  /// Compact (no newline can appear in a frame) and any top-level value.
+  private static let flags = Int(JSON_COMPACT | JSON_ENCODE_ANY)
+
+  static func encode(_ value: JSONValue) -> [UInt8] {
+    guard let root = build(value) else { return Array("null".utf8) }
+    defer { json_decref(root) }
+    guard let text = json_dumps(root, flags) else { return Array("null".utf8) }
+    defer { free(text) }
+    let length = strlen(text)
+    return text.withMemoryRebound(to: UInt8.self, capacity: length) {
+      Array(UnsafeBufferPointer(start: $0, count: length))
+    }
+  }
+
+  /// A new reference for `value`, or nil only when jansson cannot allocate.
+  private static func build(_ value: JSONValue) -> UnsafeMutablePointer<json_t>? {
+    switch value {
+    case .null: return json_null()
+    case .bool(let flag): return cj_boolean(flag ? 1 : 0)
+    case .int(let number): return json_integer(json_int_t(number))
+    case .double(let number):
+      // JSON has no NaN or infinity; jansson refuses them too. They become null.
+      return number.isFinite ? json_real(number) : json_null()
+    case .string(let text): return makeString(text)
+    case .array(let items):
+      guard let array = json_array() else { return nil }
+      for item in items {
+        // _new steals the reference even when it fails, so nothing is released twice.
+        json_array_append_new(array, build(item))
+      }
+      return array
+    case .object(let object):
+      guard let node = json_object() else { return nil }
+      for member in object {
+        var key = member.key
+        key.withUTF8 { utf8 in
+          utf8.withMemoryRebound(to: CChar.self) { chars in
+            _ = json_object_setn_new_nocheck(node, chars.baseAddress, chars.count, build(member.value))
+          }
+        }
+      }
+      return node
+    }
+  }
+
+  private static func makeString(_ text: String) -> UnsafeMutablePointer<json_t>? {
+    var text = text
+    return text.withUTF8 { utf8 in
+      utf8.withMemoryRebound(to: CChar.self) { chars in
+        // Swift strings are valid UTF-8 already; _nocheck skips a second validation.
+        guard let base = chars.baseAddress else { return json_stringn_nocheck("", 0) }
+        return json_stringn_nocheck(base, chars.count)
+      }
+    }
+  }
+}

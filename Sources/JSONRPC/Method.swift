@@ -1,0 +1,68 @@
+import JSON
+
+/// One method the server answers: its name, where it runs, and its handler.
+public struct Method: Sendable {
+  /// Where a handler runs.
+  public enum Execution: Sendable {
+    /// On the reader thread, in arrival order: for work measured in microseconds.
+    case inline
+    /// Off the reader, so the reader keeps reading (and can cancel it) while it works.
+    case background
+  }
+
+  public typealias Handler = @Sendable (RequestContext) throws -> JSONValue
+
+  public let name: String
+  public let execution: Execution
+  public let handler: Handler
+
+  public init(_ name: String, execution: Execution = .inline, handler: @escaping Handler) {
+    self.name = name
+    self.execution = execution
+    self.handler = handler
+  }
+}
+
+/// What a handler gets: its params, its cancellation flag, and a way to talk back.
+public struct RequestContext: Sendable {
+  /// The request id; nil for a notification.
+  public let id: JSONValue?
+  public let method: String
+  public let params: Params
+  public let cancellation: CancellationToken
+  /// Sends a server-to-host notification.
+  public let notify: @Sendable (_ method: String, _ params: JSONValue) -> Void
+  public let logger: Logger
+
+  public init(
+    id: JSONValue?, method: String, params: Params, cancellation: CancellationToken,
+    notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger
+  ) {
+    self.id = id
+    self.method = method
+    self.params = params
+    self.cancellation = cancellation
+    self.notify = notify
+    self.logger = logger
+  }
+}
+
+/// The methods a server answers, built from one list so discovery and dispatch cannot drift.
+public struct MethodRegistry: Sendable {
+  public private(set) var methods: [String: Method] = [:]
+  /// Names in registration order, for `initialize` and drift tests.
+  public private(set) var names: [String] = []
+
+  public init(_ methods: [Method] = []) {
+    for method in methods { register(method) }
+  }
+
+  /// Adds a method; registering a name twice is a programming error.
+  public mutating func register(_ method: Method) {
+    precondition(methods[method.name] == nil, "method \(method.name) registered twice")
+    methods[method.name] = method
+    names.append(method.name)
+  }
+
+  public subscript(name: String) -> Method? { methods[name] }
+}

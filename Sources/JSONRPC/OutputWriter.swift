@@ -1,0 +1,75 @@
+import Foundation
+import JSON
+
+/// The one writer of protocol frames: each frame goes out whole in one `write` loop under a lock,
+/// so frames never interleave, and nothing is buffered, so every frame is flushed as written.
+public final class OutputWriter: @unchecked Sendable {
+  private let fd: Int32
+  // Guarded by `lock`: `framing`, `closed`.
+  private let lock = NSLock()
+  private var framing: Framing = .ndjson
+  private var closed = false
+  /// Called once, from the writing thread, when the host has closed its end (EPIPE).
+  private let onClosed: @Sendable () -> Void
+
+  public init(fd: Int32, onClosed: @escaping @Sendable () -> Void = {}) {
+    self.fd = fd
+    self.onClosed = onClosed
+  }
+
+  /// Sets the framing replies use: the one the host's input was read in.
+  public func use(_ framing: Framing) {
+    lock.lock()
+    self.framing = framing
+    lock.unlock()
+  }
+
+  /// Encodes and writes one message. Encoding happens outside the lock.
+  public func send(_ message: JSONValue) {
+    send(body: message.serialized())
+  }
+
+  /// Writes one already-encoded body with the framing's delimiter.
+  public func send(body: [UInt8]) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !closed else { return }
+    var frame: [UInt8]
+    switch framing {
+    case .ndjson:
+      frame = body
+      frame.append(0x0A)
+    case .lsp:
+      // Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
+      frame = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
+      frame.append(contentsOf: body)
+    }
+    if !writeAll(frame) {
+      closed = true
+      onClosed()
+    }
+  }
+
+  /// False once the host has gone away.
+  public var isOpen: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return !closed
+  }
+
+  private func writeAll(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return true }
+      var offset = 0
+      while offset < raw.count {
+        let written = write(fd, base + offset, raw.count - offset)
+        if written < 0 {
+          if errno == EINTR || errno == EAGAIN { continue }
+          return false
+        }
+        offset += written
+      }
+      return true
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Process-wide stream set-up, done once before serving.
+enum StandardStreams {
+  /// Ignores SIGPIPE, so a write to a host that has gone away fails with EPIPE instead of killing us.
+  static func ignoreSIGPIPE() {
+    signal(SIGPIPE, SIG_IGN)
+  }
+
+  /// Moves the protocol to a private copy of fd 1 and points fd 1 at stderr, so a stray `print`
+  /// from any library lands in the log instead of corrupting a frame. Returns the protocol fd.
+  static func reserveStdoutForProtocol() -> Int32 {
+    let protocolFD = dup(STDOUT_FILENO)
+    guard protocolFD >= 0 else { return STDOUT_FILENO }
+    _ = fcntl(protocolFD, F_SETFD, FD_CLOEXEC)
+    dup2(STDERR_FILENO, STDOUT_FILENO)
+    return protocolFD
+  }
+
+  static func writeStdout(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+  }
+
+  static func writeStderr(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+}
