@@ -22,7 +22,7 @@ let package = Package(
       dependencies: ["JSON", "JSONRPC"],
       resources: [.embedInCode("Resources/openrpc.json")]),
     .executableTarget(name: "inbox-rpc", dependencies: ["InboxServer", "JSONRPC"]),
-    .testTarget(name: "JSONTests", dependencies: ["JSON"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
     .testTarget(name: "InboxCoreTests", dependencies: ["InboxCore", "JSON"]),
   ]

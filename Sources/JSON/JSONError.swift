@@ -8,6 +8,8 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidUTF8
     /// The same key twice in one object; refused so a message cannot mean two things.
     case duplicateKey
+    /// `\u0000` inside an object key: refused, as keys are compared as C strings by the parser.
+    case nulInKey
     /// An integer that does not fit in 64 bits (a documented limit of the parser).
     case numericOverflow
     /// Nesting deeper than the configured limit.

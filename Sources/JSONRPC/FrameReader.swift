@@ -123,7 +123,9 @@ public struct FrameReader: Sendable {
       var lineEnd = newline
       if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
       if buffer[lineStart..<lineEnd].allSatisfy(Self.isBlank) { continue }
-      if lineEnd - lineStart > maxFrameBytes { return .tooLarge(limit: maxFrameBytes, size: lineEnd - lineStart) }
+      // The size of a line is known only when it arrived whole, so it is never reported: the event does
+      // not depend on how the bytes were chunked.
+      if lineEnd - lineStart > maxFrameBytes { return .tooLarge(limit: maxFrameBytes, size: nil) }
       return .frame(Array(buffer[lineStart..<lineEnd]))
     }
   }

@@ -80,6 +80,7 @@ extension JSONError {
       switch json_error_code(&error) {
       case json_error_invalid_utf8: .invalidUTF8
       case json_error_duplicate_key: .duplicateKey
+      case json_error_null_byte_in_key: .nulInKey
       case json_error_numeric_overflow: .numericOverflow
       case json_error_stack_overflow: .tooDeep
       case json_error_out_of_memory, json_error_unknown: .other

@@ -1,11 +1,5 @@
 internal import CJansson
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Writes JSON with jansson: builds a C tree with the reference-stealing `_new` calls, dumps it
 /// compact, and releases the root once.
 enum JanssonEncoder {
@@ -15,12 +9,22 @@ enum JanssonEncoder {
   static func encode(_ value: JSONValue) -> [UInt8] {
     guard let root = build(value) else { return Array("null".utf8) }
     defer { json_decref(root) }
-    guard let text = json_dumps(root, flags) else { return Array("null".utf8) }
-    defer { free(text) }
-    let length = strlen(text)
-    return text.withMemoryRebound(to: UInt8.self, capacity: length) {
-      Array(UnsafeBufferPointer(start: $0, count: length))
+    // Dumped straight into a Swift array through a callback: one pass, and no C string to free.
+    var output: [UInt8] = []
+    output.reserveCapacity(128)
+    let status = withUnsafeMutablePointer(to: &output) { target in
+      json_dump_callback(
+        root,
+        { chunk, size, context in
+          guard let chunk, let context else { return -1 }
+          let target = context.assumingMemoryBound(to: [UInt8].self)
+          chunk.withMemoryRebound(to: UInt8.self, capacity: size) {
+            target.pointee.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+          }
+          return 0
+        }, target, flags)
     }
+    return status == 0 ? output : Array("null".utf8)
   }
 
   /// A new reference for `value`, or nil only when jansson cannot allocate.
