@@ -7,7 +7,7 @@ let package = Package(
   name: "inbox-rpc",
   products: [
     .executable(name: "inbox-rpc", targets: ["inbox-rpc"]),
-    .library(name: "InboxRPCKit", targets: ["JSON", "JSONRPC", "InboxCore", "InboxServer"]),
+    .library(name: "InboxRPCKit", targets: ["JSON", "JSONRPC", "InboxCore", "InboxStore", "InboxServer"]),
   ],
   targets: [
     .systemLibrary(
@@ -17,13 +17,16 @@ let package = Package(
     .target(name: "JSON", dependencies: ["CJansson"]),
     .target(name: "JSONRPC", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
+    .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore"]),
     .target(
       name: "InboxServer",
-      dependencies: ["JSON", "JSONRPC"],
-      resources: [.embedInCode("Resources/openrpc.json")]),
-    .executableTarget(name: "inbox-rpc", dependencies: ["InboxServer", "JSONRPC"]),
+      dependencies: ["JSON", "JSONRPC", "InboxCore", "InboxStore"],
+      resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
+    .executableTarget(name: "inbox-rpc", dependencies: ["InboxServer", "InboxStore", "JSONRPC"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
-    .testTarget(name: "InboxCoreTests", dependencies: ["InboxCore", "JSON"]),
+    .testTarget(name: "InboxCoreTests", dependencies: ["InboxCore", "JSON"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "InboxStoreTests", dependencies: ["InboxStore", "InboxCore", "JSON"], exclude: ["Fixtures"]),
   ]
 )

@@ -1,0 +1,120 @@
+import JSON
+
+/// Feed-wide switches the host sets, so one place decides what the resolver and the feed order may do.
+///
+/// JSON (every member optional on input; `null` resets a member to its default):
+/// ```
+/// {"forceCellKind": "classic", "platform": "ios", "walletPasses": true, "unreadFirst": false}
+/// ```
+/// Unknown members are ignored, so a server can carry switches of its own next to these.
+public struct Attributes: Sendable, Hashable {
+  /// Forces one kind for every card of the feed (it still degrades when the payload lacks the fields).
+  public var forceCellKind: CardKind?
+  /// The host platform as the host names it (`ios`, `maccatalyst`, `android`, `linux`, ...).
+  public var platform: String?
+  /// Whether the host can add Apple Wallet passes; nil means "derive it from `platform`".
+  public var walletPasses: Bool?
+  /// InboxKit's transform: inside each pinned group, unread before read. Off by default because it
+  /// reorders the feed while a host pages through it (SPEC.md §5).
+  public var unreadFirst: Bool
+
+  /// Platforms that can add wallet passes when `walletPasses` is unset (lower-cased names).
+  public static let walletPlatforms: Set<String> = ["ios", "ipados", "maccatalyst"]
+
+  /// Builds attributes; everything defaults to off/unset.
+  public init(
+    forceCellKind: CardKind? = nil, platform: String? = nil, walletPasses: Bool? = nil, unreadFirst: Bool = false
+  ) {
+    self.forceCellKind = forceCellKind
+    self.platform = platform
+    self.walletPasses = walletPasses
+    self.unreadFirst = unreadFirst
+  }
+
+  /// Decodes attributes from a JSON object; members not given take their defaults.
+  public init(json: JSONValue) throws(AttributesError) {
+    self = try Attributes().merging(json)
+  }
+
+  // MARK: - Wallet capability
+
+  /// Whether wallet cards can render: `walletPasses` when set, otherwise whether `platform` is iOS, iPadOS
+  /// or Mac Catalyst (compared case-insensitively). A host that declares neither cannot add passes.
+  public var canAddWalletPasses: Bool { walletRefusal == nil }
+
+  /// Why this host cannot add passes, or nil when it can.
+  var walletRefusal: String? {
+    if let walletPasses {
+      return walletPasses ? nil : "the host cannot add wallet passes (walletPasses is false)"
+    }
+    guard let platform else {
+      return "the host cannot add wallet passes (no platform declared and walletPasses is unset)"
+    }
+    if Attributes.walletPlatforms.contains(platform.trimmingWhitespace().lowercased()) { return nil }
+    return "the host cannot add wallet passes (platform \(platform.quotedForMessage) has no Apple Wallet and "
+      + "walletPasses is unset)"
+  }
+
+  // MARK: - JSON
+
+  /// These attributes with the members of `partial` applied over them; members `partial` omits are kept.
+  ///
+  /// Throws for a non-object, a member of the wrong type, or an unknown kind; nothing is applied then.
+  public func merging(_ partial: JSONValue) throws(AttributesError) -> Attributes {
+    guard case .object(let object) = partial else {
+      throw AttributesError(path: "attributes", reason: "expected an object, got \(partial.typeName)")
+    }
+    var merged = self
+    if let value = object["forceCellKind"] {
+      switch value {
+      case .null: merged.forceCellKind = nil
+      case .string(let text):
+        guard let kind = CardKind(lenient: text) else {
+          throw AttributesError(
+            path: "attributes.forceCellKind",
+            reason: "unknown kind \(text.quotedForMessage); expected one of \(CardKind.allNames) or null")
+        }
+        merged.forceCellKind = kind
+      default:
+        throw AttributesError(
+          path: "attributes.forceCellKind", reason: "expected a kind name or null, got \(value.typeName)")
+      }
+    }
+    if let value = object["platform"] {
+      switch value {
+      case .null: merged.platform = nil
+      case .string(let text): merged.platform = text.isBlank ? nil : text.trimmingWhitespace()
+      default:
+        throw AttributesError(path: "attributes.platform", reason: "expected a string or null, got \(value.typeName)")
+      }
+    }
+    if let value = object["walletPasses"] {
+      switch value {
+      case .null: merged.walletPasses = nil
+      case .bool(let flag): merged.walletPasses = flag
+      default:
+        throw AttributesError(
+          path: "attributes.walletPasses", reason: "expected a boolean or null, got \(value.typeName)")
+      }
+    }
+    if let value = object["unreadFirst"] {
+      switch value {
+      case .null: merged.unreadFirst = false
+      case .bool(let flag): merged.unreadFirst = flag
+      default:
+        throw AttributesError(path: "attributes.unreadFirst", reason: "expected a boolean, got \(value.typeName)")
+      }
+    }
+    return merged
+  }
+
+  /// All four members, unset ones as null: `{"forceCellKind", "platform", "walletPasses", "unreadFirst"}`.
+  public var json: JSONValue {
+    .object([
+      "forceCellKind": forceCellKind.map { .string($0.rawValue) } ?? .null,
+      "platform": platform.map(JSONValue.string) ?? .null,
+      "walletPasses": walletPasses.map(JSONValue.bool) ?? .null,
+      "unreadFirst": .bool(unreadFirst),
+    ])
+  }
+}

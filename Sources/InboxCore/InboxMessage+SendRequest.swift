@@ -1,0 +1,89 @@
+import JSON
+
+// MARK: - Send-request notification object
+
+extension InboxMessage {
+  /// Reads one notification object of a `createMessage` request, as a preview of what devices will get.
+  ///
+  /// ```
+  /// {"send_date": "now", "ios_title": "Summer sale", "content": "30% off everything",
+  ///  "inbox_image": "https://cdn.example.com/inbox/summer.png", "inbox_days": 7,
+  ///  "data": {"displayType": "captioned", "promo_id": "SUMMER2026"}, "link": "https://example.com/sale"}
+  /// ```
+  /// - Title: `ios_title`, else `title`; each a string or a locale object (`{"en": "Hi", "de": "Hallo"}`:
+  ///   `en`, else the first string member).
+  /// - Body: `content`, a string or a locale object. Image: `inbox_image`.
+  /// - Sent at: `send_date` `"now"` (or absent) is `context.now`; `"YYYY-MM-DD HH:mm"` is that UTC minute.
+  /// - Expires: `inbox_date` (`YYYY-MM-DD`) at the end of that day UTC (23:59:59), else `inbox_days` days
+  ///   after the send time. When both are given, `inbox_date` wins: it is the explicit one.
+  /// - Action params are what a device receives: `{"u": <data>, "l": <link>}` (each only when present).
+  /// - Id: `context.id`, else `StableID.derive(from:)`, a hash of the canonical payload.
+  static func fromSendRequest(
+    _ object: JSONObject, raw: JSONValue, context: IngestContext, warnings: inout [Warning]
+  ) -> InboxMessage {
+    let id = context.id.flatMap { $0.isBlank ? nil : $0 } ?? StableID.derive(from: raw)
+    var diagnostics = Diagnostics(messageId: id)
+
+    let title =
+      localized(object["ios_title"], name: "ios_title", &diagnostics)
+      ?? localized(object["title"], name: "title", &diagnostics)
+    let body = localized(object["content"], name: "content", &diagnostics)
+    let image = readImage(object["inbox_image"], name: "inbox_image", &diagnostics)
+
+    var sentAt = context.now
+    if let sendDate = object["send_date"], sendDate != .null {
+      let text = sendDate.stringValue?.trimmingWhitespace()
+      if text?.lowercased() == "now" {
+        sentAt = context.now
+      } else if let text, let parsed = RFC3339.dateAndMinute(text) {
+        sentAt = parsed
+      } else {
+        diagnostics.warn(
+          .invalidField, "send_date is \(describe(sendDate)), not \"now\" nor \"YYYY-MM-DD HH:mm\"; sent now")
+      }
+    }
+
+    var expiresAt: Int64?
+    if let inboxDate = object["inbox_date"], inboxDate != .null {
+      if let text = inboxDate.stringValue, let endOfDay = RFC3339.endOfDay(text.trimmingWhitespace()) {
+        expiresAt = endOfDay
+      } else {
+        diagnostics.warn(.invalidField, "inbox_date is \(describe(inboxDate)), not a YYYY-MM-DD date; ignored")
+      }
+    }
+    if expiresAt == nil, let inboxDays = object["inbox_days"], inboxDays != .null {
+      if let days = Lenient.int64(inboxDays), days >= 0, days <= 36_500 {
+        expiresAt = sentAt + days * 86_400
+      } else {
+        diagnostics.warn(.invalidField, "inbox_days is \(describe(inboxDays)), not a number of days; ignored")
+      }
+    }
+
+    var params = JSONObject()
+    if let data = object["data"], data != .null { params["u"] = data }
+    if let link = Lenient.text(object["link"]) { params["l"] = .string(link) }
+    let data = CustomData(actionParams: params, diagnostics: &diagnostics)
+
+    warnings += diagnostics.warnings
+    return InboxMessage(
+      id: id, title: title, body: body, image: image, sentAt: sentAt, expiresAt: expiresAt, status: .delivered,
+      order: nil, hash: nil, data: data, source: .sendRequest, ingestedAt: context.now, raw: raw)
+  }
+
+  /// A string, or from a locale object `en` else the first non-blank string member; blank gives nil.
+  private static func localized(_ value: JSONValue?, name: String, _ diagnostics: inout Diagnostics) -> String? {
+    switch value {
+    case nil, .null?: return nil
+    case .string?: return Lenient.text(value)
+    case .object(let locales)?:
+      if let english = Lenient.text(locales["en"]) { return english }
+      for member in locales {
+        if let text = Lenient.text(member.value) { return text }
+      }
+      return nil
+    case let other?:
+      diagnostics.warn(.invalidField, "\(name) is \(describe(other)), not a string nor a locale object; ignored")
+      return nil
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import JSON
+
+/// One inbox message, read once from whichever wire shape carried it, so the resolver sees a single model.
+///
+/// Build it with `InboxMessage.ingest(_:context:warnings:)`, which detects the shape (backend message,
+/// push payload, send-request notification object). Ingest is deterministic: re-ingesting `raw` with
+/// `IngestContext(id: id, now: ingestedAt)` gives the same message, so a store may keep just those three.
+public struct InboxMessage: Sendable, Hashable {
+  /// The inbox code: `inbox_id`, `pw_inbox`, or the caller's / derived id of a send-request object.
+  public var id: String
+  /// The title, nil when absent or blank.
+  public var title: String?
+  /// The body (`text`, the alert body, or `content`), nil when absent or blank.
+  public var body: String?
+  /// The message's own image (`image`, `inbox_params.image`, `inbox_image`) if it is a parseable URL.
+  public var image: String?
+  /// When it was sent, unix seconds; nil when unknown (sorts as the oldest).
+  public var sentAt: Int64?
+  /// When it leaves the feed, unix seconds (`rt`, `inbox_days`, `inbox_date`); nil for never.
+  public var expiresAt: Int64?
+  /// The backend status; `delivered` for pushes and send requests.
+  public var status: MessageStatus
+  /// The backend's numeric `order`, kept as a string so codes beyond 2^53 keep every digit; it is the
+  /// `inbox_code` of `inboxStatus`. Nil for messages the backend has not listed yet.
+  public var order: String?
+  /// The push hash echoed in `inboxStatus` (`hash`, or a push's `p`).
+  public var hash: String?
+  /// The action params and the normalised custom data, behind the one key lookup.
+  public var data: CustomData
+  /// Which wire shape the message came from.
+  public var source: MessageSource
+  /// The `now` of the ingest context, kept so re-ingesting `raw` reproduces the message.
+  public var ingestedAt: Int64
+  /// The payload exactly as it was received.
+  public var raw: JSONValue
+
+  /// The action parameters: the backend's `action_params`, or the whole push payload.
+  public var actionParams: JSONObject { data.root }
+
+  /// The normalised custom data the host sees (`u`, else `userdata`), nil when there is none.
+  public var customData: JSONObject? { data.object }
+
+  /// The value of an InboxKit key from the action params root, then `u`, then `userdata` (SPEC.md §1).
+  public func value(for key: String) -> JSONValue? { data.value(for: key) }
+}

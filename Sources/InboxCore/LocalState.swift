@@ -1,0 +1,16 @@
+/// Read and opened flags the host's store knows before the backend does, so a card reflects them at once.
+///
+/// The card's `read` is `status >= 2 || read || opened` and `actionPerformed` is `status >= 3 || opened`:
+/// local state can only raise the backend status, never lower it (statuses never go down, API.md).
+public struct LocalState: Sendable, Hashable {
+  /// The user has read the message locally.
+  public var read: Bool
+  /// The user has tapped the message (performed its action) locally; implies read.
+  public var opened: Bool
+
+  /// Builds a local state; both flags default to false.
+  public init(read: Bool = false, opened: Bool = false) {
+    self.read = read
+    self.opened = opened
+  }
+}

@@ -1,0 +1,140 @@
+import JSON
+
+/// Turns a message into the card the host renders, deciding kind, degradation and buttons in one pass.
+///
+/// Pure: the same message, attributes and local state always give the same card and warnings.
+public enum Resolver {
+  /// Resolves a message (fresh from ingest or from the store) into a card and the warnings it caused.
+  ///
+  /// 1. The image is the message's own, else `data.image` (a parseable URL) through the one lookup.
+  /// 2. The requested kind is `attributes.forceCellKind`, else `displayType` (case-insensitive; an unknown
+  ///    value warns and is ignored), else the heuristic: image and no title -> banner; image, title and
+  ///    body -> captioned; otherwise classic (so image + title without body is classic).
+  /// 3. The requested kind checks its required fields (SPEC.md §2); when one is missing or malformed the
+  ///    card is classic with a `Degradation` and a `degraded` warning naming the reason.
+  /// 4. Buttons are decoded for captioned and classic cards only; on other kinds they are dropped with one
+  ///    warning.
+  /// Ingest warnings (custom data, lenient fields) are not repeated here: they were returned by ingest.
+  public static func resolve(
+    _ message: InboxMessage, attributes: Attributes = Attributes(), state: LocalState? = nil
+  ) -> (card: Card, warnings: [Warning]) {
+    var diagnostics = Diagnostics(messageId: message.id)
+    let image = resolvedImage(message, &diagnostics)
+    let requested =
+      attributes.forceCellKind ?? displayType(message, &diagnostics)
+      ?? heuristic(image: image, title: message.title, body: message.body)
+
+    var degradation: Degradation?
+    let content: Card.Content
+    switch build(requested, message: message, image: image, attributes: attributes, &diagnostics) {
+    case .ok(let built): content = built
+    case .fail(let reason):
+      degradation = Degradation(from: requested, reason: reason)
+      diagnostics.warn(.degraded, reason + "; shown as classic")
+      content = .classic(Avatar(id: message.id, title: message.title, body: message.body))
+    }
+
+    var buttons: [InlineButton] = []
+    if content.kind.showsButtons {
+      buttons = InlineButton.decodeAll(message.data, diagnostics: &diagnostics)
+    } else if let items = message.value(for: "buttons")?.arrayValue, !items.isEmpty {
+      diagnostics.warn(
+        .buttonDropped,
+        "\(content.kind.rawValue) cards show no buttons; \(items.count) button\(items.count == 1 ? "" : "s") "
+          + "not shown")
+    }
+
+    let status = message.status
+    let card = Card(
+      id: message.id, requestedKind: requested, degradation: degradation, title: message.title,
+      body: message.body, image: image, sentAt: message.sentAt, expiresAt: message.expiresAt,
+      read: status.isRead || state?.read == true || state?.opened == true,
+      actionPerformed: status.isActionPerformed || state?.opened == true, pinned: message.isPinned,
+      buttons: buttons, customData: message.customData, rowAction: RowAction(actionParams: message.actionParams),
+      content: content)
+    return (card, diagnostics.stamped(requested: requested, used: content.kind))
+  }
+
+  // MARK: - Steps
+
+  /// The message's image, else `data.image` when it is a parseable URL (a bad one warns).
+  static func resolvedImage(_ message: InboxMessage, _ diagnostics: inout Diagnostics) -> String? {
+    if let image = message.image { return image }
+    guard let value = message.value(for: "image"), value != .null, value.stringValue?.isBlank != true else {
+      return nil
+    }
+    if let url = ParseableURL(value, policy: .anyScheme) { return url.string }
+    diagnostics.warn(.invalidField, "data.image \(InboxMessage.describe(value)) is not a parseable URL; ignored")
+    return nil
+  }
+
+  /// The kind named by `displayType`, or nil (with a warning when a value was given but names no kind).
+  static func displayType(_ message: InboxMessage, _ diagnostics: inout Diagnostics) -> CardKind? {
+    guard let value = message.value(for: "displayType"), value != .null, value.stringValue?.isBlank != true else {
+      return nil
+    }
+    if let text = value.stringValue, let kind = CardKind(lenient: text) { return kind }
+    let found = value.stringValue != nil ? InboxMessage.describe(value) : "is \(InboxMessage.describe(value)), which"
+    diagnostics.warn(
+      .unknownDisplayType,
+      "displayType \(found) is not one of \(CardKind.allNames); ignored, the heuristic decides")
+    return nil
+  }
+
+  /// The kind a message without `displayType` gets (SPEC.md §2, rule 3).
+  static func heuristic(image: String?, title: String?, body: String?) -> CardKind {
+    guard image != nil else { return .classic }
+    if title == nil { return .banner }
+    return body == nil ? .classic : .captioned
+  }
+
+  /// The content of `kind`, or the reason it cannot render.
+  static func build(
+    _ kind: CardKind, message: InboxMessage, image: String?, attributes: Attributes, _ diagnostics: inout Diagnostics
+  ) -> Outcome<Card.Content> {
+    switch kind {
+    case .classic:
+      return .ok(.classic(Avatar(id: message.id, title: message.title, body: message.body)))
+    case .banner:
+      guard image != nil else {
+        return .fail("banner needs an image (inbox_image or data.image); the message has none")
+      }
+      return .ok(.banner)
+    case .captioned:
+      let missing = missingFields(image: image, title: message.title, body: message.body, needImage: true)
+      guard missing.isEmpty else {
+        return .fail("captioned needs an image, a title and a body; missing: \(missing.joined(separator: ", "))")
+      }
+      return .ok(.captioned)
+    case .carousel:
+      let missing = missingFields(image: image, title: message.title, body: message.body, needImage: false)
+      guard missing.isEmpty else {
+        return .fail("carousel needs a title and a body; missing: \(missing.joined(separator: ", "))")
+      }
+      switch CarouselSlide.decodeAll(message.data, diagnostics: &diagnostics) {
+      case .ok(let slides): return .ok(.carousel(slides))
+      case .fail(let reason): return .fail(reason)
+      }
+    case .video:
+      switch VideoContent.decode(message.data, diagnostics: &diagnostics) {
+      case .ok(let video): return .ok(.video(video))
+      case .fail(let reason): return .fail(reason)
+      }
+    case .wallet:
+      switch WalletPass.decode(message.data, image: image) {
+      case .ok(let pass):
+        if let refusal = attributes.walletRefusal { return .fail(refusal) }
+        return .ok(.wallet(pass))
+      case .fail(let reason): return .fail(reason)
+      }
+    }
+  }
+
+  private static func missingFields(image: String?, title: String?, body: String?, needImage: Bool) -> [String] {
+    var missing: [String] = []
+    if needImage, image == nil { missing.append("image") }
+    if title == nil { missing.append("title") }
+    if body == nil { missing.append("body") }
+    return missing
+  }
+}

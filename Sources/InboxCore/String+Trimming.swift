@@ -1,0 +1,20 @@
+// Whitespace trimming without Foundation (the module imports Foundation for URL parsing only).
+
+extension String {
+  /// The string without leading and trailing whitespace and newlines.
+  func trimmingWhitespace() -> String {
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+    guard let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+    return String(scalars[first...last])
+  }
+
+  /// True when the string is empty or only whitespace.
+  var isBlank: Bool { unicodeScalars.allSatisfy { $0.properties.isWhitespace } }
+
+  /// The string in double quotes, shortened past 80 characters, for warning texts.
+  var quotedForMessage: String {
+    let shown = count > 80 ? String(prefix(77)) + "..." : self
+    return "\"\(shown)\""
+  }
+}
