@@ -1,0 +1,75 @@
+import Foundation
+import JSON
+
+/// An opaque position in the feed: the sort key of the last message of a page.
+///
+/// Keyset paging resumes strictly after that key, so messages inserted or dismissed between pages
+/// never make another appear twice or be skipped. The wire form is base64url of a small JSON array
+/// carrying a version, the store's id (a cursor from another store is refused), the order it was
+/// made for, and a checksum (a hand-edited cursor is refused).
+public struct FeedCursor: Sendable, Hashable {
+  public var storeID: String
+  public var unreadFirst: Bool
+  public var pinned: Bool
+  public var unread: Bool
+  public var sortTime: Int64
+  public var id: String
+
+  public init(storeID: String, unreadFirst: Bool, pinned: Bool, unread: Bool, sortTime: Int64, id: String) {
+    self.storeID = storeID
+    self.unreadFirst = unreadFirst
+    self.pinned = pinned
+    self.unread = unread
+    self.sortTime = sortTime
+    self.id = id
+  }
+
+  /// Why a cursor string was refused.
+  public struct Invalid: Error, Sendable, Hashable {
+    public var reason: String
+  }
+
+  private static let version: Int64 = 1
+
+  public var token: String {
+    let fields: [JSONValue] = [
+      .int(Self.version), .string(storeID), .bool(unreadFirst), .bool(pinned), .bool(unread), .int(sortTime),
+      .string(id),
+    ]
+    let body = JSONValue.array(fields).jsonString
+    let sealed = JSONValue.array([.string(body), .string(Self.checksum(body))]).jsonString
+    return Data(sealed.utf8).base64EncodedString()
+      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+
+  /// Reads a cursor made by `token` for this store and order.
+  public init(token: String, storeID: String, unreadFirst: Bool) throws(Invalid) {
+    var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+    guard token.count <= 4096, let data = Data(base64Encoded: base64),
+      let sealed = try? JSONValue.parse(bytes: Array(data)), let parts = sealed.arrayValue, parts.count == 2,
+      let body = parts[0].stringValue, parts[1].stringValue == Self.checksum(body),
+      let fields = (try? JSONValue.parse(body))?.arrayValue, fields.count == 7
+    else { throw Invalid(reason: "not a cursor this server made (malformed or altered)") }
+    guard fields[0].intValue == Self.version else { throw Invalid(reason: "cursor version is not supported") }
+    guard fields[1].stringValue == storeID else { throw Invalid(reason: "cursor belongs to another store") }
+    guard let madeUnreadFirst = fields[2].boolValue, let pinned = fields[3].boolValue,
+      let unread = fields[4].boolValue, let sortTime = fields[5].intValue, let id = fields[6].stringValue
+    else { throw Invalid(reason: "not a cursor this server made (malformed or altered)") }
+    guard madeUnreadFirst == unreadFirst else {
+      throw Invalid(reason: "cursor was made for another feed order (unreadFirst changed); list again without a cursor")
+    }
+    self.init(storeID: storeID, unreadFirst: unreadFirst, pinned: pinned, unread: unread, sortTime: sortTime, id: id)
+  }
+
+  /// FNV-1a over the body: detects edits and truncation, not an adversary (cursors grant nothing).
+  private static func checksum(_ body: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in body.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return String(hash, radix: 36)
+  }
+}

@@ -1,0 +1,86 @@
+import InboxCore
+import JSON
+
+/// What happened to a message offered to the store.
+public enum InsertOutcome: String, Sendable {
+  case added
+  /// It was there already; its payload was replaced and its local state kept.
+  case updated
+  /// It was dismissed before: a dismissed message never comes back (SPEC.md §6).
+  case dismissed
+  /// It has already expired, so it was not stored.
+  case expired
+}
+
+extension InboxStore {
+  /// Stores a message read by the engine, keeping any local state it already has.
+  public func insert(_ message: InboxMessage, pinned: Bool, now: Int64) throws -> InsertOutcome {
+    if let expiresAt = message.expiresAt, expiresAt <= now { return .expired }
+    return try write { database in
+      let existing = try Self.row(database, id: message.id)
+      if let existing, existing.isDismissed { return .dismissed }
+      let status = max(existing?.status ?? message.status, message.status)
+      try database.run(
+        """
+        INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
+          expires_at, server_status, status)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
+          source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
+          hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,
+          sent_at = excluded.sent_at, expires_at = excluded.expires_at,
+          server_status = max(server_status, excluded.server_status), status = max(status, excluded.status)
+        """,
+        [
+          .text(message.id), .text(message.raw.jsonString), .int(message.ingestedAt), .text(message.source.rawValue),
+          message.order.sql, message.hash.sql, .int(pinned ? 1 : 0), .int(message.sentAt ?? Int64.min),
+          message.sentAt.sql, message.expiresAt.sql, .int(message.status.rawValue), .int(status.rawValue),
+        ])
+      return existing == nil ? .added : .updated
+    }
+  }
+
+  /// The message with this id, dismissed or not; nil when unknown.
+  public func message(id: String) throws -> StoredMessage? {
+    try read { try Self.row($0, id: id) }
+  }
+
+  /// The message if the host can see it: known, not dismissed, not expired.
+  public func visibleMessage(id: String, now: Int64) throws -> StoredMessage? {
+    guard let stored = try message(id: id), !stored.isDismissed else { return nil }
+    if let expiresAt = stored.expiresAt, expiresAt <= now { return nil }
+    return stored
+  }
+
+  /// Deletes every expired message (dismissed ones included) and returns their ids.
+  @discardableResult
+  public func purgeExpired(now: Int64) throws -> [String] {
+    let due = try read { database in
+      try database.scalar("SELECT count(*) FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)])
+    }
+    guard (due ?? 0) > 0 else { return [] }
+    return try write { database in
+      var ids: [String] = []
+      try database.query("SELECT id FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)]) {
+        ids.append($0.text(0) ?? "")
+      }
+      try database.run("DELETE FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)])
+      return ids
+    }
+  }
+
+  static func row(_ database: Database, id: String) throws -> StoredMessage? {
+    var found: StoredMessage?
+    try database.query("SELECT \(StoredMessage.columns) FROM messages WHERE id = ?", [.text(id)]) {
+      found = StoredMessage(row: $0)
+    }
+    return found
+  }
+}
+
+extension InboxStore {
+  /// True when the store has never held a message (dismissed ones still count as held).
+  public func isEmpty() throws -> Bool {
+    try read { try $0.scalar("SELECT count(*) FROM messages") ?? 0 } == 0
+  }
+}

@@ -1,0 +1,118 @@
+internal import CSQLite
+
+/// One SQLite connection. Owns its handle: closes it if opening fails, and later only through
+/// `close()`. Not thread-safe by itself: `InboxStore` confines it behind one lock.
+final class Database {
+  fileprivate(set) var handle: OpaquePointer?
+  private var statements: [String: Statement] = [:]
+
+  init(path: String, readOnly: Bool = false, durability: StoreDurability = .normal) throws(StoreError) {
+    var opened: OpaquePointer?
+    let flags =
+      (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+    let code = sqlite3_open_v2(path, &opened, flags, nil)
+    handle = opened
+    guard code == SQLITE_OK else {
+      // sqlite3_open_v2 allocates a handle even on failure; it must be closed (SQLite docs).
+      let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close_v2(opened)
+      handle = nil
+      throw StoreError(kind: .cannotOpen, code: code, message: "cannot open \(path): \(message)")
+    }
+    sqlite3_extended_result_codes(opened, 1)
+    sqlite3_busy_timeout(opened, 5_000)
+    do throws(StoreError) {
+      if path != ":memory:" { try execute("PRAGMA journal_mode=WAL") }
+      try execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
+      try execute("PRAGMA foreign_keys=ON")
+    } catch {
+      // A file that is not a database fails here, at its first read: close before reporting it.
+      sqlite3_close_v2(opened)
+      handle = nil
+      throw error
+    }
+  }
+
+  deinit {
+    assert(handle == nil, "Database deallocated without close()")
+    if let handle { sqlite3_close_v2(handle) }
+  }
+
+  /// Finalises cached statements, then closes the handle.
+  func close() throws(StoreError) {
+    statements.removeAll()
+    guard let handle else { return }
+    let code = sqlite3_close(handle)
+    guard code == SQLITE_OK else { throw error(code, sql: nil) }
+    self.handle = nil
+  }
+
+  /// Runs one or more statements that return no rows.
+  func execute(_ sql: String) throws(StoreError) {
+    var message: UnsafeMutablePointer<CChar>?
+    let code = sqlite3_exec(handle, sql, nil, nil, &message)
+    defer { sqlite3_free(message) }
+    guard code == SQLITE_OK else { throw error(code, sql: sql) }
+  }
+
+  /// A prepared statement for `sql`, cached for the life of the connection.
+  func statement(_ sql: String) throws(StoreError) -> Statement {
+    if let cached = statements[sql] { return cached }
+    let prepared = try Statement(database: self, sql: sql)
+    statements[sql] = prepared
+    return prepared
+  }
+
+  /// Runs `sql` with `values`, for statements that return no rows; returns the rows changed.
+  @discardableResult
+  func run(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) -> Int {
+    let prepared = try statement(sql)
+    prepared.bind(values)
+    while try prepared.step() {}
+    return Int(sqlite3_changes(handle))
+  }
+
+  /// Calls `row` for each result row of `sql`.
+  func query(_ sql: String, _ values: [SQLValue] = [], row: (Statement) throws -> Void) throws {
+    let prepared = try statement(sql)
+    prepared.bind(values)
+    while try prepared.step() { try row(prepared) }
+  }
+
+  /// The first column of the first row, as an integer.
+  func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> Int64? {
+    var result: Int64?
+    try query(sql, values) { row in if result == nil { result = row.optionalInt(0) } }
+    return result
+  }
+
+  /// Runs `body` in an IMMEDIATE transaction (the write lock is taken up front, so two writers
+  /// never deadlock upgrading). A throw rolls back, and the body's error is the one rethrown.
+  func transaction<T>(_ body: () throws -> T) throws -> T {
+    try execute("BEGIN IMMEDIATE")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  var userVersion: Int {
+    get throws { Int((try scalar("PRAGMA user_version")) ?? 0) }
+  }
+
+  func error(_ code: Int32, sql: String?) -> StoreError {
+    let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection"
+    let kind: StoreError.Kind =
+      switch code & 0xFF {
+      case SQLITE_CORRUPT, SQLITE_NOTADB: .corrupt
+      case SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM: .cannotOpen
+      case SQLITE_BUSY, SQLITE_LOCKED: .busy
+      default: .sqlite
+      }
+    return StoreError(kind: kind, code: code, message: message, sql: sql)
+  }
+}

@@ -1,0 +1,61 @@
+/// One step of the store's schema. Shipped migrations are never edited: a change is a new one.
+struct Migration: Sendable {
+  /// A stable identifier, recorded in `schema_migrations` when applied.
+  let id: String
+  let sql: String
+
+  /// Every migration, oldest first; `PRAGMA user_version` is the count applied.
+  static let all: [Migration] = [
+    Migration(id: "0001-initial", sql: initial),
+    Migration(id: "0002-outbox-retry-and-expiry-index", sql: outboxRetry),
+  ]
+
+  /// Version 1: messages with their local state, the outbox, settings.
+  private static let initial = """
+    CREATE TABLE messages (
+      id TEXT PRIMARY KEY,
+      -- The payload exactly as received, and the ingest time that reproduces the message from it.
+      payload TEXT NOT NULL,
+      ingested_at INTEGER NOT NULL,
+      source TEXT NOT NULL,
+      order_code TEXT,
+      hash TEXT,
+      -- Feed order: pinned first, newest first (unknown send time = oldest), ties by id.
+      pinned INTEGER NOT NULL,
+      sort_time INTEGER NOT NULL,
+      sent_at INTEGER,
+      expires_at INTEGER,
+      -- The status the backend last reported, and the effective one: max(server, local).
+      server_status INTEGER NOT NULL,
+      status INTEGER NOT NULL,
+      -- Local state, with the time of each change (unix seconds).
+      read_at INTEGER,
+      opened_at INTEGER,
+      dismissed_at INTEGER
+    ) WITHOUT ROWID;
+    CREATE INDEX feed_order ON messages(pinned DESC, sort_time DESC, id) WHERE status < 4;
+    CREATE INDEX feed_unread ON messages(pinned DESC, sort_time DESC, id) WHERE status < 2;
+    CREATE TABLE outbox (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      message_id TEXT NOT NULL,
+      status INTEGER NOT NULL,
+      order_code TEXT,
+      hash TEXT,
+      queued_at INTEGER NOT NULL,
+      UNIQUE (message_id, status)
+    );
+    CREATE TABLE settings (
+      key TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """
+
+  /// Version 2: retry bookkeeping for the outbox, and an index that makes expiry purges O(expired).
+  private static let outboxRetry = """
+    ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE outbox ADD COLUMN next_attempt_at INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE outbox ADD COLUMN last_error TEXT;
+    CREATE INDEX messages_expiry ON messages(expires_at) WHERE expires_at IS NOT NULL;
+    CREATE INDEX feed_unread_first ON messages(pinned DESC, (status < 2) DESC, sort_time DESC, id) WHERE status < 4;
+    """
+}

@@ -1,0 +1,130 @@
+import Foundation
+import InboxCore
+import Testing
+
+@testable import InboxStore
+
+/// Opening files that are not healthy stores: a clear error, and nothing overwritten.
+struct StoreFileTests {
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+  func scratch() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-file-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
+
+  @Test func migratesAVersionOneStoreInPlaceKeepingItsData() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("old.sqlite").path
+    try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("store-v1.sqlite").path, toPath: path)
+    let store = try InboxStore.open(InboxStore.Options(path: path))
+    defer { try? store.close() }
+    #expect(store.storeID == "0123456789abcdef")
+    #expect(try store.read { try $0.userVersion } == Migrator.latestVersion)
+    #expect(try store.message(id: "m-gone")?.isDismissed == true)
+    #expect(try store.message(id: "m-read")?.readAt == 1_764_400_200)
+    #expect(try store.outbox().map(\.attempts) == [0, 0])
+    let page = try store.page(after: nil, limit: 10, unreadOnly: false, unreadFirst: false, now: 1_800_000_000)
+    #expect(page.messages.map(\.id) == ["m-pinned", "m-read"])
+    #expect(try store.setting("attributes")?["platform"] == "ios")
+    #expect(try store.message(id: "m-pinned")?.message().title == "Pinned")
+  }
+
+  @Test func aFileThatIsNotSQLiteIsRefusedAndKept() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("notes.txt").path
+    let text = String(repeating: "these are my notes, not a database\n", count: 200)
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(throws: StoreError.self) { try InboxStore.open(InboxStore.Options(path: path)) }
+    do { _ = try InboxStore.open(InboxStore.Options(path: path)) } catch { #expect(error.kind == .corrupt) }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+  }
+
+  @Test func anotherProgramsDatabaseIsRefused() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("other.sqlite").path
+    let other = try Database(path: path)
+    try other.execute("CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('ada')")
+    try other.close()
+    do {
+      _ = try InboxStore.open(InboxStore.Options(path: path))
+      Issue.record("opened another program's database")
+    } catch {
+      #expect(error.kind == .corrupt)
+      #expect(error.message.contains("not an inbox store"))
+    }
+    let check = try Database(path: path)
+    #expect(try check.scalar("SELECT count(*) FROM contacts") == 1)
+    try check.close()
+  }
+
+  @Test func aDamagedStoreIsRefused() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("damaged.sqlite").path
+    do {
+      let store = try InboxStore.open(InboxStore.Options(path: path))
+      for index in 0..<400 { try store.add(try backendMessage("m\(index)", sentAt: Int64(index))) }
+      try store.close()
+    }
+    // Overwrite a stretch of pages in the middle of the file with garbage.
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    try handle.seek(toOffset: 8192)
+    handle.write(Data(repeating: 0xA5, count: 16384))
+    try handle.close()
+    do {
+      _ = try InboxStore.open(InboxStore.Options(path: path))
+      Issue.record("opened a damaged store")
+    } catch {
+      #expect(error.kind == .corrupt)
+    }
+  }
+
+  @Test func aStoreFromANewerVersionIsRefused() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("new.sqlite").path
+    try InboxStore.open(InboxStore.Options(path: path)).close()
+    let database = try Database(path: path)
+    try database.execute("PRAGMA user_version = 99")
+    try database.close()
+    do {
+      _ = try InboxStore.open(InboxStore.Options(path: path))
+      Issue.record("opened a newer store")
+    } catch {
+      #expect(error.kind == .tooNew)
+    }
+  }
+
+  @Test func aReadOnlyDirectoryGivesAClearError() throws {
+    guard getuid() != 0 else { return }  // root writes anywhere; the end-to-end suite covers this as a user.
+    let directory = try scratch()
+    defer {
+      chmod(directory.path, 0o700)
+      try? FileManager.default.removeItem(at: directory)
+    }
+    chmod(directory.path, 0o500)
+    do {
+      _ = try InboxStore.open(InboxStore.Options(path: directory.appendingPathComponent("x.sqlite").path))
+      Issue.record("opened a store in a read-only directory")
+    } catch {
+      #expect(error.kind == .cannotOpen)
+    }
+  }
+
+  @Test func twoConnectionsOnOneFileBothWork() throws {
+    let temp = try TemporaryStore()
+    let second = try InboxStore.open(InboxStore.Options(path: temp.path))
+    defer { try? second.close() }
+    try temp.store.add(try backendMessage("a", sentAt: 1))
+    #expect(try second.message(id: "a") != nil)
+    #expect(try temp.store.counts(now: 5).total == 1)
+    #expect(try second.dismiss(id: "a", now: 5))
+    #expect(try temp.store.message(id: "a")?.isDismissed == true)
+    #expect(try temp.store.counts(now: 5).total == 0, "counts cached across another connection's commit")
+  }
+}
