@@ -1,3 +1,4 @@
+import InboxStore
 import JSON
 import JSONRPC
 
@@ -7,14 +8,28 @@ public enum InboxServer {
     Initialize.self,
     RPCDiscover.self,
     RPCPing.self,
+    ConfigGet.self,
+    ConfigSet.self,
+    FeedList.self,
+    FeedCountsMethod.self,
+    FeedMarkAllRead.self,
+    MessageGet.self,
+    MessageTap.self,
+    ButtonTap.self,
+    SlideTap.self,
+    MessageDismiss.self,
+    MessageMarkRead.self,
+    MessageIngest.self,
+    MessageResolve.self,
   ]
 
-  /// The registry for a server with these options.
-  public static func registry(options: ServerOptions) -> MethodRegistry {
-    let state = ServerState(options: options)
+  /// The registry for a server on `store` with these options.
+  public static func registry(options: ServerOptions, store: InboxStore) throws -> MethodRegistry {
+    let state = try ServerState(options: options, store: store)
+    if options.sampleFeed { try SampleFeed.seedIfEmpty(state) }
     var registry = MethodRegistry(methods.map { $0.method(state) })
     if options.testMethods {
-      for method in ConformanceMethods.all { registry.register(method) }
+      for method in ConformanceMethods.all + ConformanceMethods.stateful(state) { registry.register(method) }
     }
     return registry
   }

@@ -1,11 +1,13 @@
-import JSON
+import InboxCore
+import InboxStore
 
 /// Engine-level options the executable passes in.
 public struct ServerOptions: Sendable {
   /// Registers the JSON-RPC specification's example methods and test helpers (conformance tests only).
   public var testMethods = false
-  /// Attributes in force before any `initialize` or `config.set`.
-  public var attributes: JSONObject = ["forceCellKind": .null, "platform": .null, "walletPasses": .null]
+  /// Seeds an empty store with the sample feed kept in the repo (every card kind, a pinned message,
+  /// buttons of each action, a few degradations).
+  public var sampleFeed = false
 
   public init() {}
 }

@@ -1,22 +1,82 @@
+import InboxCore
+import InboxStore
 import JSON
+import JSONRPC
 import Synchronization
 
-/// What the methods share: the feed-wide attributes in force and the server's own options.
+/// What the methods share: the store, the clock, the attributes in force, the warnings said.
 final class ServerState: Sendable {
   let options: ServerOptions
-  private let attributesInForce: Mutex<JSONObject>
+  let store: InboxStore
+  let clock = Clock()
+  let warnings = WarningLog()
+  private let attributesInForce: Mutex<Attributes>
 
-  init(options: ServerOptions) {
+  static let attributesKey = "attributes"
+
+  init(options: ServerOptions, store: InboxStore) throws {
     self.options = options
-    attributesInForce = Mutex(options.attributes)
+    self.store = store
+    let saved = try store.setting(Self.attributesKey).map { try Attributes(json: $0) } ?? Attributes()
+    attributesInForce = Mutex(saved)
   }
 
-  var attributes: JSONObject { attributesInForce.withLock { $0 } }
+  var attributes: Attributes { attributesInForce.withLock { $0 } }
 
-  func update(_ change: (inout JSONObject) throws -> Void) rethrows -> JSONObject {
-    try attributesInForce.withLock { attributes in
-      try change(&attributes)
+  /// Applies `partial` to the attributes in force; `persist` also saves the result with the store.
+  func applyAttributes(_ partial: JSONValue, persist: Bool) throws -> Attributes {
+    let updated = try attributesInForce.withLock { attributes in
+      attributes = try attributes.applying(partial)
       return attributes
+    }
+    if persist {
+      let saved = try store.setting(Self.attributesKey).map { try Attributes(json: $0) } ?? Attributes()
+      try store.setSetting(Self.attributesKey, try saved.applying(partial).json)
+    }
+    return updated
+  }
+
+  // MARK: - Cards
+
+  /// The card for a stored message, under the attributes in force; its warnings are reported once.
+  func card(_ stored: StoredMessage, _ request: RequestContext) throws -> Card {
+    let message = try stored.message()
+    let (card, warnings) = Resolver.resolve(message, attributes: attributes, state: stored.localState)
+    self.warnings.report(warnings, request)
+    return card
+  }
+
+  /// The visible message with this id, or -32001.
+  func visibleMessage(_ id: String) throws -> StoredMessage {
+    guard let stored = try store.visibleMessage(id: id, now: clock.now) else { throw RPCError.messageNotFound(id) }
+    return stored
+  }
+
+  /// Removes expired messages before a read, and tells the host which left.
+  func purgeExpired(_ request: RequestContext) throws {
+    let removed = try store.purgeExpired(now: clock.now)
+    if !removed.isEmpty { feedChanged(request, reason: "expired", removed: removed) }
+  }
+
+  /// `feed.changed {reason, added?, updated?, removed?}`, sent after the change has committed.
+  func feedChanged(
+    _ request: RequestContext, reason: String, added: [String] = [], updated: [String] = [], removed: [String] = []
+  ) {
+    var params: JSONObject = ["reason": .string(reason)]
+    if !added.isEmpty { params["added"] = .array(added.map(JSONValue.string)) }
+    if !updated.isEmpty { params["updated"] = .array(updated.map(JSONValue.string)) }
+    if !removed.isEmpty { params["removed"] = .array(removed.map(JSONValue.string)) }
+    request.notify("feed.changed", .object(params))
+  }
+}
+
+extension Attributes {
+  /// `merging(_:)` with a mistake reported as -32602 naming the attribute.
+  func applying(_ partial: JSONValue) throws(RPCError) -> Attributes {
+    do {
+      return try merging(partial)
+    } catch {
+      throw RPCError.invalidParams(error.path, error.reason)
     }
   }
 }

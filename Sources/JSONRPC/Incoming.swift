@@ -33,7 +33,8 @@ enum Incoming: Sendable {
     case .null?: params = nil
     case nil, .object?, .array?: break
     case let other?:
-      self = .invalid(id: replyID, error: .invalidRequest("params must be an object or an array, got \(other.typeName)"))
+      self = .invalid(
+        id: replyID, error: .invalidRequest("params must be an object or an array, got \(other.typeName)"))
       return
     }
     if let id {

@@ -1,3 +1,4 @@
+import InboxStore
 import JSONRPC
 
 /// The command line, parsed by hand (no outside packages): `inbox-rpc --help` prints `Options.help`.
@@ -8,7 +9,11 @@ struct Options {
   var maxDepth = 64
   var logLevel: Logger.Level = .warn
   var testMethods = false
-  var store = ":memory:"
+  /// nil: the default location under `$XDG_DATA_HOME`.
+  var store: String?
+  var durability: StoreDurability = .normal
+  var fullCheck = false
+  var sampleFeed = false
   var showHelp = false
   var showVersion = false
 
@@ -32,14 +37,21 @@ struct Options {
       --max-batch N               Most requests in one batch (default: 1000).
       --max-depth N               Deepest JSON nesting accepted (default: 64).
       --log-level LEVEL           error, warn, info or debug (default: warn; env INBOX_RPC_LOG_LEVEL).
-      --store PATH                The inbox store (default: :memory:).
+      --store PATH                The inbox store, an SQLite file created with mode 0600 (default:
+                                  $XDG_DATA_HOME/inbox-rpc/inbox.sqlite, or ~/.local/share/...);
+                                  :memory: for a throwaway store.
+      --durability normal|full    normal (default): a committed change survives a crash or kill -9;
+                                  full: it also survives a power loss (an fsync per change).
+      --check-store               Run a full integrity_check on open (default: quick_check).
+      --sample-feed               Seed an empty store with the sample feed (every card kind).
       --test-methods              Also serve the JSON-RPC spec's example methods (conformance tests).
       -h, --help                  Show this help.
       --version                   Show the version.
 
     EXIT CODES:
       0  end of input, or shutdown then exit     1  exit without shutdown
-      2  bad command line
+      2  bad command line                          3  the store cannot be opened or created
+      4  the store is damaged or not an inbox store  5  the store is from a newer version
     """
 
   /// Parses `arguments` (without the program name); the environment supplies defaults flags override.
@@ -76,6 +88,14 @@ struct Options {
         }
         options.logLevel = level
       case "--store": options.store = try value()
+      case "--check-store": options.fullCheck = true
+      case "--sample-feed": options.sampleFeed = true
+      case "--durability":
+        let name = try value()
+        guard let durability = StoreDurability(rawValue: name) else {
+          throw UsageError(description: "--durability must be normal or full, not \(name)")
+        }
+        options.durability = durability
       default: throw UsageError(description: "unknown option \(argument)")
       }
     }

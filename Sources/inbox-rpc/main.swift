@@ -1,12 +1,14 @@
 import Foundation
 import InboxServer
+import InboxStore
 import JSONRPC
 
-// inbox-rpc: parse the command line, reserve stdout for frames, serve until end of input.
+// inbox-rpc: parse the command line, open the store, reserve stdout for frames, serve until end of input.
 
+let environment = ProcessInfo.processInfo.environment
 let options: Options
 do {
-  options = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+  options = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
 } catch {
   StandardStreams.writeStderr("inbox-rpc: \(error)\nRun 'inbox-rpc --help' for usage.\n")
   exit(2)
@@ -24,8 +26,32 @@ StandardStreams.ignoreSIGPIPE()
 let protocolFD = StandardStreams.reserveStdoutForProtocol()
 let logger = Logger(level: options.logLevel)
 
+var storeOptions = InboxStore.Options(path: options.store ?? StoreFile.defaultPath(environment: environment))
+storeOptions.durability = options.durability
+storeOptions.fullCheck = options.fullCheck
+let store: InboxStore
+do {
+  store = try InboxStore.open(storeOptions)
+} catch {
+  StandardStreams.writeStderr("inbox-rpc: \(error)\n")
+  switch error.kind {
+  case .corrupt: exit(4)
+  case .tooNew: exit(5)
+  default: exit(3)
+  }
+}
+logger.info("store: \(store.path)")
+
 var serverOptions = ServerOptions()
 serverOptions.testMethods = options.testMethods
+serverOptions.sampleFeed = options.sampleFeed
+let registry: MethodRegistry
+do {
+  registry = try InboxServer.registry(options: serverOptions, store: store)
+} catch {
+  StandardStreams.writeStderr("inbox-rpc: cannot start: \(error)\n")
+  exit(3)
+}
 
 var configuration = Connection.Configuration(framing: options.framing)
 configuration.maxFrameBytes = options.maxFrameBytes
@@ -38,7 +64,8 @@ let writer = OutputWriter(fd: protocolFD) {
   logger.flush()
   _exit(0)
 }
-let connection = Connection(
-  configuration: configuration, registry: InboxServer.registry(options: serverOptions), writer: writer,
-  logger: logger)
-exit(connection.serve(input: STDIN_FILENO))
+let connection = Connection(configuration: configuration, registry: registry, writer: writer, logger: logger)
+let code = connection.serve(input: STDIN_FILENO)
+do { try store.close() } catch { logger.error("closing the store: \(error)") }
+logger.flush()
+exit(code)

@@ -21,7 +21,8 @@ struct FrameReaderCase: CustomTestStringConvertible, Sendable {
       name: "ndjson several in one write, CRLF, blank lines", input: Array("[1]\r\n\n  \n{}\n".utf8),
       expected: [frame("[1]"), frame("{}")], detected: .ndjson),
     .init(name: "ndjson without final newline waits", input: Array("{}".utf8), expected: [], detected: .ndjson),
-    .init(name: "ndjson BOM", input: [0xEF, 0xBB, 0xBF] + Array("{}\n".utf8), expected: [frame("{}")], detected: .ndjson),
+    .init(
+      name: "ndjson BOM", input: [0xEF, 0xBB, 0xBF] + Array("{}\n".utf8), expected: [frame("{}")], detected: .ndjson),
     .init(
       name: "ndjson garbage line then valid", input: Array("hello there\n{}\n".utf8),
       expected: [frame("hello there"), frame("{}")], detected: .ndjson),

@@ -8,14 +8,21 @@ struct IncomingTests {
   static func classify(_ text: String) throws -> Incoming { Incoming(try JSONValue.parse(text)) }
 
   @Test func requestNotificationAndParams() throws {
-    guard case .request(let id, let method, let params) = try Self.classify(#"{"jsonrpc":"2.0","id":"a","method":"m","params":[1]}"#)
-    else { return Issue.record("not a request") }
+    guard
+      case .request(let id, let method, let params) = try Self.classify(
+        #"{"jsonrpc":"2.0","id":"a","method":"m","params":[1]}"#)
+    else {
+      Issue.record("not a request")
+      return
+    }
     #expect(id == "a" && method == "m" && params == [1])
     guard case .notification("n", nil) = try Self.classify(#"{"jsonrpc":"2.0","method":"n","params":null}"#) else {
-      return Issue.record("null params must read as absent")
+      Issue.record("null params must read as absent")
+      return
     }
     guard case .request(.null, "m", nil) = try Self.classify(#"{"jsonrpc":"2.0","id":null,"method":"m"}"#) else {
-      return Issue.record("a null id is still a request")
+      Issue.record("a null id is still a request")
+      return
     }
   }
 
@@ -30,7 +37,10 @@ struct IncomingTests {
     ("5", JSONValue.null),
   ])
   func invalidKeepsTheReadableID(_ text: String, _ expectedID: JSONValue) throws {
-    guard case .invalid(let id, let error) = try Self.classify(text) else { return Issue.record("\(text) accepted") }
+    guard case .invalid(let id, let error) = try Self.classify(text) else {
+      Issue.record("\(text) accepted")
+      return
+    }
     #expect(id == expectedID)
     #expect(error.code == .invalidRequest)
   }
@@ -46,7 +56,8 @@ struct IncomingTests {
   @Test func depthErrorsAreInvalidRequestsAndSyntaxErrorsParseErrors() {
     let deep = Connection.rpcError(for: JSONError(kind: .tooDeep, message: "deep"), depthLimit: 64)
     #expect(deep.code == .invalidRequest)
-    let syntax = Connection.rpcError(for: JSONError(kind: .syntax, message: "bad", line: 1, column: 2, position: 3), depthLimit: 64)
+    let syntax = Connection.rpcError(
+      for: JSONError(kind: .syntax, message: "bad", line: 1, column: 2, position: 3), depthLimit: 64)
     #expect(syntax.code == .parseError)
     #expect(syntax.data?["position"] == 3)
   }

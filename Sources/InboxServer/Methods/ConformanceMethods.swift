@@ -45,4 +45,14 @@ enum ConformanceMethods {
       return ["logged": .int(count)]
     },
   ]
+
+  /// Helpers that reach the server's state: `test.clock {now}` pins the clock (null unpins it).
+  static func stateful(_ server: ServerState) -> [Method] {
+    [
+      Method("test.clock") { request in
+        server.clock.pin(try request.params.int("now"))
+        return ["now": .int(server.clock.now)]
+      }
+    ]
+  }
 }

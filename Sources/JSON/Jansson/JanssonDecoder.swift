@@ -90,6 +90,7 @@ extension JSONError {
       let bytes = raw.prefix(while: { $0 != 0 })
       return String(decoding: bytes, as: UTF8.self)
     }
-    self.init(kind: kind, message: text, line: Int(error.line), column: Int(error.column), position: Int(error.position))
+    self.init(
+      kind: kind, message: text, line: Int(error.line), column: Int(error.column), position: Int(error.position))
   }
 }
