@@ -16,15 +16,17 @@ let package = Package(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "JSON", dependencies: ["CJansson"]),
     .target(name: "JSONRPC", dependencies: ["JSON"]),
+    .target(name: "JSONSchema", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore"]),
     .target(
       name: "InboxServer",
-      dependencies: ["JSON", "JSONRPC", "InboxCore", "InboxStore"],
+      dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxCore", "InboxStore"],
       resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
     .executableTarget(name: "inbox-rpc", dependencies: ["InboxServer", "InboxStore", "JSONRPC"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
+    .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
     .testTarget(name: "InboxCoreTests", dependencies: ["InboxCore", "JSON"], exclude: ["Fixtures"]),
     .testTarget(
       name: "InboxStoreTests", dependencies: ["InboxStore", "InboxCore", "JSON"], exclude: ["Fixtures"]),

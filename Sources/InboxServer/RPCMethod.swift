@@ -13,7 +13,11 @@ protocol RPCMethod: SendableMetatype {
 extension RPCMethod {
   static var execution: Method.Execution { .inline }
 
-  static func method(_ server: ServerState) -> Method {
-    Method(name, execution: execution) { request in try handle(request, server) }
+  /// The method as the transport sees it: params checked against the contract, then handled.
+  static func method(_ server: ServerState, contract: ParamsContract?) -> Method {
+    Method(name, execution: execution) { request in
+      try contract?.check(request.params)
+      return try handle(request, server)
+    }
   }
 }

@@ -8,6 +8,9 @@ public struct ServerOptions: Sendable {
   /// Seeds an empty store with the sample feed kept in the repo (every card kind, a pinned message,
   /// buttons of each action, a few degradations).
   public var sampleFeed = false
+  /// Pins the clock (unix seconds) from the start, before the sample feed is seeded: for tests
+  /// and recorded examples that must repeat exactly.
+  public var pinnedClock: Int64?
 
   public init() {}
 }

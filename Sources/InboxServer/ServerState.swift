@@ -19,6 +19,7 @@ final class ServerState: Sendable {
     self.store = store
     let saved = try store.setting(Self.attributesKey).map { try Attributes(json: $0) } ?? Attributes()
     attributesInForce = Mutex(saved)
+    clock.pin(options.pinnedClock)
   }
 
   var attributes: Attributes { attributesInForce.withLock { $0 } }

@@ -3,8 +3,20 @@ import Synchronization
 /// A flag a long handler polls; `$/cancelRequest` sets it from the reader thread.
 public final class CancellationToken: Sendable {
   private let cancelled = Atomic<Bool>(false)
+  private let started = Atomic<Bool>(false)
+  private let replied = Atomic<Bool>(false)
 
   public init() {}
+
+  /// Marks the work as begun; a cancel after this is answered by the work itself.
+  func markStarted() { started.store(true, ordering: .sequentiallyConsistent) }
+
+  var hasStarted: Bool { started.load(ordering: .sequentiallyConsistent) }
+
+  /// True exactly once: whoever claims the reply (the worker, or a cancel that came first) writes it.
+  func claimReply() -> Bool {
+    replied.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+  }
 
   public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 

@@ -28,12 +28,16 @@ public final class Connection: @unchecked Sendable {
   private let registry: MethodRegistry
   private let writer: OutputWriter
   private let logger: Logger
-  private let workers = DispatchQueue(label: "inbox-rpc.workers", attributes: .concurrent)
   private let inFlightGroup = DispatchGroup()
+  /// Background work runs on threads of its own (it may block on the network), at most this many at once.
+  private let workerSlots = DispatchSemaphore(value: 16)
+  private let admission = DispatchQueue(label: "inbox-rpc.admission")
 
-  // Guarded by `lock`: `inFlight`, `shutdownRequested`. The reader thread and workers both touch them.
+  // Guarded by `lock`: `inFlight`, `answersAloneIDs`, `shutdownRequested`. The reader thread and workers both touch them.
   private let lock = NSLock()
   private var inFlight: [JSONValue: CancellationToken] = [:]
+  /// In-flight ids that are single requests (not batch members), so a cancel may answer them alone.
+  private var answersAloneIDs: Set<JSONValue> = []
   private var shutdownRequested = false
   // Reader-thread only: `reader`, `framingAnnounced`, `exitRequested` (set by the `exit` notification).
   private var reader: FrameReader
@@ -63,7 +67,13 @@ public final class Connection: @unchecked Sendable {
         logger.error("reading input failed: \(String(cString: strerror(errno)))")
         break
       }
-      if count == 0 { break }
+      if count == 0 {
+        if let last = reader.finish() {
+          announceFraming()
+          handle(last)
+        }
+        break
+      }
       chunk.withUnsafeBytes { receive(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
     }
     return finish()
@@ -74,13 +84,17 @@ public final class Connection: @unchecked Sendable {
   public func receive(_ bytes: UnsafeRawBufferPointer) {
     reader.append(bytes)
     while !exitRequested, let event = reader.next() {
-      if !framingAnnounced, let framing = reader.framing {
-        writer.use(framing)
-        framingAnnounced = true
-        logger.debug("framing: \(framing.rawValue)")
-      }
+      announceFraming()
       handle(event)
     }
+  }
+
+  /// Replies go out in the framing the host's input was read in, from the first reply on.
+  private func announceFraming() {
+    guard !framingAnnounced, let framing = reader.framing else { return }
+    writer.use(framing)
+    framingAnnounced = true
+    logger.debug("framing: \(framing.rawValue)")
   }
 
   /// Ends the session: lets in-flight work finish, flushes the log, and returns the exit code.
@@ -154,7 +168,7 @@ public final class Connection: @unchecked Sendable {
       switch message {
       case .request(_, let method, _), .notification(let method, _):
         return registry[method]?.execution == .background
-      case .invalid: return false
+      case .invalid, .response: return false
       }
     }
     guard needsBackground else {
@@ -168,18 +182,31 @@ public final class Connection: @unchecked Sendable {
         continue
       }
       let token = CancellationToken()
-      track(id, token)
+      track(id, token, answersAlone: !asBatch)
       tokens.append(token)
     }
     let tokensByMessage = tokens
     inFlightGroup.enter()
-    workers.async {
-      let replies = zip(messages, tokensByMessage).map { message, token in
-        defer { if case .request(let id, _, _) = message { self.untrack(id) } }
-        return self.run(message, token: token)
+    // Admission is serial, so requests get worker slots in arrival order.
+    admission.async { [self] in
+      workerSlots.wait()
+      let worker = Thread { [self] in
+        defer {
+          workerSlots.signal()
+          inFlightGroup.leave()
+        }
+        let replies = zip(messages, tokensByMessage).map { message, token -> JSONValue? in
+          token?.markStarted()
+          defer { if case .request(let id, _, _) = message { untrack(id) } }
+          let reply = run(message, token: token)
+          // A cancel that reached a request still waiting for a thread has answered it already.
+          if let token, !asBatch, !token.claimReply() { return nil }
+          return reply
+        }
+        reply(replies, asBatch: asBatch)
       }
-      self.reply(replies, asBatch: asBatch)
-      self.inFlightGroup.leave()
+      worker.name = "inbox-rpc.worker"
+      worker.start()
     }
   }
 
@@ -199,6 +226,9 @@ public final class Connection: @unchecked Sendable {
       return Response.error(id: id, error)
     case .notification(let method, let params):
       runNotification(method, params)
+      return nil
+    case .response:
+      logger.info("a response object was received and ignored: the server sends no requests")
       return nil
     case .request(let id, let method, let params):
       logger.debug("request \(method) id \(id.jsonString)")
@@ -260,18 +290,28 @@ public final class Connection: @unchecked Sendable {
 
   private var isShuttingDown: Bool { lock.withLock { shutdownRequested } }
 
-  private func track(_ id: JSONValue, _ token: CancellationToken) {
-    lock.withLock { inFlight[id] = token }
+  private func track(_ id: JSONValue, _ token: CancellationToken, answersAlone: Bool) {
+    lock.withLock {
+      inFlight[id] = token
+      if answersAlone { answersAloneIDs.insert(id) } else { answersAloneIDs.remove(id) }
+    }
   }
 
   private func untrack(_ id: JSONValue) {
-    _ = lock.withLock { inFlight.removeValue(forKey: id) }
+    lock.withLock {
+      inFlight.removeValue(forKey: id)
+      answersAloneIDs.remove(id)
+    }
   }
 
-  /// Cancels an in-flight request; an id that is not in flight is ignored.
+  /// Cancels an in-flight request; an id that is not in flight is ignored. A request still waiting
+  /// for a worker thread is answered -32800 at once; one that has started answers when it notices.
   private func cancel(_ id: JSONValue) {
-    let token = lock.withLock { inFlight[id] }
+    let (token, alone) = lock.withLock { (inFlight[id], answersAloneIDs.contains(id)) }
     token?.cancel()
+    if let token, alone, !token.hasStarted, token.claimReply() {
+      writer.send(Response.error(id: id, .cancelled))
+    }
     logger.debug("cancel \(id.jsonString): \(token == nil ? "not in flight" : "cancelled")")
   }
 

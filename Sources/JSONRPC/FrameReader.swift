@@ -228,26 +228,41 @@ public struct FrameReader: Sendable {
     return value
   }
 
-  /// Skips whole lines until one begins with `Content-Length` (any case); false if more bytes are needed.
+  /// Skips to the next `Content-Length` (any case), wherever it starts: after a frame whose length
+  /// was unreadable, the next header may follow its body on the same line. False if more bytes are needed.
   private mutating func skipToHeaderLine() -> Bool {
     let marker = Array("content-length".utf8)
-    while true {
-      skipBlank()
-      let available = buffer.count - start
-      let probe = buffer[start..<start + min(available, marker.count)].map { $0 | 0x20 }
-      if probe.count == marker.count, probe == marker {
+    var candidate = start
+    while candidate + marker.count <= buffer.count {
+      if buffer[candidate] | 0x20 == marker[0],
+        zip(buffer[candidate..<candidate + marker.count], marker).allSatisfy({ $0 | 0x20 == $1 })
+      {
+        start = candidate
+        scanFrom = max(scanFrom, start)
         resynchronising = false
         return true
       }
-      if probe != Array(marker.prefix(probe.count)) || probe.isEmpty {
-        guard let newline = indexOfNewline(from: start) else {
-          start = buffer.count
-          return false
-        }
-        start = newline + 1
-        continue
-      }
-      return false
+      candidate += 1
+    }
+    // Keep a tail that may be the beginning of the marker.
+    start = max(start, buffer.count - (marker.count - 1))
+    return false
+  }
+
+  /// At end of input: a last NDJSON line without its newline is still a frame (`printf '%s' ...`
+  /// from a shell); an LSP frame cut short is reported.
+  public mutating func finish() -> Event? {
+    defer { start = buffer.count }
+    let rest = buffer[start...]
+    guard !discardingLine, !rest.allSatisfy(Self.isBlank) else { return nil }
+    switch framing {
+    case .lsp?: return .badHeader("input ended inside a frame")
+    default:
+      var end = buffer.count
+      while end > start, Self.isBlank(buffer[end - 1]) { end -= 1 }
+      guard end - start <= maxFrameBytes else { return .tooLarge(limit: maxFrameBytes, size: nil) }
+      framing = framing ?? .ndjson
+      return .frame(Array(buffer[start..<end]))
     }
   }
 }

@@ -8,6 +8,9 @@ enum Incoming: Sendable {
   case notification(method: String, params: JSONValue?)
   /// Not a valid request; `id` is the one recovered, if it was readable, else null.
   case invalid(id: JSONValue, error: RPCError)
+  /// A response object (`result` or `error`, no `method`): the server sends no requests, so it is
+  /// ignored rather than answered, which could make two peers answer each other forever.
+  case response
 
   init(_ value: JSONValue) {
     guard case .object(let object) = value else {
@@ -20,6 +23,10 @@ enum Incoming: Sendable {
       return
     }
     let replyID = id ?? .null
+    if object["method"] == nil, id != nil, object["result"] != nil || object["error"] != nil {
+      self = .response
+      return
+    }
     guard object["jsonrpc"] == .string("2.0") else {
       self = .invalid(id: replyID, error: .invalidRequest("jsonrpc must be exactly \"2.0\""))
       return

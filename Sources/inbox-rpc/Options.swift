@@ -14,6 +14,7 @@ struct Options {
   var durability: StoreDurability = .normal
   var fullCheck = false
   var sampleFeed = false
+  var testClock: Int64?
   var showHelp = false
   var showVersion = false
 
@@ -44,7 +45,8 @@ struct Options {
                                   full: it also survives a power loss (an fsync per change).
       --check-store               Run a full integrity_check on open (default: quick_check).
       --sample-feed               Seed an empty store with the sample feed (every card kind).
-      --test-methods              Also serve the JSON-RPC spec's example methods (conformance tests).
+      --test-methods              Also serve the JSON-RPC spec's example methods and test helpers.
+      --test-clock SECONDS        Pin the clock at this unix time (tests and recorded examples).
       -h, --help                  Show this help.
       --version                   Show the version.
 
@@ -90,6 +92,12 @@ struct Options {
       case "--store": options.store = try value()
       case "--check-store": options.fullCheck = true
       case "--sample-feed": options.sampleFeed = true
+      case "--test-clock":
+        let text = try value()
+        guard let seconds = Int64(text) else {
+          throw UsageError(description: "--test-clock needs unix seconds, not \(text)")
+        }
+        options.testClock = seconds
       case "--durability":
         let name = try value()
         guard let durability = StoreDurability(rawValue: name) else {

@@ -45,6 +45,7 @@ logger.info("store: \(store.path)")
 var serverOptions = ServerOptions()
 serverOptions.testMethods = options.testMethods
 serverOptions.sampleFeed = options.sampleFeed
+serverOptions.pinnedClock = options.testClock
 let registry: MethodRegistry
 do {
   registry = try InboxServer.registry(options: serverOptions, store: store)

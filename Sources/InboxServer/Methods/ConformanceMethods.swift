@@ -15,13 +15,24 @@ enum ConformanceMethods {
       guard let minuend = minuend?.intValue, let subtrahend = subtrahend?.intValue else {
         throw RPCError.invalidParams("params", "two integers expected")
       }
-      return .int(minuend &- subtrahend)
+      let (difference, overflow) = minuend.subtractingReportingOverflow(subtrahend)
+      if overflow { throw RPCError.invalidParams("params", "the difference does not fit in 64 bits") }
+      return .int(difference)
     },
     Method("sum") { request in
       guard case .array(let items)? = request.params.raw else {
         throw RPCError.invalidParams("params", "an array of integers expected")
       }
-      return .int(items.compactMap(\.intValue).reduce(0, &+))
+      var total: Int64 = 0
+      for item in items {
+        guard let number = item.intValue else {
+          throw RPCError.invalidParams("params", "an array of integers expected")
+        }
+        let (sum, overflow) = total.addingReportingOverflow(number)
+        if overflow { throw RPCError.invalidParams("params", "the sum does not fit in 64 bits") }
+        total = sum
+      }
+      return .int(total)
     },
     Method("update") { _ in .null },
     Method("notify_hello") { _ in .null },
@@ -30,6 +41,7 @@ enum ConformanceMethods {
     Method("test.echo") { request in try request.params.value("value") ?? .null },
     Method("test.sleep", execution: .background) { request in
       let milliseconds = try request.params.int("ms") ?? 0
+      guard (0...600_000).contains(milliseconds) else { throw RPCError.invalidParams("ms", "must be 0 to 600000") }
       let deadline = DispatchTime.now() + .milliseconds(Int(milliseconds))
       while DispatchTime.now() < deadline {
         try request.cancellation.check()
@@ -40,7 +52,10 @@ enum ConformanceMethods {
     Method("test.log") { request in
       let count = try request.params.int("count") ?? 1
       let size = Int(try request.params.int("bytes") ?? 80)
-      let filler = String(repeating: "x", count: max(0, size))
+      guard (0...1_000_000).contains(count), (0...100_000).contains(size) else {
+        throw RPCError.invalidParams("count", "count must be 0 to 1000000 and bytes 0 to 100000")
+      }
+      let filler = String(repeating: "x", count: size)
       for line in 0..<count { request.logger.warn("test.log line \(line) \(filler)") }
       return ["logged": .int(count)]
     },

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Composes Schemas/openrpc.json from its sources, or checks that it is up to date.
+
+Sources:
+  shapes/*.schema.json   one JSON Schema per public shape (draft-07, in the keyword subset that
+                         2020-12 reads the same way), cross-referenced as "X.schema.json";
+  methods.json           methods, notifications and application errors;
+  examples/<method>.json example pairings recorded from a real run (record_examples.py).
+
+The composed document inlines every shape under components/schemas (references rewritten to
+"#/components/schemas/X"), lists notifications as result-less methods marked "x-notification"
+with their "x-direction", and attaches the examples. It also enforces that every property of
+every schema has a description: the schemas are the API reference a host developer reads.
+
+Usage: build.py            write openrpc.json
+       build.py --check    exit 1 if openrpc.json is stale or a description is missing
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REF_SUFFIX = ".schema.json"
+
+
+def load(path: str):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def rewrite_refs(node):
+    """"X.schema.json" -> "#/components/schemas/X", everywhere in a schema."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.endswith(REF_SUFFIX):
+                out[key] = "#/components/schemas/" + value[: -len(REF_SUFFIX)]
+            else:
+                out[key] = rewrite_refs(value)
+        return out
+    if isinstance(node, list):
+        return [rewrite_refs(item) for item in node]
+    return node
+
+
+def missing_descriptions(node, path: str, problems: list[str]) -> None:
+    """Every member of every `properties` needs a description (a bare $ref needs one beside it)."""
+    if isinstance(node, dict):
+        for name, schema in (node.get("properties") or {}).items():
+            if isinstance(schema, dict) and "description" not in schema:
+                problems.append(f"{path}.properties.{name}")
+        for key, value in node.items():
+            missing_descriptions(value, f"{path}.{key}", problems)
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            missing_descriptions(item, f"{path}[{index}]", problems)
+
+
+def content_descriptor(param: dict) -> dict:
+    out = {"name": param["name"], "description": param["description"], "schema": rewrite_refs(param["schema"])}
+    if param.get("required"):
+        out["required"] = True
+    return out
+
+
+def compose() -> tuple[dict, list[str]]:
+    source = load(os.path.join(HERE, "methods.json"))
+    problems: list[str] = []
+    shapes = {}
+    for file in sorted(os.listdir(os.path.join(HERE, "shapes"))):
+        if not file.endswith(REF_SUFFIX):
+            continue
+        schema = load(os.path.join(HERE, "shapes", file))
+        name = file[: -len(REF_SUFFIX)]
+        if schema.get("$id") != file:
+            problems.append(f"shapes/{file}: $id must be {file}")
+        missing_descriptions(schema, f"shapes/{file}", problems)
+        shapes[name] = rewrite_refs({k: v for k, v in schema.items() if k not in ("$schema", "$id")})
+
+    errors = source["errors"]
+    methods = []
+    for method in source["methods"]:
+        out = {"name": method["name"], "summary": method["summary"]}
+        if "description" in method:
+            out["description"] = method["description"]
+        out["paramStructure"] = "by-name"
+        out["params"] = [content_descriptor(p) for p in method["params"]]
+        for p in method["params"]:
+            missing_descriptions({"properties": {p["name"]: p["schema"]}}, f"{method['name']}.params", problems)
+        result = method["result"]
+        out["result"] = {"name": result["name"], "description": result["description"], "schema": rewrite_refs(result["schema"])}
+        out["errors"] = [{"$ref": f"#/components/errors/{name}"} for name in method["errors"]]
+        if method.get("x-additional-params"):
+            out["x-additional-params"] = True
+        examples_path = os.path.join(HERE, "examples", method["name"] + ".json")
+        if os.path.exists(examples_path):
+            out["examples"] = [
+                {
+                    "name": example["name"],
+                    "params": [{"name": key, "value": value} for key, value in example["params"].items()],
+                    "result": {"name": method["result"]["name"], "value": example["result"]},
+                }
+                for example in load(examples_path)
+            ]
+        else:
+            problems.append(f"{method['name']}: no examples (run Schemas/record_examples.py)")
+        methods.append(out)
+    for note in source["notifications"]:
+        methods.append({
+            "name": note["name"], "summary": note["summary"], "paramStructure": "by-name",
+            "params": [content_descriptor(p) for p in note["params"]],
+            "x-notification": True, "x-direction": note["x-direction"],
+        })
+    document = {
+        "openrpc": "1.3.2",
+        "info": source["info"],
+        "methods": methods,
+        "components": {
+            "schemas": shapes,
+            "errors": {name: {"code": e["code"], "message": e["message"], "data": e["description"]} for name, e in errors.items()},
+        },
+    }
+    return document, problems
+
+
+def render(document: dict) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def main() -> int:
+    document, problems = compose()
+    target = os.path.join(HERE, "openrpc.json")
+    for problem in problems:
+        print(f"build.py: missing description or example: {problem}", file=sys.stderr)
+    if "--check" in sys.argv:
+        current = open(target, encoding="utf-8").read() if os.path.exists(target) else ""
+        if current != render(document):
+            print("build.py: Schemas/openrpc.json is stale: run python3 Schemas/build.py", file=sys.stderr)
+            return 1
+        return 1 if problems else 0
+    with open(target, "w", encoding="utf-8") as f:
+        f.write(render(document))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

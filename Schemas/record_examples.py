@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Records the OpenRPC example pairings from a real run of the server.
+
+Runs inbox-rpc on a fresh store seeded with the sample feed, with the clock pinned, through one
+scenario that calls every method, and writes each call and its real result to
+examples/<method>.json ("x-step" keeps the scenario order). Then run build.py. The end-to-end
+suite replays the same steps against the same set-up and compares every result (examples as
+tests), so the examples stay true.
+
+Usage: record_examples.py [path/to/inbox-rpc]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLOCK = 1_790_000_000
+
+# (method, example name, params): run in this order against one server.
+SCENARIO = [
+    ("initialize", "an iOS host", {"client": {"name": "example-host", "version": "1.0"}, "platform": "ios"}),
+    ("rpc.ping", "ping", {}),
+    ("config.get", "the attributes in force", {}),
+    ("feed.counts", "the sample feed", {}),
+    ("feed.list", "first page of the sample feed", {"limit": 3}),
+    ("feed.list", "only wallet and video cards", {"kinds": ["wallet", "video"]}),
+    ("message.get", "a captioned card", {"id": "summer-sale"}),
+    ("message.tap", "tap a message with a deep link", {"id": "plain-note"}),
+    ("button.tap", "a custom button", {"id": "summer-sale", "button": 1}),
+    ("button.tap", "a markRead button", {"id": "welcome", "button": 0}),
+    ("slide.tap", "a slide with its own url", {"id": "new-arrivals", "slide": 0}),
+    ("message.dismiss", "dismiss the banner", {"id": "hero-banner"}),
+    ("message.markRead", "one known, one unknown id", {"ids": ["the-reveal", "no-such-message"]}),
+    ("feed.markAllRead", "mark the rest read", {}),
+    ("message.ingest", "a push payload", {"payload": {"pw_inbox": "push-1", "aps": {"alert": {"title": "Flash sale", "body": "Two hours only"}}, "inbox_params": {"rt": str(CLOCK + 7200), "image": "https://cdn.example.com/inbox/flash.png"}, "u": "{\"displayType\": \"captioned\"}", "p": "HASH1"}}),
+    ("message.resolve", "the seed's video example", {"id": "preview-video", "now": CLOCK, "payload": {"send_date": "now", "ios_title": "Watch the reveal", "content": "Tap to play", "inbox_days": 7, "data": {"displayType": "video", "video": {"url": "https://cdn.example.com/inbox/clip.mp4", "poster": "https://cdn.example.com/inbox/poster.jpg"}}}}),
+    ("config.set", "force classic cards", {"attributes": {"forceCellKind": "classic"}}),
+    ("rpc.discover", "the document (abridged here: methods and components cut)", {}),
+    ("shutdown", "shut down", {}),
+]
+
+
+def server_command(binary: str, store: str) -> list[str]:
+    return [binary, "--store", store, "--sample-feed", "--test-clock", str(CLOCK), "--framing", "ndjson"]
+
+
+def run(binary: str) -> list[tuple[str, str, dict, object]]:
+    """Runs the scenario; returns (method, name, params, result) per step."""
+    with tempfile.TemporaryDirectory() as directory:
+        process = subprocess.Popen(
+            server_command(binary, os.path.join(directory, "inbox.sqlite")),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        steps = []
+        for index, (method, name, params) in enumerate(SCENARIO):
+            process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": index, "method": method, "params": params}) + "\n")
+            process.stdin.flush()
+            while True:
+                message = json.loads(process.stdout.readline())
+                if message.get("id") == index:
+                    break
+            if "error" in message:
+                raise SystemExit(f"{method} ({name}) failed: {message['error']}")
+            steps.append((method, name, params, message["result"]))
+        process.stdin.close()
+        process.wait(5)
+        return steps
+
+
+def abridge(method: str, result):
+    """rpc.discover's real result contains these examples: keep its head only."""
+    if method == "rpc.discover":
+        return {"openrpc": result["openrpc"], "info": result["info"], "methods": result["methods"][:1] and [{"name": result["methods"][0]["name"], "params": []}]}
+    return result
+
+
+def main() -> None:
+    binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", ".build", "debug", "inbox-rpc")
+    examples: dict[str, list] = {}
+    for step, (method, name, params, result) in enumerate(run(binary)):
+        examples.setdefault(method, []).append({"name": name, "x-step": step, "params": params, "result": abridge(method, result)})
+    for method, items in examples.items():
+        with open(os.path.join(HERE, "examples", method + ".json"), "w", encoding="utf-8") as f:
+            json.dump(items, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+    print(f"recorded {sum(len(v) for v in examples.values())} examples for {len(examples)} methods")
+
+
+if __name__ == "__main__":
+    main()

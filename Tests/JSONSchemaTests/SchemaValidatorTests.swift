@@ -1,0 +1,98 @@
+import JSON
+import JSONSchema
+import Testing
+
+/// One row per keyword: a schema, a value, and the violation expected (path and rule), or none.
+struct SchemaCase: CustomTestStringConvertible, Sendable {
+  var name: String
+  var schema: JSONValue
+  var value: JSONValue
+  var expected: (path: String, rule: String)?
+  var testDescription: String { name }
+
+  static let document: JSONValue = [
+    "components": ["schemas": ["Kind": ["type": "string", "enum": ["banner", "classic"]]]],
+    "definitions": ["a/b": ["type": "integer"]],
+  ]
+
+  static let all: [SchemaCase] = [
+    .init(name: "type ok", schema: ["type": "string"], value: "x", expected: nil),
+    .init(name: "type bad", schema: ["type": "string"], value: 1, expected: ("p", "type")),
+    .init(name: "type list", schema: ["type": ["string", "null"]], value: nil, expected: nil),
+    .init(name: "integer accepts 2.0", schema: ["type": "integer"], value: 2.0, expected: nil),
+    .init(name: "integer refuses 2.5", schema: ["type": "integer"], value: 2.5, expected: ("p", "type")),
+    .init(name: "number accepts integer", schema: ["type": "number"], value: 3, expected: nil),
+    .init(name: "boolean is not integer", schema: ["type": "integer"], value: true, expected: ("p", "type")),
+    .init(name: "enum", schema: ["enum": ["a", "b"]], value: "c", expected: ("p", "enum")),
+    .init(name: "const", schema: ["const": "2.0"], value: "2.1", expected: ("p", "const")),
+    .init(
+      name: "required", schema: ["type": "object", "required": ["id"]], value: [:], expected: ("p.id", "required")),
+    .init(
+      name: "property path", schema: ["properties": ["a": ["properties": ["b": ["type": "integer"]]]]],
+      value: ["a": ["b": "x"]], expected: ("p.a.b", "type")),
+    .init(
+      name: "additionalProperties false", schema: ["properties": ["a": true], "additionalProperties": false],
+      value: ["a": 1, "zz": 2], expected: ("p.zz", "additionalProperties")),
+    .init(
+      name: "additionalProperties schema", schema: ["additionalProperties": ["type": "integer"]],
+      value: ["a": 1, "b": "x"], expected: ("p.b", "type")),
+    .init(
+      name: "items path", schema: ["items": ["type": "object", "required": ["title"]]], value: [["title": "a"], [:]],
+      expected: ("p[1].title", "required")),
+    .init(name: "minItems", schema: ["minItems": 1], value: [], expected: ("p", "minItems")),
+    .init(name: "maxItems", schema: ["maxItems": 1], value: [1, 2], expected: ("p", "maxItems")),
+    .init(name: "uniqueItems", schema: ["uniqueItems": true], value: [1, 1], expected: ("p", "uniqueItems")),
+    .init(name: "minimum", schema: ["minimum": 1], value: 0, expected: ("p", "minimum")),
+    .init(name: "maximum", schema: ["maximum": 200], value: 201, expected: ("p", "maximum")),
+    .init(name: "minLength counts characters", schema: ["minLength": 2], value: "é", expected: ("p", "minLength")),
+    .init(name: "maxLength", schema: ["maxLength": 1], value: "ab", expected: ("p", "maxLength")),
+    .init(name: "pattern", schema: ["pattern": "^https?://"], value: "ftp://x", expected: ("p", "pattern")),
+    .init(name: "minProperties", schema: ["minProperties": 1], value: [:], expected: ("p", "minProperties")),
+    .init(
+      name: "ref into components", schema: ["$ref": "#/components/schemas/Kind"], value: "video",
+      expected: ("p", "enum")),
+    .init(name: "ref with escape", schema: ["$ref": "#/definitions/a~1b"], value: "x", expected: ("p", "type")),
+    .init(name: "missing ref", schema: ["$ref": "#/nowhere"], value: 1, expected: ("p", "$ref")),
+    .init(
+      name: "oneOf none, deepest variant reported",
+      schema: [
+        "oneOf": [
+          [
+            "type": "object", "properties": ["type": ["const": "openURL"], "url": ["type": "string"]],
+            "required": ["type", "url"],
+          ],
+          ["type": "object", "properties": ["type": ["const": "dismiss"]], "required": ["type"]],
+        ]
+      ], value: ["type": "openURL"], expected: ("p.url", "required")),
+    .init(
+      name: "oneOf two", schema: ["oneOf": [["type": "integer"], ["type": "number"]]], value: 1,
+      expected: ("p", "oneOf")),
+    .init(
+      name: "anyOf", schema: ["anyOf": [["type": "integer"], ["type": "string"]]], value: nil, expected: ("p", "anyOf")),
+    .init(
+      name: "allOf", schema: ["allOf": [["type": "integer"], ["minimum": 5]]], value: 3, expected: ("p", "minimum")),
+    .init(name: "not", schema: ["not": ["type": "null"]], value: nil, expected: ("p", "not")),
+    .init(name: "false schema", schema: false, value: 1, expected: ("p", "false")),
+    .init(
+      name: "annotations ignored", schema: ["description": "x", "format": "uri", "x-note": 1], value: 5, expected: nil),
+  ]
+}
+
+struct SchemaValidatorTests {
+  @Test(arguments: SchemaCase.all)
+  func keyword(_ row: SchemaCase) {
+    let found = SchemaValidator(document: SchemaCase.document).violation(of: row.value, against: row.schema, at: "p")
+    if let expected = row.expected {
+      #expect(found?.path == expected.path, "\(found.map(String.init(describing:)) ?? "no violation")")
+      #expect(found?.rule == expected.rule)
+    } else {
+      #expect(found == nil, "\(found.map(String.init(describing:)) ?? "")")
+    }
+  }
+
+  @Test func selfReferenceIsBounded() {
+    let document: JSONValue = ["definitions": ["loop": ["$ref": "#/definitions/loop"]]]
+    let found = SchemaValidator(document: document).violation(of: 1, against: ["$ref": "#/definitions/loop"], at: "p")
+    #expect(found?.rule == "depth")
+  }
+}
