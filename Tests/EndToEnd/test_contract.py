@@ -1,0 +1,100 @@
+"""Schemas/ describes exactly what the server does: the document is valid OpenRPC, every schema
+file is a valid schema in both dialects, rpc.discover serves the file, the method lists match,
+and every recorded example replays to the same result."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import pytest
+from jsonschema import Draft7Validator, Draft202012Validator
+
+from conftest import BIN, Server, assert_result
+from contract import CONTRACT, DOCUMENT_PATH, SCHEMAS
+
+META_SCHEMA = os.path.join(SCHEMAS, "..", "..", "shared", "openrpc", "meta-schema.json")
+sys.path.insert(0, SCHEMAS)
+import record_examples  # noqa: E402  (the scenario the examples were recorded from)
+
+
+def test_document_is_valid_openrpc():
+    assert os.path.exists(META_SCHEMA), f"the OpenRPC meta-schema is expected at {META_SCHEMA}"
+    meta = json.load(open(META_SCHEMA, encoding="utf-8"))
+    errors = sorted(Draft7Validator(meta).iter_errors(CONTRACT.document), key=str)
+    assert not errors, [e.message for e in errors[:5]]
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(SCHEMAS, "shapes", "*.schema.json"))), ids=os.path.basename)
+def test_schema_file_is_valid_in_both_dialects(path):
+    schema = json.load(open(path, encoding="utf-8"))
+    Draft7Validator.check_schema(schema)
+    Draft202012Validator.check_schema(schema)
+    assert schema["$id"] == os.path.basename(path)
+    assert schema.get("description"), "every shape says what it is"
+
+
+def test_document_is_composed_from_its_sources():
+    done = subprocess.run([sys.executable, os.path.join(SCHEMAS, "build.py"), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_rpc_discover_serves_the_file():
+    server = Server()
+    result = assert_result(server.call("rpc.discover"), server.next_id() - 1)
+    assert result == json.load(open(DOCUMENT_PATH, encoding="utf-8"))
+
+
+def test_methods_registered_are_the_methods_documented():
+    server = Server(test_methods=False)
+    registered = set(assert_result(server.call("initialize", {}), server.next_id() - 1)["methods"])
+    documented = {m["name"] for m in CONTRACT.document["methods"] if m.get("x-direction") != "server-to-host"}
+    assert registered == documented, f"only registered: {registered - documented}; only documented: {documented - registered}"
+    for method in registered - {"exit", "$/cancelRequest"}:
+        # Every documented method answers something other than "method not found".
+        reply = server.call(method, {}) if method != "shutdown" else None
+        if reply is not None:
+            assert reply.get("error", {}).get("code") != -32601, method
+
+
+def test_every_method_has_an_example_and_every_error_is_declared():
+    for method in CONTRACT.document["methods"]:
+        if method.get("x-notification"):
+            continue
+        assert method.get("examples"), f"{method['name']} has no example"
+        assert method.get("errors") is not None
+
+
+CURSOR = re.compile(r"^[A-Za-z0-9_-]{24,}$")
+
+
+def normalise(value):
+    """Cursors carry the store's random id: compare them as a placeholder."""
+    if isinstance(value, dict):
+        return {k: ("<cursor>" if k == "nextCursor" and isinstance(v, str) else normalise(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [normalise(v) for v in value]
+    return value
+
+
+def test_recorded_examples_replay_to_the_same_results():
+    """Examples as tests: the scenario they came from, run again, gives every recorded result."""
+    steps = []
+    for path in glob.glob(os.path.join(SCHEMAS, "examples", "*.json")):
+        method = os.path.basename(path)[: -len(".json")]
+        for example in json.load(open(path, encoding="utf-8")):
+            steps.append((example["x-step"], method, example))
+    steps.sort(key=lambda step: step[0])
+    assert [(m, e["name"]) for _, m, e in steps] == [(m, n) for m, n, _ in record_examples.SCENARIO]
+    with tempfile.TemporaryDirectory() as directory:
+        command = record_examples.server_command(BIN, os.path.join(directory, "inbox.sqlite"))
+        server = Server(command[1:], store=False, test_methods=False)
+        for _, method, example in steps:
+            result = assert_result(server.call(method, example["params"]), server.next_id() - 1)
+            assert normalise(record_examples.abridge(method, result)) == normalise(example["result"]), (
+                f"{method} ({example['name']}) no longer gives its recorded result")
