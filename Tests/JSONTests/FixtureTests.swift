@@ -13,7 +13,9 @@ struct FixtureTests {
   }
 
   static func read(_ suite: String, _ name: String, _ file: String) throws -> [UInt8] {
-    Array(try Data(contentsOf: root.appendingPathComponent(suite).appendingPathComponent(name).appendingPathComponent(file)))
+    Array(
+      try Data(contentsOf: root.appendingPathComponent(suite).appendingPathComponent(name).appendingPathComponent(file))
+    )
   }
 
   static func text(_ bytes: [UInt8]) -> String {
