@@ -28,6 +28,7 @@ struct Options {
     (card resolver, buttons, pinning, store, sync with the Pushwoosh inbox backend).
 
     USAGE: inbox-rpc [options]
+           inbox-rpc lint [--json] FILE...   (check marketer payloads: inbox-rpc lint --help)
 
     Send requests on stdin, one JSON text per line or with Content-Length headers;
     replies come back on stdout in the same framing. Logs go to stderr only.

@@ -6,6 +6,9 @@ import JSONRPC
 // inbox-rpc: parse the command line, open the store, reserve stdout for frames, serve until end of input.
 
 let environment = ProcessInfo.processInfo.environment
+if CommandLine.arguments.dropFirst().first == "lint" {
+  exit(LintCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 let options: Options
 do {
   options = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)

@@ -1,0 +1,110 @@
+import Foundation
+import InboxCore
+import InboxServer
+import JSON
+
+/// `inbox-rpc lint [--json] [--platform NAME] [--wallet-passes] [--now SECONDS] FILE...`: checks
+/// payloads as a marketer wrote them and prints what each card will become and every warning.
+enum LintCommand {
+  static let help = """
+    USAGE: inbox-rpc lint [--json] [--platform NAME] [--wallet-passes] [--now SECONDS] FILE...
+
+    Checks payloads against the input schemas (Schemas/shapes/SendRequestNotification and
+    MarketerData) and the engine's rules, and prints what each card will become with every
+    warning. A FILE holds a createMessage request, one notification object, an array of them,
+    a push payload or a backend inbox message; - reads standard input.
+
+      --json            One JSON report per file on stdout.
+      --platform NAME   The host platform (wallet cards need ios or maccatalyst).
+      --wallet-passes   The host can add wallet passes.
+      --now SECONDS     The send time (default: now).
+
+    EXIT CODES: 0 every payload is clean; 1 warnings, schema problems or refusals;
+    2 bad command line; 3 a file cannot be read or is not JSON.
+    """
+
+  static func run(_ arguments: [String]) -> Int32 {
+    var json = false
+    var attributes = Attributes()
+    var now = Int64(Date().timeIntervalSince1970)
+    var files: [String] = []
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "-h", "--help":
+        StandardStreams.writeStdout(help + "\n")
+        return 0
+      case "--json": json = true
+      case "--wallet-passes": attributes.walletPasses = true
+      case "--platform":
+        guard let value = remaining.popFirst() else { return usage("--platform needs a value") }
+        attributes.platform = value
+      case "--now":
+        guard let value = remaining.popFirst().flatMap({ Int64($0) }) else { return usage("--now needs unix seconds") }
+        now = value
+      default:
+        if argument.hasPrefix("--") { return usage("unknown option \(argument)") }
+        files.append(argument)
+      }
+    }
+    guard !files.isEmpty else { return usage("name at least one FILE (or - for standard input)") }
+
+    var worst: Int32 = 0
+    for file in files {
+      let value: JSONValue
+      do {
+        let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+        value = try JSONValue.parse(bytes: Array(data), options: JSONReadOptions(maxDepth: 256))
+      } catch {
+        StandardStreams.writeStderr("inbox-rpc lint: \(file): \(error)\n")
+        worst = 3
+        continue
+      }
+      let reports = PayloadLint.lint(value, attributes: attributes, now: now)
+      StandardStreams.writeStdout(json ? render(file, reports).jsonString + "\n" : describe(file, reports))
+      if worst == 0, reports.contains(where: { !$0.isClean }) { worst = 1 }
+    }
+    return worst
+  }
+
+  private static func usage(_ message: String) -> Int32 {
+    StandardStreams.writeStderr("inbox-rpc lint: \(message)\nRun 'inbox-rpc lint --help' for usage.\n")
+    return 2
+  }
+
+  /// Text for people: one block per payload.
+  static func describe(_ file: String, _ reports: [PayloadLint.Report]) -> String {
+    var lines: [String] = []
+    for report in reports {
+      if let card = report.card {
+        var head = "\(file) \(report.label): \(card.kind.rawValue) card \"\(card.title ?? card.body ?? card.id)\""
+        if let degradation = card.degradation { head += " (asked for \(degradation.from.rawValue))" }
+        if !card.buttons.isEmpty { head += ", \(card.buttons.count) button(s)" }
+        lines.append(head)
+      } else {
+        lines.append("\(file) \(report.label): not an inbox message: \(report.refusal ?? "")")
+      }
+      for problem in report.schemaProblems { lines.append("  schema  \(problem.path): \(problem.message)") }
+      for warning in report.warnings { lines.append("  warning [\(warning.code)] \(warning.reason)") }
+      if report.isClean { lines.append("  ok") }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func render(_ file: String, _ reports: [PayloadLint.Report]) -> JSONValue {
+    [
+      "file": .string(file),
+      "payloads": .array(
+        reports.map { report in
+          [
+            "label": .string(report.label),
+            "card": report.card?.json ?? .null,
+            "refusal": report.refusal.map(JSONValue.string) ?? .null,
+            "warnings": .array(report.warnings.map(\.json)),
+            "schemaProblems": .array(
+              report.schemaProblems.map { ["path": .string($0.path), "rule": .string($0.rule), "message": .string($0.message)] }),
+          ]
+        }),
+    ]
+  }
+}
