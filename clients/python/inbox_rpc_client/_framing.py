@@ -1,8 +1,6 @@
 """The two framings of the transport: one JSON text per line, or `Content-Length` headers.
 
-The server answers in the framing it was sent; reading detects the framing of each frame from its
-first byte anyway (a letter starts a header block, anything else is a line), so a reader never
-has to be told.
+The server answers in the framing of its input, so the client reads the framing it writes.
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ def encode(body: bytes, framing: Framing) -> bytes:
     return body + b"\n"
 
 
-def read_frame(stream: IO[bytes]) -> Optional[bytes]:
+def read_frame(stream: IO[bytes], framing: Framing) -> Optional[bytes]:
     """The body of the next frame on `stream`, or None at end of input."""
     while True:
         line = stream.readline()
@@ -32,7 +30,7 @@ def read_frame(stream: IO[bytes]) -> Optional[bytes]:
             return None
         if not line.strip():
             continue  # blank lines between frames carry nothing
-        if line[:1].isalpha():
+        if framing == "lsp":
             return _read_header_frame(stream, line)
         return line.rstrip(b"\r\n")
 

@@ -455,7 +455,7 @@ class Client:
     def _read_loop(self) -> None:
         try:
             while True:
-                body = _framing.read_frame(self._reader)
+                body = _framing.read_frame(self._reader, self.framing)
                 if body is None:
                     break
                 try:
