@@ -1,0 +1,65 @@
+"""Fixtures for the shell client's tests (and the README tour): the real inbox-rpc binary, a
+fresh store per test, and a runner for clients/shell/inbox.
+
+The binary is $INBOX_RPC_BIN, else .build/debug/inbox-rpc of this checkout; a missing binary
+fails every test. A watchdog ends the run with a traceback if one test takes over a minute.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import subprocess
+from pathlib import Path
+from typing import Dict, Iterator, Optional
+
+import pytest
+
+from shell_support import INBOX, SERVER_BIN, Runner
+
+TEST_WATCHDOG_SECONDS = 60
+
+
+@pytest.fixture(scope="session", autouse=True)
+def server_bin() -> str:
+    if not (os.path.isfile(SERVER_BIN) and os.access(SERVER_BIN, os.X_OK)):
+        pytest.fail(
+            f"inbox-rpc not found at {SERVER_BIN}: build it (swift build --product inbox-rpc) or set INBOX_RPC_BIN",
+            pytrace=False,
+        )
+    return os.path.abspath(SERVER_BIN)
+
+
+@pytest.fixture(autouse=True)
+def watchdog() -> Iterator[None]:
+    faulthandler.dump_traceback_later(TEST_WATCHDOG_SECONDS, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture
+def base_env(server_bin: str, tmp_path: Path) -> Dict[str, str]:
+    """The environment without the user's INBOX_* settings, with a private TMPDIR."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("INBOX")}
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env.update(INBOX_RPC_BIN=server_bin, TMPDIR=str(tmp))
+    return env
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> str:
+    return str(tmp_path / "inbox.sqlite")
+
+
+@pytest.fixture
+def inbox(base_env: Dict[str, str], store: str) -> Runner:
+    """Runs clients/shell/inbox on a fresh store seeded with the sample feed."""
+
+    def run(*args: str, input: Optional[str] = None, timeout: float = 30, **env: str) -> subprocess.CompletedProcess:
+        full_env = {**base_env, "INBOX_STORE": store, "INBOX_RPC_FLAGS": "--sample-feed", **env}
+        return subprocess.run(
+            [str(INBOX), *args], input=input, env=full_env, capture_output=True, text=True, timeout=timeout
+        )
+
+    return run
