@@ -45,7 +45,7 @@ def main() -> int:
         if tapped["message"] is None:
             print(f"{options.id} left the feed")
         else:
-            print(f"{options.id} is now {'read' if tapped['message']['read'] else 'unread'}")
+            print(f"{options.id} stays in the feed, {'read' if tapped['message']['read'] else 'unread'}")
     return 0
 
 
