@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from python_client_support import inbox, server_bin, store, watchdog  # noqa: F401  (fixtures; first: it finds the package)
+
 from typing import Any, Mapping, Type
 
 import pytest

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from python_client_support import REPO_ROOT, server_bin, store, watchdog  # noqa: F401  (fixtures)
+
 import os
 import subprocess
 import sys
@@ -10,7 +12,6 @@ from typing import Dict
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = REPO_ROOT / "clients" / "python" / "examples"
 PAYLOAD = REPO_ROOT / "clients" / "examples" / "flash-sale-push.json"
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Dict, List
 
 from shell_support import REPO_ROOT
+from shell_support import server_bin, watchdog  # noqa: F401  (fixtures)
 
 README = REPO_ROOT / "README.md"
 BLOCK = re.compile(r"^```sh tour\n(.*?)^```\n", re.DOTALL | re.MULTILINE)

@@ -16,6 +16,7 @@ from typing import Dict
 import pytest
 
 from shell_support import INBOX, REPO_ROOT, Runner
+from shell_support import base_env, inbox, server_bin, store, watchdog  # noqa: F401  (fixtures)
 
 PAYLOAD = REPO_ROOT / "clients" / "examples" / "flash-sale-push.json"
 SAMPLE_IDS = [

@@ -1,5 +1,9 @@
 """Fixtures for the Python client's tests: the real inbox-rpc binary, a fresh store per test.
 
+Test modules import them by name (a conftest.py here would shadow the `conftest` module that
+other suites run in the same pytest session import), and importing this module first puts
+clients/python on sys.path.
+
 The binary is $INBOX_RPC_BIN, else .build/debug/inbox-rpc of this checkout. A missing binary
 fails every test: it must never turn into a green run. A watchdog ends the run with a traceback
 if one test takes more than a minute, so a hang is a failure too.
