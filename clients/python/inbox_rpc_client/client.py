@@ -133,6 +133,7 @@ class Call:
             self.cancel()
             raise
         if not finished:
+            self._client._forget(self.id)
             self.cancel()
             raise CallTimeout(self.method, wait)
         if self._error is not None:
@@ -140,11 +141,11 @@ class Call:
         return self._result
 
     def cancel(self) -> None:
-        """Sends `$/cancelRequest` for this call (if it is still waiting) and stops waiting for it.
+        """Sends `$/cancelRequest` for this call if its reply is not in yet.
 
-        Best effort: a server already gone is not an error here. A call cancelled before its
-        reply fails with `RequestCancelled` if the server answers -32800, or keeps waiting until
-        its timeout; a reply that comes after `cancel()` stopped the wait is dropped.
+        The server then answers -32800, so `result()` raises `RequestCancelled` (or returns the
+        result, if the reply was already on its way). Best effort: a server already gone is not
+        an error here.
         """
         if self._done.is_set():
             return
@@ -430,6 +431,11 @@ class Client:
             raise
         return call
 
+    def _forget(self, request_id: int) -> None:
+        """Stops waiting for a reply (a call that timed out): a late reply is then dropped."""
+        with self._lock:
+            self._pending.pop(request_id, None)
+
     def _send(self, message: JSONObject, method: str) -> None:
         body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         frame = _framing.encode(body, self.framing)
@@ -487,9 +493,12 @@ class Client:
         with self._lock:
             call = self._pending.pop(request_id, None) if isinstance(request_id, int) else None
         if call is None:
-            # A reply after its call timed out, or an error about a frame the server could not read.
-            if "error" in message:
-                log.warning("inbox-rpc error for id %r: %s", request_id, message["error"])
+            if request_id is None and "error" in message:
+                # About a frame the server could not read as a request (too large, say): no call
+                # can be named, so the one that sent it waits for its timeout.
+                log.warning("inbox-rpc error without an id: %s", message["error"])
+            else:
+                log.debug("reply to id %r, which no call waits for (timed out)", request_id)
             return
         if "error" in message and isinstance(message["error"], dict):
             try:

@@ -124,6 +124,7 @@ def test_a_call_that_times_out_raises_and_is_cancelled_on_the_server(inbox: Clie
     assert raised.value.method == "test.sleep"
     assert time.monotonic() - started < 1.5
     assert inbox.ping() == "pong"  # the connection is still good; the late reply is dropped
+    assert inbox._pending == {}
 
 
 def test_a_server_killed_mid_call_raises_server_exited_at_once(inbox: Client) -> None:

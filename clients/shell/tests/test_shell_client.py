@@ -257,6 +257,17 @@ def test_a_failed_command_does_not_end_the_session_but_sets_its_status(inbox: Ru
     assert "Message not found" in done.stderr
 
 
+def test_a_session_refuses_to_read_a_payload_from_its_own_stdin(inbox: Runner) -> None:
+    done = inbox("session", input="resolve -\ncounts\n")
+    assert done.returncode == 2 and "give a FILE" in done.stderr
+    assert done.stdout == "total 10, unread 10, unactioned 10, pinned 1\n"
+
+
+def test_a_timeout_that_is_no_number_is_a_usage_error(inbox: Runner) -> None:
+    done = inbox("--timeout", "soon", "counts")
+    assert done.returncode == 2 and "not soon" in done.stderr
+
+
 # MARK: - The server failing
 
 
