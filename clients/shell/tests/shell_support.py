@@ -65,8 +65,9 @@ def inbox(base_env: Dict[str, str], store: str) -> Runner:
 
     def run(*args: str, input: Optional[str] = None, timeout: float = 30, **env: str) -> subprocess.CompletedProcess:
         full_env = {**base_env, "INBOX_STORE": store, "INBOX_RPC_FLAGS": "--sample-feed", **env}
+        stdin = {"input": input} if input is not None else {"stdin": subprocess.DEVNULL}
         return subprocess.run(
-            [str(INBOX), *args], input=input, env=full_env, capture_output=True, text=True, timeout=timeout
+            [str(INBOX), *args], env=full_env, capture_output=True, text=True, timeout=timeout, **stdin
         )
 
     return run

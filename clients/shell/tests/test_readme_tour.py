@@ -67,7 +67,13 @@ def normalise(lines: List[str]) -> List[str]:
 def run_tour(steps: List[Step], env: Dict[str, str]) -> List[tuple]:
     script = "exec 2>&1\n" + "".join(f"{step.command}\nprintf '\\036%s\\036\\n' \"$?\"\n" for step in steps)
     done = subprocess.run(
-        ["bash", "-c", script], cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, text=True, timeout=120
+        ["bash", "-c", script],
+        cwd=REPO_ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+        timeout=120,
     )
     pieces = MARK.split(done.stdout)
     outputs, statuses = pieces[0:-1:2], pieces[1::2]
