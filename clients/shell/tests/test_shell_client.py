@@ -318,6 +318,16 @@ def test_a_silent_server_times_out_and_exits_10(inbox: Runner, tmp_path: Path) -
     assert done.returncode == 10 and "no reply from inbox-rpc within 0.5 s" in done.stderr
 
 
+def test_a_server_that_closes_its_output_but_lingers_is_killed(inbox: Runner, tmp_path: Path) -> None:
+    lingering = tmp_path / "lingering-server"
+    lingering.write_text("#!/bin/sh\nexec >&-\nexec sleep 30\n")
+    lingering.chmod(0o755)
+    started = time.monotonic()
+    done = inbox("counts", INBOX_RPC_BIN=str(lingering))
+    assert time.monotonic() - started < 5
+    assert done.returncode == 10 and "exited with status 137 before replying" in done.stderr
+
+
 def test_a_server_dying_in_a_session_ends_it_with_10(inbox: Runner, tmp_path: Path, server_bin: str) -> None:
     dying = tmp_path / "dying-server"
     dying.write_text(f'#!/bin/sh\nhead -n 1 | "{server_bin}" --store :memory:\necho "dying now" >&2\nexit 7\n')
