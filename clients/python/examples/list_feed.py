@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""List the inbox feed page by page, then the counts and the warnings the server sent.
+
+    python3 clients/python/examples/list_feed.py [--page-size N] [--unread] [--warnings]
+
+The server comes from INBOX_RPC_BIN, the store from INBOX_STORE, more flags from INBOX_RPC_FLAGS
+(e.g. --sample-feed), as for the shell client.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from inbox_rpc_client import Card, Client
+
+
+def headline(card: Card) -> str:
+    return card["title"] or card["body"] or card["image"] or "(no title)"
+
+
+def describe(card: Card) -> str:
+    marks = ("*" if not card["read"] else " ") + ("P" if card["pinned"] else " ")
+    sent = (card["sentAt"] or "-").replace("T", " ")[:16]
+    return f"{marks} {card['id']:<20} {card['kind']:<9} {sent}  {headline(card)}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--page-size", type=int, default=5, help="cards per feed.list call")
+    parser.add_argument("--unread", action="store_true", help="unread cards only")
+    parser.add_argument("--warnings", action="store_true", help="print the server's warnings")
+    options = parser.parse_args()
+
+    with Client.from_env() as inbox:
+        shown = 0
+        for card in inbox.iter_feed(page_size=options.page_size, unread_only=options.unread or None):
+            shown += 1
+            print(describe(card))
+            if card["degraded"]:
+                print(f"     degraded from {card['degraded']['from']}: {card['degraded']['reason']}")
+            for index, button in enumerate(card["buttons"]):
+                print(f"     [{index}] {button['title']}: {button['action']['type']}")
+        counts = inbox.feed_counts()
+        print(
+            f"{shown} shown (* unread, P pinned); total {counts['total']}, unread {counts['unread']}, "
+            f"unactioned {counts['unactioned']}, pinned {counts['pinned']}"
+        )
+        warnings = inbox.take_notifications("log")
+        if options.warnings:
+            for warning in warnings:
+                print(f"warning: {warning.params['message']}")
+        elif warnings:
+            print(f"{len(warnings)} warnings from the server (--warnings lists them)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Tap a button of a card and act on what comes back, as an app would.
+
+    python3 clients/python/examples/tap_button.py ID N
+
+`dismiss` and `markRead` are performed by the server; `openURL` and `custom` are the host's to
+act on. The `feed.changed` notification a tap causes is printed as it arrives.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from inbox_rpc_client import Client, InvalidParams, MessageNotFound, Notification
+
+
+def on_notification(notification: Notification) -> None:
+    if notification.method == "feed.changed":
+        changes = {k: v for k, v in notification.params.items() if k != "reason"}
+        print(f"feed.changed: {notification.params['reason']} {changes}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("id", help="the message id")
+    parser.add_argument("button", type=int, help="the button index, from 0")
+    options = parser.parse_args()
+
+    with Client.from_env(on_notification=on_notification) as inbox:
+        try:
+            tapped = inbox.button_tap(options.id, options.button)
+        except MessageNotFound as error:
+            print(f"no message {error.id!r} in the feed")
+            return 3
+        except InvalidParams as error:
+            print(f"cannot tap that: {error.reason}")
+            return 4
+        action = tapped["action"]
+        if action["type"] == "openURL":
+            print(f"open {action['url']} (the host opens it)")
+        elif action["type"] == "custom":
+            print(f"custom action for the host: {action['payload']}")
+        elif tapped["performed"]:
+            print(f"{action['type']}: done by the server")
+        if tapped["message"] is None:
+            print(f"{options.id} left the feed")
+        else:
+            print(f"{options.id} stays in the feed, {'read' if tapped['message']['read'] else 'unread'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

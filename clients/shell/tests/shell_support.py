@@ -1,0 +1,73 @@
+"""What the shell client's tests (and the README tour) share: paths, the real inbox-rpc binary,
+a fresh store per test, and a runner for clients/shell/inbox.
+
+The binary is $INBOX_RPC_BIN, else .build/debug/inbox-rpc of this checkout; a missing binary
+fails every test. A watchdog ends the run with a traceback if one test takes over a minute.
+Test modules import the fixtures by name: a conftest.py here would shadow the `conftest` module
+that other suites run in the same pytest session import.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import subprocess
+from pathlib import Path
+from typing import Callable, Dict, Iterator, Optional
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+INBOX = REPO_ROOT / "clients" / "shell" / "inbox"
+SERVER_BIN = os.environ.get("INBOX_RPC_BIN") or str(REPO_ROOT / ".build" / "debug" / "inbox-rpc")
+
+#: Runs clients/shell/inbox: `inbox("feed", input=None, timeout=30, **extra_env)`.
+Runner = Callable[..., "subprocess.CompletedProcess[str]"]
+
+TEST_WATCHDOG_SECONDS = 60
+
+
+@pytest.fixture(scope="session", autouse=True)
+def server_bin() -> str:
+    if not (os.path.isfile(SERVER_BIN) and os.access(SERVER_BIN, os.X_OK)):
+        pytest.fail(
+            f"inbox-rpc not found at {SERVER_BIN}: build it (swift build --product inbox-rpc) or set INBOX_RPC_BIN",
+            pytrace=False,
+        )
+    return os.path.abspath(SERVER_BIN)
+
+
+@pytest.fixture(autouse=True)
+def watchdog() -> Iterator[None]:
+    faulthandler.dump_traceback_later(TEST_WATCHDOG_SECONDS, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture
+def base_env(server_bin: str, tmp_path: Path) -> Dict[str, str]:
+    """The environment without the user's INBOX_* settings, with a private TMPDIR."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("INBOX")}
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env.update(INBOX_RPC_BIN=server_bin, TMPDIR=str(tmp))
+    return env
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> str:
+    return str(tmp_path / "inbox.sqlite")
+
+
+@pytest.fixture
+def inbox(base_env: Dict[str, str], store: str) -> Runner:
+    """Runs clients/shell/inbox on a fresh store seeded with the sample feed."""
+
+    def run(*args: str, input: Optional[str] = None, timeout: float = 30, **env: str) -> subprocess.CompletedProcess:
+        full_env = {**base_env, "INBOX_STORE": store, "INBOX_RPC_FLAGS": "--sample-feed", **env}
+        stdin = {"input": input} if input is not None else {"stdin": subprocess.DEVNULL}
+        return subprocess.run(
+            [str(INBOX), *args], env=full_env, capture_output=True, text=True, timeout=timeout, **stdin
+        )
+
+    return run
