@@ -27,8 +27,7 @@ public enum InboxServer {
   public static func registry(options: ServerOptions, store: InboxStore) throws -> MethodRegistry {
     let state = try ServerState(options: options, store: store)
     if options.sampleFeed { try SampleFeed.seedIfEmpty(state) }
-    let contracts = ParamsContract.all(in: RPCDiscover.document)
-    var registry = MethodRegistry(methods.map { $0.method(state, contract: contracts[$0.name]) })
+    var registry = MethodRegistry(methods.map { $0.method(state) })
     if options.testMethods {
       for method in ConformanceMethods.all + ConformanceMethods.stateful(state) { registry.register(method) }
     }

@@ -18,6 +18,13 @@ struct ParamsContract: Sendable {
   let allowsAdditional: Bool
   let validator: SchemaValidator
 
+  /// Every method's contract, read from the embedded document on first use rather than at start-up:
+  /// parsing the document costs more than the rest of start-up, and `rpc.ping` never needs it.
+  private static let contracts = all(in: RPCDiscover.document)
+
+  /// The contract of a method, nil for a method the document does not describe.
+  static func forMethod(_ name: String) -> ParamsContract? { contracts[name] }
+
   /// The contract of every method in `document`, by name.
   static func all(in document: JSONValue) -> [String: ParamsContract] {
     let validator = SchemaValidator(document: document)

@@ -14,9 +14,9 @@ extension RPCMethod {
   static var execution: Method.Execution { .inline }
 
   /// The method as the transport sees it: params checked against the contract, then handled.
-  static func method(_ server: ServerState, contract: ParamsContract?) -> Method {
+  static func method(_ server: ServerState) -> Method {
     Method(name, execution: execution) { request in
-      try contract?.check(request.params)
+      try ParamsContract.forMethod(name)?.check(request.params)
       return try handle(request, server)
     }
   }

@@ -53,7 +53,9 @@ enum LintCommand {
     for file in files {
       let value: JSONValue
       do {
-        let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+        let data =
+          file == "-"
+          ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
         value = try JSONValue.parse(bytes: Array(data), options: JSONReadOptions(maxDepth: 256))
       } catch {
         StandardStreams.writeStderr("inbox-rpc lint: \(file): \(error)\n")
@@ -102,7 +104,9 @@ enum LintCommand {
             "refusal": report.refusal.map(JSONValue.string) ?? .null,
             "warnings": .array(report.warnings.map(\.json)),
             "schemaProblems": .array(
-              report.schemaProblems.map { ["path": .string($0.path), "rule": .string($0.rule), "message": .string($0.message)] }),
+              report.schemaProblems.map {
+                ["path": .string($0.path), "rule": .string($0.rule), "message": .string($0.message)]
+              }),
           ]
         }),
     ]

@@ -8,4 +8,9 @@ enum RPCPing: RPCMethod {
   static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
     "pong"
   }
+
+  /// Any params or none, so there is nothing to check.
+  static func method(_ server: ServerState) -> Method {
+    Method(name) { _ in "pong" }
+  }
 }

@@ -198,9 +198,9 @@ def test_sync_prints_progress_on_stderr_and_the_report_on_stdout(base_env: Dict[
         (("tap", "nope"), 3, 'inbox: Message not found (-32001): {"id":"nope"}\n'),
         (("dismiss", "nope"), 3, 'inbox: Message not found (-32001): {"id":"nope"}\n'),
         (
-            ("button", "summer-sale", "5"),
+            ("button", "summer-sale", "2"),
             4,
-            "inbox: Invalid params: button: no button 5: the card has 2 (indexes start at 0) (-32602)\n",
+            "inbox: Invalid params: button: no button 2: the card has 2 (indexes start at 0) (-32602)\n",
         ),
         (("feed", "--kind", "poster"), 4, None),
         (("call", "feed.frobnicate"), 6, 'inbox: Method not found (-32601): {"method":"feed.frobnicate"}\n'),
