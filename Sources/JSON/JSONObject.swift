@@ -23,7 +23,15 @@ public struct JSONObject: Sendable {
   /// Builds an object from pairs; a later duplicate key replaces the earlier value in place.
   public init<S: Sequence>(_ pairs: S) where S.Element == (String, JSONValue) {
     members = []
+    members.reserveCapacity(pairs.underestimatedCount)
     for (key, value) in pairs { self[key] = value }
+  }
+
+  /// Builds an object from members whose keys are known to be distinct (the parser refuses
+  /// duplicates), skipping the search for an earlier one.
+  init(distinctMembers: [Member]) {
+    members = distinctMembers
+    rebuildIndex()
   }
 
   public var count: Int { members.count }

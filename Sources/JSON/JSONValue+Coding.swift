@@ -40,6 +40,11 @@ extension JSONValue {
     JanssonEncoder.encode(self)
   }
 
+  /// The compact encoding followed by `terminator` (an NDJSON frame's newline), in one buffer.
+  public func serialized(terminatedBy terminator: UInt8) -> [UInt8] {
+    JanssonEncoder.encode(self, terminator: terminator)
+  }
+
   /// The compact encoding as a string.
   public var jsonString: String {
     String(decoding: serialized(), as: UTF8.self)

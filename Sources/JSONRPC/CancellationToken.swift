@@ -8,6 +8,10 @@ public final class CancellationToken: Sendable {
 
   public init() {}
 
+  /// The token of inline requests: they run on the reader, so no cancel can reach them while they
+  /// work, and one shared token saves an allocation per request.
+  static let inline = CancellationToken()
+
   /// Marks the work as begun; a cancel after this is answered by the work itself.
   func markStarted() { started.store(true, ordering: .sequentiallyConsistent) }
 

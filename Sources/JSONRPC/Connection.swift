@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import JSON
+import Synchronization
 
 /// Serves JSON-RPC 2.0 over a pair of file descriptors until end of input or `exit`.
 ///
@@ -33,12 +34,13 @@ public final class Connection: @unchecked Sendable {
   private let workerSlots = DispatchSemaphore(value: 16)
   private let admission = DispatchQueue(label: "inbox-rpc.admission")
 
-  // Guarded by `lock`: `inFlight`, `answersAloneIDs`, `shutdownRequested`. The reader thread and workers both touch them.
+  // Guarded by `lock`: `inFlight`, `answersAloneIDs`. The reader thread and workers both touch them.
   private let lock = NSLock()
   private var inFlight: [JSONValue: CancellationToken] = [:]
   /// In-flight ids that are single requests (not batch members), so a cancel may answer them alone.
   private var answersAloneIDs: Set<JSONValue> = []
-  private var shutdownRequested = false
+  /// Set by `shutdown`; read by every request after it, on any thread.
+  private let shutdownRequested = Atomic<Bool>(false)
   // Reader-thread only: `reader`, `framingAnnounced`, `exitRequested` (set by the `exit` notification).
   private var reader: FrameReader
   private var framingAnnounced = false
@@ -101,7 +103,7 @@ public final class Connection: @unchecked Sendable {
   public func finish() -> Int32 {
     finishInFlightWork()
     logger.flush()
-    if exitRequested { return shutdownRequested ? 0 : 1 }
+    if exitRequested { return shutdownRequested.load(ordering: .acquiring) ? 0 : 1 }
     return 0
   }
 
@@ -233,7 +235,7 @@ public final class Connection: @unchecked Sendable {
     case .request(let id, let method, let params):
       logger.debug("request \(method) id \(id.jsonString)")
       do {
-        let result = try runRequest(id: id, method: method, params: params, token: token ?? CancellationToken())
+        let result = try runRequest(id: id, method: method, params: params, token: token ?? .inline)
         return Response.result(id: id, result)
       } catch {
         let rpcError = RPCError(error)
@@ -246,9 +248,11 @@ public final class Connection: @unchecked Sendable {
   private func runRequest(id: JSONValue, method: String, params: JSONValue?, token: CancellationToken) throws
     -> JSONValue
   {
-    if isShuttingDown { throw RPCError.invalidRequest("the server is shutting down (shutdown was received)") }
+    if shutdownRequested.load(ordering: .acquiring) {
+      throw RPCError.invalidRequest("the server is shutting down (shutdown was received)")
+    }
     if method == "shutdown" {
-      lock.withLock { shutdownRequested = true }
+      shutdownRequested.store(true, ordering: .releasing)
       return .null
     }
     guard let handler = registry[method] else { throw RPCError.methodNotFound(method) }
@@ -271,7 +275,7 @@ public final class Connection: @unchecked Sendable {
         return
       }
       do {
-        _ = try handler.handler(context(id: nil, method: method, params: params, token: CancellationToken()))
+        _ = try handler.handler(context(id: nil, method: method, params: params, token: .inline))
       } catch {
         logger.debug("notification \(method) failed: \(RPCError(error).message)")
       }
@@ -287,8 +291,6 @@ public final class Connection: @unchecked Sendable {
   }
 
   // MARK: - In-flight work and cancellation
-
-  private var isShuttingDown: Bool { lock.withLock { shutdownRequested } }
 
   private func track(_ id: JSONValue, _ token: CancellationToken, answersAlone: Bool) {
     lock.withLock {

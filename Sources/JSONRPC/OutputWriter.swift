@@ -24,26 +24,33 @@ public final class OutputWriter: @unchecked Sendable {
     lock.unlock()
   }
 
-  /// Encodes and writes one message. Encoding happens outside the lock.
+  /// Encodes and writes one message as one frame. Encoding happens outside the lock.
   public func send(_ message: JSONValue) {
-    send(body: message.serialized())
+    let frame: [UInt8]
+    switch currentFraming {
+    case .ndjson:
+      frame = message.serialized(terminatedBy: 0x0A)
+    case .lsp:
+      // Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
+      let body = message.serialized()
+      var framed = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
+      framed.append(contentsOf: body)
+      frame = framed
+    }
+    emit(frame)
   }
 
-  /// Writes one already-encoded body with the framing's delimiter.
-  public func send(body: [UInt8]) {
+  private var currentFraming: Framing {
+    lock.lock()
+    defer { lock.unlock() }
+    return framing
+  }
+
+  /// Writes one whole frame, unless the host has gone.
+  private func emit(_ frame: [UInt8]) {
     lock.lock()
     defer { lock.unlock() }
     guard !closed else { return }
-    var frame: [UInt8]
-    switch framing {
-    case .ndjson:
-      frame = body
-      frame.append(0x0A)
-    case .lsp:
-      // Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
-      frame = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
-      frame.append(contentsOf: body)
-    }
     if !writeAll(frame) {
       closed = true
       onClosed()

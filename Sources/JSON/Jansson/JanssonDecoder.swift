@@ -40,7 +40,8 @@ enum JanssonDecoder {
       return .array(items)
     case JSON_OBJECT:
       guard depth < options.maxDepth || json_object_size(node) == 0 else { throw tooDeep(options) }
-      var object = JSONObject()
+      var members: [JSONObject.Member] = []
+      members.reserveCapacity(json_object_size(node))
       var iterator = json_object_iter(node)
       while let current = iterator {
         guard let keyPointer = json_object_iter_key(current), let value = json_object_iter_value(current) else {
@@ -50,10 +51,10 @@ enum JanssonDecoder {
         let key = keyPointer.withMemoryRebound(to: UInt8.self, capacity: keyLength) {
           String(decoding: UnsafeBufferPointer(start: $0, count: keyLength), as: UTF8.self)
         }
-        object[key] = try convert(value, depth: depth + 1, options: options)
+        members.append(JSONObject.Member(key: key, value: try convert(value, depth: depth + 1, options: options)))
         iterator = json_object_iter_next(node, current)
       }
-      return .object(object)
+      return .object(JSONObject(distinctMembers: members))
     default:
       throw JSONError(kind: .other, message: "unknown jansson node type")
     }

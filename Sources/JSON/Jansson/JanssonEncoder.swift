@@ -6,25 +6,33 @@ enum JanssonEncoder {
   /// Compact (no newline can appear in a frame) and any top-level value.
   private static let flags = Int(JSON_COMPACT | JSON_ENCODE_ANY)
 
-  static func encode(_ value: JSONValue) -> [UInt8] {
+  /// Replies this size or smaller are dumped into a stack buffer and copied once.
+  private static let stackBytes = 4096
+
+  /// The compact encoding, with `terminator` appended when given (a frame's newline, without
+  /// copying the body again).
+  static func encode(_ value: JSONValue, terminator: UInt8? = nil) -> [UInt8] {
     guard let root = build(value) else { return Array("null".utf8) }
     defer { json_decref(root) }
-    // Dumped straight into a Swift array through a callback: one pass, and no C string to free.
-    var output: [UInt8] = []
-    output.reserveCapacity(128)
-    let status = withUnsafeMutablePointer(to: &output) { target in
-      json_dump_callback(
-        root,
-        { chunk, size, context in
-          guard let chunk, let context else { return -1 }
-          let target = context.assumingMemoryBound(to: [UInt8].self)
-          chunk.withMemoryRebound(to: UInt8.self, capacity: size) {
-            target.pointee.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
-          }
-          return 0
-        }, target, flags)
+    let extra = terminator == nil ? 0 : 1
+    let small: [UInt8]? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: stackBytes) { buffer in
+      let size = json_dumpb(root, buffer.baseAddress, stackBytes, flags)
+      guard size > 0, size <= stackBytes else { return nil }
+      return [UInt8](unsafeUninitializedCapacity: size + extra) { output, count in
+        UnsafeMutableRawBufferPointer(output).copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<size]))
+        if let terminator { output[size] = terminator }
+        count = size + extra
+      }
     }
-    return status == 0 ? output : Array("null".utf8)
+    if let small { return small }
+    // Larger: ask for the exact size, then dump straight into the array.
+    let size = json_dumpb(root, nil, 0, flags)
+    guard size > 0 else { return Array("null".utf8) }
+    return [UInt8](unsafeUninitializedCapacity: size + extra) { output, count in
+      let written = output.withMemoryRebound(to: CChar.self) { json_dumpb(root, $0.baseAddress, size, flags) }
+      if let terminator, written == size { output[size] = terminator }
+      count = written == size ? size + extra : 0
+    }
   }
 
   /// A new reference for `value`, or nil only when jansson cannot allocate.
