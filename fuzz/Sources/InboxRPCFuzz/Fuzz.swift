@@ -1,0 +1,194 @@
+// The libFuzzer entry point for inbox-rpc: every input is one stdio session fed through the real
+// path, `Connection.receive` -> `FrameReader` -> jansson parse -> classification -> dispatch to the
+// server's registry (test methods included) -> encode -> `OutputWriter`.
+//
+// Input layout: the first byte is a control byte, the rest is the byte stream the host "sent".
+//
+//   bits 0-1  framing: 0 or 3 = auto-detect, 1 = forced ndjson, 2 = forced lsp
+//   bits 2-4  delivery: 0 = all bytes in one receive(); 1...7 = in chunks of 1, 2, 3, 7, 16, 64, 1024
+//             bytes, so frames split across reads (and the BOM, and LSP headers) are exercised
+//   bit 5     tight limits: max frame 256 bytes, max batch 4, max depth 8 (the error paths)
+//   bits 6-7  ignored, so '@' (0x40) = auto, 'A' = ndjson, 'B' = lsp, all in one receive; '`' 'a' 'b'
+//             are the same with tight limits. fuzz/make-corpus.py writes seeds this way.
+//
+// Each input gets a fresh connection, registry and in-memory store (no state leaks between
+// inputs), and `finish()` drains background work (`test.sleep`) with a short drain timeout before
+// the next input.
+//
+// Replies go to /dev/null. With INBOX_FUZZ_CHECK_REPLIES=1 (fuzz/run sets it unless
+// FUZZ_CHECK_REPLIES=0) they go to an unlinked temporary file instead and every reply frame is
+// checked: correct framing, valid JSON, a JSON-RPC 2.0 response or server notification (or a
+// non-empty array of them); a violation aborts, so libFuzzer saves the input.
+// INBOX_FUZZ_DUMP_REPLIES=1 also checks, and copies the replies to stderr (to read a reproducer).
+
+import Foundation
+import InboxServer
+import InboxStore
+import JSON
+import JSONRPC
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+private let logger = Logger.silent()
+
+private let dumpReplies = ProcessInfo.processInfo.environment["INBOX_FUZZ_DUMP_REPLIES"] == "1"
+private let checkReplies = dumpReplies || ProcessInfo.processInfo.environment["INBOX_FUZZ_CHECK_REPLIES"] == "1"
+
+/// Where replies go: /dev/null, or an unlinked temporary file when replies are checked.
+private let outputFD: Int32 = {
+  if checkReplies {
+    // An unlinked temporary file: replies of one input, read back and truncated after it.
+    var template = Array((NSTemporaryDirectory() + "/inbox-rpc-fuzz-replies.XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+    precondition(fd >= 0, "mkstemp failed")
+    _ = unlink(String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    return fd
+  }
+  let fd = open("/dev/null", O_WRONLY)
+  precondition(fd >= 0, "cannot open /dev/null")
+  return fd
+}()
+
+private let serverOptions: ServerOptions = {
+  var options = ServerOptions()
+  options.testMethods = true
+  return options
+}()
+
+private let chunkSizes = [0, 1, 2, 3, 7, 16, 64, 1024]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  guard size > 0 else { return 0 }
+  let control = data[0]
+  let framing: Framing? =
+    switch control & 0b11 {
+    case 1: .ndjson
+    case 2: .lsp
+    default: nil
+    }
+  var configuration = Connection.Configuration(framing: framing)
+  // test.sleep and any other background work: cancelled soon after the input ends.
+  configuration.drainTimeout = 0.02
+  if control & 0b10_0000 != 0 {
+    configuration.maxFrameBytes = 256
+    configuration.maxBatchSize = 4
+    configuration.json.maxDepth = 8
+  }
+
+  // A fresh in-memory store per input, like `inbox-rpc --store :memory:`.
+  let store: InboxStore
+  let registry: MethodRegistry
+  do {
+    store = try InboxStore.open(InboxStore.Options(path: ":memory:"))
+    registry = try InboxServer.registry(options: serverOptions, store: store)
+  } catch {
+    fatalError("inbox-rpc fuzz: cannot set up the server: \(error)")
+  }
+  defer { try? store.close() }
+  let writer = OutputWriter(fd: outputFD)
+  let connection = Connection(configuration: configuration, registry: registry, writer: writer, logger: logger)
+
+  let stream = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
+  let chunk = chunkSizes[Int((control >> 2) & 0b111)]
+  if chunk == 0 || stream.isEmpty {
+    connection.receive(stream)
+  } else {
+    var offset = 0
+    while offset < stream.count {
+      let end = min(offset + chunk, stream.count)
+      connection.receive(UnsafeRawBufferPointer(rebasing: stream[offset..<end]))
+      offset = end
+    }
+  }
+  _ = connection.finish()
+
+  if checkReplies { checkAndClearReplies() }
+  return 0
+}
+
+// MARK: - Reply oracle (INBOX_FUZZ_CHECK_REPLIES=1)
+
+private func checkAndClearReplies() {
+  let length = Int(lseek(outputFD, 0, SEEK_END))
+  guard length > 0 else { return }
+  var bytes = [UInt8](repeating: 0, count: length)
+  let count = bytes.withUnsafeMutableBytes { pread(outputFD, $0.baseAddress, length, 0) }
+  precondition(count == length, "short read of the reply file")
+  _ = ftruncate(outputFD, 0)
+  _ = lseek(outputFD, 0, SEEK_SET)
+  if dumpReplies { _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) } }
+
+  let header = Array("Content-Length: ".utf8)
+  if bytes.starts(with: header) {
+    var at = 0
+    while at < bytes.count {
+      guard bytes[at...].starts(with: header) else { fail("LSP reply without a Content-Length header", bytes, at) }
+      guard let end = find([0x0D, 0x0A, 0x0D, 0x0A], in: bytes, from: at) else {
+        fail("unterminated header", bytes, at)
+      }
+      let digits = bytes[(at + header.count)..<end]
+      guard let bodyLength = Int(String(decoding: digits, as: UTF8.self)) else { fail("bad Content-Length", bytes, at) }
+      let bodyStart = end + 4
+      guard bodyStart + bodyLength <= bytes.count else { fail("Content-Length past the end", bytes, at) }
+      checkReply(bytes[bodyStart..<(bodyStart + bodyLength)])
+      at = bodyStart + bodyLength
+    }
+  } else {
+    guard bytes.last == 0x0A else { fail("NDJSON output not ending in a newline", bytes, 0) }
+    for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+      checkReply(line)
+    }
+  }
+}
+
+private func checkReply(_ body: ArraySlice<UInt8>) {
+  let value: JSONValue
+  do {
+    value = try JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 4096))
+  } catch {
+    fail("reply is not valid JSON: \(error)", Array(body), 0)
+  }
+  switch value {
+  case .object(let object):
+    checkResponse(object, body)
+  case .array(let items) where !items.isEmpty:
+    for item in items {
+      guard case .object(let object) = item else { fail("batch reply member is not an object", Array(body), 0) }
+      checkResponse(object, body)
+    }
+  default:
+    fail("reply is neither an object nor a non-empty array", Array(body), 0)
+  }
+}
+
+private func checkResponse(_ object: JSONObject, _ body: ArraySlice<UInt8>) {
+  guard object["jsonrpc"] == .string("2.0") else { fail("reply without jsonrpc 2.0", Array(body), 0) }
+  if object["method"] != nil { return }  // a server notification
+  guard object["id"] != nil else { fail("response without id", Array(body), 0) }
+  let hasResult = object["result"] != nil
+  let error = object["error"]
+  guard hasResult != (error != nil) else { fail("response needs exactly one of result and error", Array(body), 0) }
+  if let error {
+    guard error["code"]?.intValue != nil, error["message"]?.stringValue != nil else {
+      fail("error object without an integer code and a string message", Array(body), 0)
+    }
+  }
+}
+
+private func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+  guard bytes.count >= needle.count else { return nil }
+  var at = from
+  while at + needle.count <= bytes.count {
+    if bytes[at..<(at + needle.count)].elementsEqual(needle) { return at }
+    at += 1
+  }
+  return nil
+}
+
+private func fail(_ problem: String, _ bytes: [UInt8], _ at: Int) -> Never {
+  let excerpt = String(decoding: bytes[at..<min(bytes.count, at + 300)], as: UTF8.self)
+  fatalError("inbox-rpc fuzz oracle: \(problem): \(excerpt.debugDescription)")
+}
