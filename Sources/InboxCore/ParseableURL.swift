@@ -1,13 +1,14 @@
-import Foundation
 import JSON
 
 /// The one URL check of the engine (SPEC.md §1 "parseable URL"), so buttons, slides, video and wallet agree.
 ///
-/// A parseable URL is a string that, after trimming surrounding whitespace, is non-empty and parses as a URL
-/// with a non-empty scheme. `example.com` has no scheme and is refused; `myapp://product/1` and
-/// `mailto:a@b.c` pass under `.anyScheme`. Non-ASCII characters are accepted (the parser percent-encodes
-/// them), spaces inside are not. The URL keeps the text as the marketer wrote it (trimmed), not a
-/// re-encoded form, so the host opens exactly what was sent.
+/// A parseable URL is a string that, after trimming surrounding whitespace, is non-empty and starts with a
+/// scheme as RFC 3986 spells it (a letter, then letters, digits, `+`, `-` or `.`, then `:`). `example.com` has
+/// no scheme and is refused; `myapp://product/1` and `mailto:a@b.c` pass under `.anyScheme`. Characters a URL
+/// can never carry unencoded are refused (white space, controls, `"<>\^`{|}` and a `%` not followed by two
+/// hex digits); other non-ASCII characters are accepted. `.httpOnly` also needs `//` and a non-empty host.
+/// The URL keeps the text as the marketer wrote it (trimmed), not a re-encoded form, so the host opens
+/// exactly what was sent.
 public struct ParseableURL: Sendable, Hashable, CustomStringConvertible {
   /// Which schemes a field accepts.
   public enum Policy: Sendable, Hashable {
@@ -27,15 +28,52 @@ public struct ParseableURL: Sendable, Hashable, CustomStringConvertible {
   /// Checks `text` against `policy`; nil when it is not a parseable URL under that policy.
   public init?(_ text: String, policy: Policy) {
     let trimmed = text.trimmingWhitespace()
-    guard !trimmed.isEmpty, let url = URL(string: trimmed), let scheme = url.scheme, !scheme.isEmpty else {
-      return nil
-    }
+    guard let scheme = Self.scheme(of: trimmed), Self.hasOnlyURLCharacters(trimmed) else { return nil }
     let folded = scheme.lowercased()
     if policy == .httpOnly {
-      guard folded == "http" || folded == "https", let host = url.host, !host.isEmpty else { return nil }
+      let rest = trimmed.unicodeScalars.dropFirst(scheme.unicodeScalars.count + 1)
+      guard folded == "http" || folded == "https", let host = Self.host(afterScheme: rest), !host.isEmpty else {
+        return nil
+      }
     }
     self.string = trimmed
     self.scheme = folded
+  }
+
+  /// The scheme before the first `:`, if it is one.
+  private static func scheme(of text: String) -> String? {
+    guard let colon = text.firstIndex(of: ":") else { return nil }
+    let candidate = text[..<colon].unicodeScalars
+    guard let first = candidate.first, first.isASCIILetter,
+      candidate.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) })
+    else { return nil }
+    return String(candidate)
+  }
+
+  private static func hasOnlyURLCharacters(_ text: String) -> Bool {
+    let scalars = Array(text.unicodeScalars)
+    for (offset, scalar) in scalars.enumerated() {
+      if scalar.value <= 0x20 || scalar.value == 0x7F || "\"<>\\^`{|}".unicodeScalars.contains(scalar) { return false }
+      if scalar == "%" {
+        guard offset + 2 < scalars.count, scalars[offset + 1].properties.isASCIIHexDigit,
+          scalars[offset + 2].properties.isASCIIHexDigit
+        else { return false }
+      }
+    }
+    return true
+  }
+
+  /// The host of `//userinfo@host:port/...`, or nil without `//`.
+  private static func host(afterScheme rest: Substring.UnicodeScalarView) -> String? {
+    guard rest.starts(with: "//".unicodeScalars) else { return nil }
+    let authority = rest.dropFirst(2).prefix { !"/?#".unicodeScalars.contains($0) }
+    var hostAndPort = authority
+    if let at = authority.lastIndex(of: "@") { hostAndPort = authority[authority.index(after: at)...] }
+    if hostAndPort.first == "[" {
+      guard let close = hostAndPort.firstIndex(of: "]") else { return nil }
+      return String(hostAndPort[hostAndPort.startIndex...close])
+    }
+    return String(hostAndPort.prefix { $0 != ":" })
   }
 
   /// Checks a JSON value: only strings can be URLs.
@@ -49,4 +87,8 @@ public struct ParseableURL: Sendable, Hashable, CustomStringConvertible {
 
   /// The URL text.
   public var description: String { string }
+}
+
+extension Unicode.Scalar {
+  fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }

@@ -8,7 +8,7 @@ import Synchronization
 final class ServerState: Sendable {
   let options: ServerOptions
   let store: InboxStore
-  let clock = Clock()
+  let clock = ServerClock()
   let warnings = WarningLog()
   private let attributesInForce: Mutex<Attributes>
 

@@ -1,7 +1,10 @@
-import Dispatch
-import Foundation
 import JSON
+import Posix
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Serves JSON-RPC 2.0 over a pair of file descriptors until end of input or `exit`.
 ///
@@ -29,13 +32,11 @@ public final class Connection: @unchecked Sendable {
   private let registry: MethodRegistry
   private let writer: OutputWriter
   private let logger: Logger
-  private let inFlightGroup = DispatchGroup()
-  /// Background work runs on threads of its own (it may block on the network), at most this many at once.
-  private let workerSlots = DispatchSemaphore(value: 16)
-  private let admission = DispatchQueue(label: "inbox-rpc.admission")
+  /// Background requests: at most 16 run at once, the rest wait their turn in arrival order.
+  private let workers = WorkerPool(limit: 16)
 
   // Guarded by `lock`: `inFlight`, `answersAloneIDs`. The reader thread and workers both touch them.
-  private let lock = NSLock()
+  private let lock = ConditionLock()
   private var inFlight: [JSONValue: CancellationToken] = [:]
   /// In-flight ids that are single requests (not batch members), so a cancel may answer them alone.
   private var answersAloneIDs: Set<JSONValue> = []
@@ -188,27 +189,16 @@ public final class Connection: @unchecked Sendable {
       tokens.append(token)
     }
     let tokensByMessage = tokens
-    inFlightGroup.enter()
-    // Admission is serial, so requests get worker slots in arrival order.
-    admission.async { [self] in
-      workerSlots.wait()
-      let worker = Thread { [self] in
-        defer {
-          workerSlots.signal()
-          inFlightGroup.leave()
-        }
-        let replies = zip(messages, tokensByMessage).map { message, token -> JSONValue? in
-          token?.markStarted()
-          defer { if case .request(let id, _, _) = message { untrack(id) } }
-          let reply = run(message, token: token)
-          // A cancel that reached a request still waiting for a thread has answered it already.
-          if let token, !asBatch, !token.claimReply() { return nil }
-          return reply
-        }
-        reply(replies, asBatch: asBatch)
+    workers.submit { [self] in
+      let replies = zip(messages, tokensByMessage).map { message, token -> JSONValue? in
+        token?.markStarted()
+        defer { if case .request(let id, _, _) = message { untrack(id) } }
+        let reply = run(message, token: token)
+        // A cancel that reached a request still waiting for a thread has answered it already.
+        if let token, !asBatch, !token.claimReply() { return nil }
+        return reply
       }
-      worker.name = "inbox-rpc.worker"
-      worker.start()
+      reply(replies, asBatch: asBatch)
     }
   }
 
@@ -319,11 +309,11 @@ public final class Connection: @unchecked Sendable {
 
   /// Lets in-flight work finish for up to the drain timeout, then cancels what is left.
   private func finishInFlightWork() {
-    if inFlightGroup.wait(timeout: .now() + configuration.drainTimeout) == .timedOut {
+    if !workers.waitUntilIdle(seconds: configuration.drainTimeout) {
       let tokens = lock.withLock { Array(inFlight.values) }
       logger.warn("cancelling \(tokens.count) request(s) still running at end of input")
       for token in tokens { token.cancel() }
-      _ = inFlightGroup.wait(timeout: .now() + 0.3)
+      _ = workers.waitUntilIdle(seconds: 0.3)
     }
   }
 }

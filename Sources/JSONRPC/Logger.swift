@@ -1,4 +1,4 @@
-import Foundation
+import Posix
 
 /// Log lines for stderr, written by a thread of their own so that a host that never reads stderr
 /// cannot stall the server: when the queue is full, lines are dropped and counted, and the count
@@ -22,21 +22,19 @@ public final class Logger: @unchecked Sendable {
   /// Longest record written; longer ones are cut so one bad payload cannot flood stderr.
   private static let maxRecordBytes = 10_000
 
-  // Guarded by `condition`: `pending`, `dropped`, `writing`.
-  private let condition = NSCondition()
+  // Guarded by `condition`: `pending`, `dropped`, `writing`, `started`.
+  private let condition = ConditionLock()
   private var pending: [String] = []
   private var dropped = 0
   private var writing = false
+  private var started = false
 
-  /// A logger writing to `fd` (2 in the server); `capacity` lines wait at most.
+  /// A logger writing to `fd` (2 in the server); `capacity` lines wait at most. Its thread starts
+  /// with the first line, so a quiet server never pays for it.
   public init(level: Level, fd: Int32 = 2, capacity: Int = 4096) {
     self.level = level
     self.fd = fd
     self.capacity = capacity
-    // The thread holds the logger for the life of the process, as the server does.
-    let thread = Thread { self.drain() }
-    thread.name = "inbox-rpc.stderr"
-    thread.start()
   }
 
   /// A logger that writes nothing (tests).
@@ -57,6 +55,11 @@ public final class Logger: @unchecked Sendable {
       pending.append(line)
       condition.signal()
     }
+    if !started {
+      started = true
+      // The thread holds the logger for the life of the process, as the server does.
+      Threads.spawn { self.drain() }
+    }
     condition.unlock()
   }
 
@@ -74,10 +77,10 @@ public final class Logger: @unchecked Sendable {
 
   /// Waits up to `timeout` seconds for queued lines to be written (at exit); never blocks longer.
   public func flush(timeout: Double = 0.2) {
-    let deadline = Date(timeIntervalSinceNow: timeout)
+    let deadline = Clock.monotonicNanoseconds + UInt64(timeout * 1e9)
     condition.lock()
-    while !pending.isEmpty || writing {
-      if !condition.wait(until: deadline) { break }
+    while started && (!pending.isEmpty || writing) {
+      if !condition.wait(untilMonotonic: deadline) { break }
     }
     condition.unlock()
   }
@@ -107,18 +110,8 @@ public final class Logger: @unchecked Sendable {
     }
   }
 
+  /// Best effort: a closed or broken stderr loses the lines, never the server.
   private func writeAll(_ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { raw in
-      guard let base = raw.baseAddress else { return }
-      var offset = 0
-      while offset < raw.count {
-        let written = write(fd, base + offset, raw.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return  // stderr closed or broken: logging is best effort.
-        }
-        offset += written
-      }
-    }
+    Files.writeAll(fd, bytes)
   }
 }

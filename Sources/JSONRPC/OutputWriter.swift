@@ -1,12 +1,12 @@
-import Foundation
 import JSON
+import Posix
 
 /// The one writer of protocol frames: each frame goes out whole in one `write` loop under a lock,
 /// so frames never interleave, and nothing is buffered, so every frame is flushed as written.
 public final class OutputWriter: @unchecked Sendable {
   private let fd: Int32
   // Guarded by `lock`: `framing`, `closed`.
-  private let lock = NSLock()
+  private let lock = ConditionLock()
   private var framing: Framing = .ndjson
   private var closed = false
   /// Called once, from the writing thread, when the host has closed its end (EPIPE).
@@ -65,18 +65,6 @@ public final class OutputWriter: @unchecked Sendable {
   }
 
   private func writeAll(_ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { raw in
-      guard let base = raw.baseAddress else { return true }
-      var offset = 0
-      while offset < raw.count {
-        let written = write(fd, base + offset, raw.count - offset)
-        if written < 0 {
-          if errno == EINTR || errno == EAGAIN { continue }
-          return false
-        }
-        offset += written
-      }
-      return true
-    }
+    Files.writeAll(fd, bytes)
   }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import JSON
 
 /// Checks JSON values against JSON Schema, in the keyword subset that draft-07 and 2020-12 read the
@@ -49,7 +48,7 @@ public struct SchemaValidator: Sendable {
     guard reference.hasPrefix("#") else { return nil }
     var node = document
     for token in reference.dropFirst().split(separator: "/", omittingEmptySubsequences: true) {
-      let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+      let key = String(token).unescapingJSONPointer
       switch node {
       case .object(let object):
         guard let next = object[key] else { return nil }
@@ -175,10 +174,11 @@ public struct SchemaValidator: Sendable {
       return SchemaViolation(path: path, rule: "maxLength", message: "at most \(maximum) character(s)")
     },
     Keyword(name: "pattern") { _, value, rules, path, _ in
-      guard case .string(let text) = value, let pattern = rules["pattern"]?.stringValue,
-        text.range(of: pattern, options: .regularExpression) == nil
-      else { return nil }
-      return SchemaViolation(path: path, rule: "pattern", message: "must match \(pattern)")
+      guard case .string(let text) = value, let source = rules["pattern"]?.stringValue else { return nil }
+      guard let pattern = try? Pattern(source) else {
+        return SchemaViolation(path: path, rule: "pattern", message: "the schema's pattern \(source) cannot be read")
+      }
+      return pattern.matches(text) ? nil : SchemaViolation(path: path, rule: "pattern", message: "must match \(source)")
     },
     Keyword(name: "allOf") { validator, value, rules, path, depth in
       for schema in rules["allOf"]?.arrayValue ?? [] {
@@ -237,5 +237,27 @@ extension SchemaViolation {
     let wrongVariant = ["const", "enum", "type"].contains(rule)
     let depth = path.reduce(0) { $0 + ($1 == "." || $1 == "[" ? 1 : 0) }
     return (wrongVariant ? 0 : 1, depth)
+  }
+}
+
+extension String {
+  /// A JSON pointer token with `~1` and `~0` read back as `/` and `~` (RFC 6901).
+  fileprivate var unescapingJSONPointer: String {
+    guard contains("~") else { return self }
+    var result = ""
+    var iterator = makeIterator()
+    while let character = iterator.next() {
+      guard character == "~" else {
+        result.append(character)
+        continue
+      }
+      switch iterator.next() {
+      case "1": result.append("/")
+      case "0": result.append("~")
+      case let other?: result.append("~\(other)")
+      case nil: result.append("~")
+      }
+    }
+    return result
   }
 }

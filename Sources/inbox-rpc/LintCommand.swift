@@ -1,7 +1,7 @@
-import Foundation
 import InboxCore
 import InboxServer
 import JSON
+import Posix
 
 /// `inbox-rpc lint [--json] [--platform NAME] [--wallet-passes] [--now SECONDS] FILE...`: checks
 /// payloads as a marketer wrote them and prints what each card will become and every warning.
@@ -26,7 +26,7 @@ enum LintCommand {
   static func run(_ arguments: [String]) -> Int32 {
     var json = false
     var attributes = Attributes()
-    var now = Int64(Date().timeIntervalSince1970)
+    var now = Clock.unixSeconds
     var files: [String] = []
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
@@ -53,10 +53,8 @@ enum LintCommand {
     for file in files {
       let value: JSONValue
       do {
-        let data =
-          file == "-"
-          ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
-        value = try JSONValue.parse(bytes: Array(data), options: JSONReadOptions(maxDepth: 256))
+        let bytes = file == "-" ? try Files.readAll(0) : try Files.contents(of: file)
+        value = try JSONValue.parse(bytes: bytes, options: JSONReadOptions(maxDepth: 256))
       } catch {
         StandardStreams.writeStderr("inbox-rpc lint: \(file): \(error)\n")
         worst = 3

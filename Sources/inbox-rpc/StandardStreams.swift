@@ -1,4 +1,8 @@
-import Foundation
+import Posix
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Process-wide stream set-up, done once before serving.
 enum StandardStreams {
@@ -18,10 +22,10 @@ enum StandardStreams {
   }
 
   static func writeStdout(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    Files.writeAll(STDOUT_FILENO, text)
   }
 
   static func writeStderr(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    Files.writeAll(STDERR_FILENO, text)
   }
 }

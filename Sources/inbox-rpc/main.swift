@@ -1,11 +1,15 @@
-import Foundation
 import InboxServer
 import InboxStore
 import JSONRPC
+import Posix
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 // inbox-rpc: parse the command line, open the store, reserve stdout for frames, serve until end of input.
 
-let environment = ProcessInfo.processInfo.environment
+let environment = Files.environment
 if CommandLine.arguments.dropFirst().first == "lint" {
   exit(LintCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }

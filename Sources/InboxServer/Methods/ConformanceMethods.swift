@@ -1,6 +1,6 @@
-import Foundation
 import JSON
 import JSONRPC
+import Posix
 
 /// The example methods of the JSON-RPC 2.0 specification (§7) and a few test helpers, registered
 /// only with `--test-methods` so conformance suites can run against the real transport.
@@ -42,10 +42,10 @@ enum ConformanceMethods {
     Method("test.sleep", execution: .background) { request in
       let milliseconds = try request.params.int("ms") ?? 0
       guard (0...600_000).contains(milliseconds) else { throw RPCError.invalidParams("ms", "must be 0 to 600000") }
-      let deadline = DispatchTime.now() + .milliseconds(Int(milliseconds))
-      while DispatchTime.now() < deadline {
+      let deadline = Clock.monotonicNanoseconds + UInt64(milliseconds) * 1_000_000
+      while Clock.monotonicNanoseconds < deadline {
         try request.cancellation.check()
-        usleep(2_000)
+        Clock.sleep(milliseconds: 2)
       }
       return ["slept": .int(milliseconds)]
     },

@@ -19,7 +19,8 @@ enum JanssonEncoder {
       let size = json_dumpb(root, buffer.baseAddress, stackBytes, flags)
       guard size > 0, size <= stackBytes else { return nil }
       return [UInt8](unsafeUninitializedCapacity: size + extra) { output, count in
-        UnsafeMutableRawBufferPointer(output).copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<size]))
+        UnsafeMutableRawBufferPointer(output).copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<size]))
         if let terminator { output[size] = terminator }
         count = size + extra
       }

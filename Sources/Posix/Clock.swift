@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Time without Foundation.
+public enum Clock {
+  /// Seconds since the Unix epoch.
+  public static var unixSeconds: Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec)
+  }
+
+  /// A monotonic clock in nanoseconds, for deadlines and measuring.
+  public static var monotonicNanoseconds: UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+  }
+
+  /// Sleeps the calling thread.
+  public static func sleep(milliseconds: Int) {
+    var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+  }
+}

@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// File and process plumbing without Foundation.
+public enum Files {
+  /// Writes every byte, looping on short writes and EINTR (and waiting out EAGAIN on a
+  /// non-blocking descriptor); false when the descriptor is closed or broken.
+  @discardableResult
+  public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return true }
+      var offset = 0
+      while offset < raw.count {
+        let written = write(fd, base + offset, raw.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          if errno == EAGAIN {
+            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&ready, 1, 1000)
+            continue
+          }
+          return false
+        }
+        offset += written
+      }
+      return true
+    }
+  }
+
+  @discardableResult
+  public static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+    writeAll(fd, Array(text.utf8))
+  }
+
+  /// Everything readable from `fd` until end of file.
+  public static func readAll(_ fd: Int32) throws(SystemError) -> [UInt8] {
+    var output: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw SystemError.current("read")
+      }
+      if count == 0 { return output }
+      output.append(contentsOf: chunk[0..<count])
+    }
+  }
+
+  /// The whole file at `path`.
+  public static func contents(of path: String) throws(SystemError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw SystemError.current("cannot open \(path)") }
+    defer { close(fd) }
+    return try readAll(fd)
+  }
+
+  public static func exists(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0
+  }
+
+  /// `mkdir -p` with `mode` for every directory it creates.
+  public static func createDirectories(_ path: String, mode: mode_t) throws(SystemError) {
+    guard !path.isEmpty, !exists(path) else { return }
+    let parent = directory(of: path)
+    if !parent.isEmpty, parent != path { try createDirectories(parent, mode: mode) }
+    if mkdir(path, mode) != 0 && errno != EEXIST { throw SystemError.current("cannot create the directory \(path)") }
+  }
+
+  /// The directory part of a path (`""` for a bare name, `/` for a file at the root).
+  public static func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// The environment of the process.
+  public static var environment: [String: String] {
+    var result: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+      let text = String(cString: pointer)
+      if let equals = text.firstIndex(of: "=") {
+        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      entry += 1
+    }
+    return result
+  }
+}
+
+/// A failed system call: what was attempted and `strerror`'s words for errno.
+public struct SystemError: Error, Sendable, CustomStringConvertible {
+  public var code: Int32
+  public var message: String
+
+  public static func current(_ what: String) -> SystemError {
+    let code = errno
+    return SystemError(code: code, message: "\(what): \(String(cString: strerror(code)))")
+  }
+
+  public var description: String { message }
+}
+
+/// Random bytes as lower-case hex, from the system's generator.
+public func randomHex(bytes: Int) -> String {
+  var generator = SystemRandomNumberGenerator()
+  var text = ""
+  for _ in 0..<bytes {
+    let byte = UInt8.random(in: 0...255, using: &generator)
+    text += String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)
+  }
+  return text
+}
