@@ -19,7 +19,7 @@ let package = Package(
     .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
     .target(name: "JSONSchema", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
-    .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore"]),
+    .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
     .target(
       name: "InboxServer",
       dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxCore", "InboxStore", "Posix"],

@@ -1,4 +1,3 @@
-import Foundation
 import JSON
 
 /// An opaque position in the feed: the sort key of the last message of a page.
@@ -38,17 +37,13 @@ public struct FeedCursor: Sendable, Hashable {
     ]
     let body = JSONValue.array(fields).jsonString
     let sealed = JSONValue.array([.string(body), .string(Self.checksum(body))]).jsonString
-    return Data(sealed.utf8).base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
+    return Base64URL.encode(Array(sealed.utf8))
   }
 
   /// Reads a cursor made by `token` for this store and order.
   public init(token: String, storeID: String, unreadFirst: Bool) throws(Invalid) {
-    var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-    guard token.count <= 4096, let data = Data(base64Encoded: base64),
-      let sealed = try? JSONValue.parse(bytes: Array(data)), let parts = sealed.arrayValue, parts.count == 2,
+    guard token.count <= 4096, let data = Base64URL.decode(token),
+      let sealed = try? JSONValue.parse(bytes: data), let parts = sealed.arrayValue, parts.count == 2,
       let body = parts[0].stringValue, parts[1].stringValue == Self.checksum(body),
       let fields = (try? JSONValue.parse(body))?.arrayValue, fields.count == 7
     else { throw Invalid(reason: "not a cursor this server made (malformed or altered)") }

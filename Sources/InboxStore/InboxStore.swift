@@ -1,6 +1,6 @@
-import Foundation
 import InboxCore
 import JSON
+import Posix
 
 /// The persistent inbox: messages with their local state, the outbox of unconfirmed status
 /// changes, and settings, in one SQLite file (WAL).
@@ -26,7 +26,7 @@ public final class InboxStore: @unchecked Sendable {
   public let path: String
 
   // `lock` guards `database` and `countsCache`; every access goes through `read` or `write`.
-  private let lock = NSLock()
+  private let lock = ConditionLock()
   private let database: Database
   private var countsCache: (counts: FeedCounts, validUntil: Int64, dataVersion: Int64)?
 

@@ -1,5 +1,5 @@
-import Foundation
 import JSON
+import Posix
 
 /// Small named values kept with the store: attributes, the store id, the backend's base URL.
 enum Settings {
@@ -24,9 +24,9 @@ enum Settings {
   /// The store's id, made on first use.
   static func storeID(_ database: Database) throws -> String {
     if let id = try get(database, storeIDKey)?.stringValue { return id }
-    let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
-    try database.transaction { try set(database, storeIDKey, .string(String(id))) }
-    return String(id)
+    let id = randomHex(bytes: 8)
+    try database.transaction { try set(database, storeIDKey, .string(id)) }
+    return id
   }
 }
 

@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Posix
 
 /// The store file on disk: its default location, and creation with owner-only permissions.
 public enum StoreFile {
@@ -8,7 +11,7 @@ public enum StoreFile {
     if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
       base = xdg
     } else {
-      base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+      base = (environment["HOME"] ?? "/tmp") + "/.local/share"
     }
     return base + "/inbox-rpc/inbox.sqlite"
   }
@@ -16,21 +19,17 @@ public enum StoreFile {
   /// Creates the directory (0700) and an empty file (0600) when missing, so the inbox is never
   /// readable by other users, with a clear error when the place cannot be written.
   static func prepare(_ path: String) throws(StoreError) {
-    let directory = (path as NSString).deletingLastPathComponent
-    if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-      do {
-        try FileManager.default.createDirectory(
-          atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      } catch {
-        throw StoreError(
-          kind: .cannotOpen, message: "cannot create the directory \(directory): \(error.localizedDescription)")
-      }
+    let directory = Files.directory(of: path)
+    do {
+      try Files.createDirectories(directory, mode: 0o700)
+    } catch {
+      throw StoreError(kind: .cannotOpen, message: error.message)
     }
-    let fd = Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       let reason = String(cString: strerror(errno))
       throw StoreError(kind: .cannotOpen, message: "cannot open the store \(path) for writing: \(reason)")
     }
-    Foundation.close(fd)
+    Glibc.close(fd)
   }
 }

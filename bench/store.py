@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""bench/store.py: the store's costs, each beside its reference, written into bench/RESULTS.md.
+
+  - feed.list (limit 50) round trip on a 1k and a 100k message store: a page must cost O(limit),
+    so the ratio 100k/1k should stay near 1;
+  - message.dismiss round trip beside one raw SQLite WAL commit (bench/sqlite_commit.c, the same
+    synchronous=NORMAL setting): the floor for a durable change;
+  - process start + first feed.list on the 100k store, beside the same on the 1k store;
+  - resident memory after paging the whole 100k store (limit 200), beside after one rpc.ping.
+
+Usage: bench/store.py [--quick] [--no-write]; INBOX_RPC_BIN names the server (default: a release
+build made here). Python 3 standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+NOW = 1_790_000_000
+
+
+class Server:
+    def __init__(self, binary: str, store: str):
+        self.process = subprocess.Popen([binary, "--store", store, "--test-methods", "--test-clock", str(NOW)],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+        self.pending = bytearray()
+        self.next_id = 0
+
+    def send(self, method: str, params: dict | None = None) -> int:
+        self.next_id += 1
+        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
+        if params is not None:
+            message["params"] = params
+        os.write(self.process.stdin.fileno(), json.dumps(message).encode() + b"\n")
+        return self.next_id
+
+    def receive(self, wanted: int) -> dict:
+        while True:
+            newline = self.pending.find(b"\n")
+            while newline < 0:
+                chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    raise RuntimeError("the server exited")
+                self.pending += chunk
+                newline = self.pending.find(b"\n")
+            line = bytes(self.pending[:newline])
+            del self.pending[: newline + 1]
+            message = json.loads(line)
+            if message.get("id") == wanted:
+                if "error" in message:
+                    raise RuntimeError(message["error"])
+                return message["result"]
+
+    def call(self, method: str, params: dict | None = None) -> dict:
+        return self.receive(self.send(method, params))
+
+    def rss_kib(self) -> tuple[int, int]:
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return (int(re.search(r"VmRSS:\s+(\d+)", status).group(1)), int(re.search(r"VmHWM:\s+(\d+)", status).group(1)))
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(10)
+
+
+def backend_message(index: int) -> dict:
+    params = {"u": {"pinned": True}} if index % 97 == 0 else {}
+    return {"inbox_id": f"m{index:06d}", "order": str(index), "rt": str(NOW + 10**7), "send_date": str(NOW - index),
+            "title": f"Message {index}", "text": "Body", "action_type": 0, "action_params": json.dumps(params),
+            "status": 1, "hash": f"H{index}"}
+
+
+def make_store(binary: str, path: str, count: int) -> None:
+    server = Server(binary, path)
+    for start in range(0, count, 500):
+        batch = [{"jsonrpc": "2.0", "id": f"i{k}", "method": "message.ingest", "params": {"payload": backend_message(k)}}
+                 for k in range(start, min(count, start + 500))]
+        os.write(server.process.stdin.fileno(), json.dumps(batch).encode() + b"\n")
+        while True:  # feed.changed notifications come first, then the batch's one array reply
+            while server.pending.find(b"\n") < 0:
+                server.pending += os.read(server.process.stdout.fileno(), 1 << 20)
+            line, _, rest = bytes(server.pending).partition(b"\n")
+            server.pending = bytearray(rest)
+            reply = json.loads(line)
+            if isinstance(reply, list):
+                assert all("result" in r for r in reply), reply[:2]
+                break
+    server.close()
+
+
+def round_trips(server: Server, method: str, params_for, count: int) -> list[float]:
+    samples = []
+    for index in range(count):
+        params = params_for(index)
+        start = time.perf_counter()
+        server.call(method, params)
+        samples.append((time.perf_counter() - start) * 1e6)
+    return samples
+
+
+def feed_list_us(binary: str, store: str, count: int) -> float:
+    server = Server(binary, store)
+    cursors = [None]
+    page = server.call("feed.list", {"limit": 50})
+    while page["nextCursor"] and len(cursors) < 40:
+        cursors.append(page["nextCursor"])
+        page = server.call("feed.list", {"limit": 50, "cursor": page["nextCursor"]})
+    rng = random.Random(1)
+    samples = round_trips(server, "feed.list",
+                          lambda _: {"limit": 50, **({"cursor": c} if (c := rng.choice(cursors)) else {})}, count)
+    server.close()
+    return statistics.median(samples)
+
+
+def dismiss_us(binary: str, store: str, count: int) -> tuple[float, float]:
+    server = Server(binary, store)
+    samples = round_trips(server, "message.dismiss", lambda i: {"id": f"m{i:06d}"}, count)
+    server.close()
+    samples.sort()
+    return statistics.median(samples), samples[int(len(samples) * 0.99)]
+
+
+def raw_commit_us(directory: str, count: int) -> tuple[float, float]:
+    binary = BENCH / "out" / "sqlite_commit"
+    binary.parent.mkdir(exist_ok=True)
+    subprocess.run(["cc", "-O2", "-o", str(binary), str(BENCH / "sqlite_commit.c"), "-lsqlite3"], check=True)
+    out = subprocess.run([str(binary), os.path.join(directory, "raw.sqlite"), str(count)], capture_output=True,
+                         text=True, check=True).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def start_first_list_ms(binary: str, store: str, count: int) -> float:
+    samples = []
+    request = b'{"jsonrpc":"2.0","id":1,"method":"feed.list","params":{"limit":50}}\n'
+    for _ in range(count):
+        start = time.perf_counter()
+        process = subprocess.Popen([binary, "--store", store], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL, bufsize=0)
+        os.write(process.stdin.fileno(), request)
+        reply = b""
+        while not reply.endswith(b"\n"):
+            reply += os.read(process.stdout.fileno(), 1 << 20)
+        samples.append((time.perf_counter() - start) * 1e3)
+        process.stdin.close()
+        process.wait(10)
+    return statistics.median(samples)
+
+
+def rss_after_paging(binary: str, store: str) -> tuple[int, int, int]:
+    server = Server(binary, store)
+    server.call("rpc.ping")
+    baseline, _ = server.rss_kib()
+    cursor, pages = None, 0
+    while True:
+        page = server.call("feed.list", {"limit": 200, **({"cursor": cursor} if cursor else {})})
+        pages += 1
+        cursor = page["nextCursor"]
+        if not cursor:
+            break
+    rss, peak = server.rss_kib()
+    server.close()
+    return baseline, rss, peak
+
+
+def build(args) -> str:
+    if os.environ.get("INBOX_RPC_BIN"):
+        return os.environ["INBOX_RPC_BIN"]
+    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "inbox-rpc"], cwd=REPO,
+                   check=True, stdout=sys.stderr)
+    return str(REPO / ".build" / "release" / "inbox-rpc")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small stores and counts; does not write RESULTS.md")
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    binary = build(args)
+    big = 10_000 if args.quick else 100_000
+    rounds = 100 if args.quick else 500
+    with tempfile.TemporaryDirectory() as directory:
+        small_store, big_store = os.path.join(directory, "1k.sqlite"), os.path.join(directory, "big.sqlite")
+        t0 = time.perf_counter()
+        make_store(binary, small_store, 1_000)
+        make_store(binary, big_store, big)
+        built = time.perf_counter() - t0
+        list_small = statistics.median(feed_list_us(binary, small_store, rounds) for _ in range(3))
+        list_big = statistics.median(feed_list_us(binary, big_store, rounds) for _ in range(3))
+        dismiss = dismiss_us(binary, small_store, 1000 if not args.quick else 200)
+        raw = raw_commit_us(directory, 1000 if not args.quick else 200)
+        start_small = start_first_list_ms(binary, small_store, 20)
+        start_big = start_first_list_ms(binary, big_store, 20)
+        baseline, rss, peak = rss_after_paging(binary, big_store)
+    rows = [
+        ("feed.list limit 50, 1k store", f"{list_small:.0f} µs", "", ""),
+        (f"feed.list limit 50, {big // 1000}k store", f"{list_big:.0f} µs", "the 1k store", f"{list_big / list_small:.2f}"),
+        ("message.dismiss round trip (median / p99)", f"{dismiss[0]:.0f} / {dismiss[1]:.0f} µs",
+         "raw SQLite WAL commit", f"{dismiss[0] / raw[0]:.2f} (raw {raw[0]:.0f} / {raw[1]:.0f} µs)"),
+        (f"start + first feed.list, {big // 1000}k store", f"{start_big:.1f} ms", "the 1k store", f"{start_big / start_small:.2f} (1k: {start_small:.1f} ms)"),
+        (f"RSS after paging all {big // 1000}k messages (peak)", f"{rss / 1024:.1f} MiB ({peak / 1024:.1f})",
+         "RSS after one rpc.ping", f"{rss / baseline:.2f} ({baseline / 1024:.1f} MiB)"),
+    ]
+    lines = ["| measure | inbox-rpc | reference | ratio |", "|---|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
+    table = "\n".join(lines)
+    print(table)
+    if args.quick or args.no_write:
+        return 0
+    section = (
+        f"<!-- store -->\n## Store\n\nMeasured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC by "
+        f"`bench/store.py` (release build; stores built through `message.ingest`, {big:,} messages in {built:.0f} s).\n"
+        f"Round trips are medians from a Python client over pipes, so they include its own cost.\n\n{table}\n<!-- /store -->\n")
+    results = BENCH / "RESULTS.md"
+    text = results.read_text() if results.exists() else "# inbox-rpc benchmark results\n"
+    if "<!-- store -->" in text:
+        text = re.sub(r"<!-- store -->.*<!-- /store -->\n", lambda _: section, text, flags=re.S)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    results.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
