@@ -7,26 +7,31 @@ let package = Package(
   name: "inbox-rpc",
   products: [
     .executable(name: "inbox-rpc", targets: ["inbox-rpc"]),
-    .library(name: "InboxRPCKit", targets: ["JSON", "JSONRPC", "InboxCore", "InboxStore", "InboxServer"]),
+    .library(
+      name: "InboxRPCKit", targets: ["JSON", "JSONRPC", "InboxCore", "InboxStore", "InboxSync", "InboxServer"]),
   ],
   targets: [
     .systemLibrary(
       name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(
+      name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .target(name: "JSON", dependencies: ["CJansson"]),
     .target(name: "JSONRPC", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore"]),
+    .target(name: "InboxSync", dependencies: ["CCurl", "JSON", "InboxCore", "InboxStore"]),
     .target(
       name: "InboxServer",
-      dependencies: ["JSON", "JSONRPC", "InboxCore", "InboxStore"],
+      dependencies: ["JSON", "JSONRPC", "InboxCore", "InboxStore", "InboxSync"],
       resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
-    .executableTarget(name: "inbox-rpc", dependencies: ["InboxServer", "InboxStore", "JSONRPC"]),
+    .executableTarget(name: "inbox-rpc", dependencies: ["InboxServer", "InboxStore", "InboxSync", "JSONRPC"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
     .testTarget(name: "InboxCoreTests", dependencies: ["InboxCore", "JSON"], exclude: ["Fixtures"]),
     .testTarget(
       name: "InboxStoreTests", dependencies: ["InboxStore", "InboxCore", "JSON"], exclude: ["Fixtures"]),
+    .testTarget(name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON"]),
   ]
 )
