@@ -113,14 +113,19 @@ public enum Merge {
     return plan
   }
 
-  /// Whether the copy says something new besides its `status` (which the merge weighs on its own: a
-  /// backend status below the local one changes nothing the host sees).
+  /// Whether the copy says something new to the host besides its `status` (which the merge weighs on
+  /// its own). Compared as the engine reads both, so `"order": "7"` and `"order": 7`, or `action_params`
+  /// as a string and as an object, are the same message.
   static func contentChanged(_ row: StoredMessage, _ message: InboxMessage) -> Bool {
-    guard row.order == message.order, row.source == message.source.rawValue,
-      case .object(let stored)? = try? JSONValue.parse(row.payload, options: JSONReadOptions(maxDepth: 256)),
-      case .object(let fetched) = message.raw
-    else { return true }
-    return stored.removing(["status"]) != fetched.removing(["status"])
+    guard row.order == message.order, row.source == message.source.rawValue, var stored = try? row.message() else {
+      return true
+    }
+    var fetched = message
+    stored.raw = .null
+    fetched.raw = .null
+    stored.status = fetched.status
+    stored.ingestedAt = fetched.ingestedAt
+    return stored != fetched
   }
 
   /// The status to send again when the local one is ahead of the backend's: the local status, capped

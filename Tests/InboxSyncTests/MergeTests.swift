@@ -54,6 +54,16 @@ struct MergeCase: CustomTestStringConvertible, Sendable {
       local: [.synced(wireMessage("a", order: "101"))], remote: [wireMessage("a", order: "101", title: "New title")],
       updated: ["a"], feed: ["a:1"]),
     MergeCase(
+      name: "the same message in the other wire shape is stored but is no update",
+      local: [.synced(wireMessage("a", order: "101"))],
+      remote: [
+        [
+          "inbox_id": "a", "order": 101, "rt": 4_102_444_800, "send_date": 1_700_000_000, "title": "Title a",
+          "text": "Body", "action_type": "1", "action_params": ["l": "https://example.com"], "status": "1",
+          "hash": "H-a",
+        ]
+      ], feed: ["a:1"]),
+    MergeCase(
       name: "a message the list no longer has leaves",
       local: [.synced(wireMessage("a", order: "101")), .synced(wireMessage("b", order: "102"))],
       remote: [wireMessage("b", order: "102")], removed: ["a"], feed: ["b:1"]),
