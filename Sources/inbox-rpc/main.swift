@@ -1,6 +1,7 @@
 import Foundation
 import InboxServer
 import InboxStore
+import InboxSync
 import JSONRPC
 
 // inbox-rpc: parse the command line, open the store, reserve stdout for frames, serve until end of input.
@@ -20,6 +21,14 @@ if options.showHelp {
 if options.showVersion {
   StandardStreams.writeStdout("\(ServerInfo.name) \(ServerInfo.version)\n")
   exit(0)
+}
+
+let token: (APIToken, String)?
+do {
+  token = try options.apiToken(environment: environment)
+} catch {
+  StandardStreams.writeStderr("inbox-rpc: \(error)\nRun 'inbox-rpc --help' for usage.\n")
+  exit(2)
 }
 
 StandardStreams.ignoreSIGPIPE()
@@ -45,12 +54,21 @@ logger.info("store: \(store.path)")
 var serverOptions = ServerOptions()
 serverOptions.testMethods = options.testMethods
 serverOptions.sampleFeed = options.sampleFeed
-let registry: MethodRegistry
+serverOptions.sync.backend = options.backend
+serverOptions.sync.token = token?.0
+serverOptions.sync.tokenSource = token?.1
+serverOptions.sync.timeout = options.backendTimeout
+serverOptions.sync.interval = options.syncInterval
+serverOptions.sync.minFetchInterval = options.minSyncInterval
+let session: InboxServer.Session
 do {
-  registry = try InboxServer.registry(options: serverOptions, store: store)
+  session = try InboxServer.Session(options: serverOptions, store: store)
 } catch {
   StandardStreams.writeStderr("inbox-rpc: cannot start: \(error)\n")
   exit(3)
+}
+if let outcome = session.startupOutcome, outcome.accountChanged {
+  logger.info("backend account changed: \(outcome.removed.count) messages cleared from the local inbox")
 }
 
 var configuration = Connection.Configuration(framing: options.framing)
@@ -64,8 +82,11 @@ let writer = OutputWriter(fd: protocolFD) {
   logger.flush()
   _exit(0)
 }
-let connection = Connection(configuration: configuration, registry: registry, writer: writer, logger: logger)
+let connection = Connection(
+  configuration: configuration, registry: session.registry, writer: writer, logger: logger)
+session.start(notify: { method, params in connection.notify(method, params) }, logger: logger)
 let code = connection.serve(input: STDIN_FILENO)
+session.stop()
 do { try store.close() } catch { logger.error("closing the store: \(error)") }
 logger.flush()
 exit(code)
