@@ -29,7 +29,7 @@ extension ServerState {
   }
 
   /// Applies a `backend` patch from `config.set` or `initialize` (saved with the store). A change of
-  /// application or user id clears the inbox: the host hears `feed.changed {reason: "account"}`.
+  /// application or user id clears the inbox: the host hears `feed.changed {reason: "config", removed}`.
   func configureBackend(_ patch: JSONObject, _ request: RequestContext) throws {
     let parsed: BackendSettings.Patch
     do {
@@ -42,7 +42,7 @@ extension ServerState {
       request.logger.info(
         "backend account changed: \(outcome.removed.count) messages cleared, \(outcome.dropped) unsendable changes dropped"
       )
-      feedChanged(request, reason: "account", removed: outcome.removed)
+      feedChanged(request, reason: "config", removed: outcome.removed)
     }
   }
 

@@ -82,11 +82,6 @@ extension InboxStore {
     }
   }
 
-  /// Changes of the account in force that still wait for a sync to give their message an `order`.
-  public func waitingForOrderCount() throws -> Int {
-    Int(try read { try $0.scalar("SELECT count(*) FROM outbox WHERE order_code IS NULL AND account = ''") } ?? 0)
-  }
-
   /// The backend confirmed the change: it leaves the outbox.
   public func confirm(_ entry: OutboxEntry) throws {
     try write { try $0.run("DELETE FROM outbox WHERE seq = ?", [.int(entry.seq)]) }

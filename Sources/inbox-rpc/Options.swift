@@ -150,6 +150,9 @@ struct Options {
         throw UsageError(
           description: "\(flag): the API token is never read from the command line (it would show in ps and shell "
             + "history); set INBOX_RPC_API_TOKEN or use --token-file PATH")
+      case _ where !flag.hasPrefix("-"):
+        // Not repeated: a stray word on the command line may be a pasted secret.
+        throw UsageError(description: "unexpected argument: inbox-rpc takes options only")
       default:
         // Only the flag's name: a mistyped flag's value may be a secret.
         throw UsageError(description: "unknown option \(flag)")

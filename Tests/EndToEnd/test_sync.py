@@ -301,7 +301,7 @@ def test_a_new_user_id_clears_the_inbox_and_the_old_change_is_still_sent(servers
     server.notifications.clear()
     result = server.call("config.set", {"backend": {"userId": "user-2"}})
     assert result["backend"]["userId"] == "user-2" and result["backend"]["pending"] == 1
-    assert server.notifications_of("feed.changed")[-1]["params"] == {"reason": "account", "removed": ["mine"]}
+    assert server.notifications_of("feed.changed")[-1]["params"] == {"reason": "config", "removed": ["mine"]}
     assert server.feed() == {}
     backend.up()
     result = server.sync()
@@ -340,10 +340,11 @@ def test_config_set_validates_the_backend(servers, store_path, backend):
 def test_initialize_can_configure_the_backend(servers, store_path, backend):
     server = SyncServer(store_path, env=token_env())
     servers.append(server)
-    result = server.call(
+    server.call(
         "initialize", {"backend": {"baseUrl": backend.url, "application": APP, "userId": USER, "hwid": "hw-test"}}
     )
-    assert result["backend"]["application"] == APP and result["backend"]["tokenSet"] is True
+    config = server.call("config.get")["backend"]
+    assert config["application"] == APP and config["tokenSet"] is True
     backend.add_message("a")
     assert server.sync()["added"] == 1
 
@@ -365,7 +366,7 @@ SECRET = "s3cret-T0ken-do-not-print"
 
 
 @pytest.mark.parametrize("argv", [["--token", SECRET], [f"--token={SECRET}"], [f"--api-token={SECRET}"],
-                                  [f"--tokn={SECRET}"]])
+                                  [f"--tokn={SECRET}"], [SECRET]])
 def test_the_token_is_never_taken_from_the_command_line(store_path, argv):
     run = subprocess.run([BIN, "--store", store_path, *argv], input=b"", capture_output=True, timeout=10)
     assert run.returncode == 2

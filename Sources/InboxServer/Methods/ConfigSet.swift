@@ -6,7 +6,7 @@ import JSONRPC
 /// store (committed before the reply); `null` resets a member.
 ///
 /// `backend.baseUrl` must be https (http only to a loopback address), else -32602. A change of
-/// `application` or `userId` clears the local inbox (`feed.changed {reason: "account"}`); changes
+/// `application` or `userId` clears the local inbox (`feed.changed {reason: "config", removed}`); changes
 /// the old account has queued are still sent, as that account. The API token cannot be set here.
 enum ConfigSet: RPCMethod {
   static let name = "config.set"
@@ -18,7 +18,7 @@ enum ConfigSet: RPCMethod {
     _ = try server.attributes.applying(.object(partial ?? [:]))
     if let backend { try server.configureBackend(backend, request) }
     let attributes = try server.applyAttributes(.object(partial ?? [:]), persist: true)
-    if partial != nil { server.feedChanged(request, reason: "config") }
+    if partial != nil || backend == nil { server.feedChanged(request, reason: "config") }
     return ["attributes": attributes.json, "backend": try server.backendJSON()]
   }
 }

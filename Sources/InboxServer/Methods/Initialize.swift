@@ -3,7 +3,7 @@ import JSON
 import JSONRPC
 
 /// `initialize {client?, platform?, capabilities?: {walletPasses?}, attributes?, backend?}` ->
-/// `{server, protocolVersion, methods, attributes, backend}`.
+/// `{server, protocolVersion, methods, attributes}` (`config.get` shows the backend settings).
 ///
 /// Optional: a host that never calls it gets the attributes saved with the store. The attributes it
 /// sets apply to this session only; `config.set` is the way to save attributes with the store.
@@ -31,7 +31,6 @@ enum Initialize: RPCMethod {
       "protocolVersion": .string(ServerInfo.protocolVersion),
       "methods": .array(InboxServer.publicMethodNames.map { .string($0) }),
       "attributes": attributes.json,
-      "backend": try server.backendJSON(),
     ]
   }
 }
