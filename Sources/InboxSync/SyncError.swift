@@ -53,13 +53,4 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     default: return false
     }
   }
-
-  /// Whether retrying later may succeed without anybody changing anything: every failure of the
-  /// backend or the network is (a refusal included: the SDKs' retry policy retries 5xx, 408, 429).
-  var isTransient: Bool {
-    switch self {
-    case .unavailable, .refused, .malformedReply: return true
-    case .notConfigured, .cancelled, .store: return false
-    }
-  }
 }

@@ -193,7 +193,7 @@ public final class Synchronizer: Sendable {
     var attempted = Set<Int64>()
 
     let first = try storeCall { try store.sendableOutbox(now: respectBackoff ? now : Int64.max, limit: 100_000) }
-    try push(first, account, events: events, isCancelled: isCancelled, &attempted, &report)
+    try push(first, account, startGeneration, events: events, isCancelled: isCancelled, &attempted, &report)
     try checkCancelled()
 
     if !force, let last = try storeCall({ try lastFetchAt() }), now >= last, now - last < options.minFetchInterval {
@@ -235,7 +235,9 @@ public final class Synchronizer: Sendable {
       let second = try storeCall {
         try store.sendableOutbox(now: respectBackoff ? now : Int64.max, limit: 100_000)
       }.filter { !attempted.contains($0.seq) }
-      if !second.isEmpty { try push(second, account, events: events, isCancelled: isCancelled, &attempted, &report) }
+      if !second.isEmpty {
+        try push(second, account, startGeneration, events: events, isCancelled: isCancelled, &attempted, &report)
+      }
     }
     report.pending = try storeCall { try store.pendingCount() }
     events.progress(SyncProgress(.done))
@@ -245,7 +247,8 @@ public final class Synchronizer: Sendable {
   /// policy. Stops at the first `.unavailable` (the backend is down: the rest would fail the same way)
   /// and after three failures in a row.
   private func push(
-    _ entries: [OutboxEntry], _ current: Account, events: Events, isCancelled: @escaping @Sendable () -> Bool,
+    _ entries: [OutboxEntry], _ current: Account, _ startGeneration: Int, events: Events,
+    isCancelled: @escaping @Sendable () -> Bool,
     _ attempted: inout Set<Int64>, _ report: inout SyncReport
   ) throws(SyncError) {
     let total = entries.count
@@ -271,7 +274,7 @@ public final class Synchronizer: Sendable {
         report.pushed += 1
         failuresInARow = 0
         if account.isCurrent {
-          honourBaseURL(envelope.baseURL, account: account, generation: nil, events: events)
+          honourBaseURL(envelope.baseURL, account: account, generation: startGeneration, events: events)
         }
       } catch {
         switch error {
@@ -295,7 +298,7 @@ public final class Synchronizer: Sendable {
 
   /// Persists a `base_url` the backend named, when it is a URL we may use (https, or http to loopback);
   /// an unusable one is ignored with a note in the log.
-  private func honourBaseURL(_ text: String?, account: Account, generation expected: Int?, events: Events) {
+  private func honourBaseURL(_ text: String?, account: Account, generation expected: Int, events: Events) {
     guard let text, !text.isEmpty else { return }
     let url: BackendURL
     do {
@@ -305,7 +308,8 @@ public final class Synchronizer: Sendable {
       return
     }
     guard url != account.baseURL else { return }
-    if let expected, generation.load(ordering: .sequentiallyConsistent) != expected { return }
+    // A base_url named for an account that has since been replaced is not the new account's.
+    guard generation.load(ordering: .sequentiallyConsistent) == expected else { return }
     do {
       try store.setSetting(Self.rotatedBaseURLKey, .string(url.string))
       state.withLock { $0.rotatedBaseURL = url }
