@@ -7,29 +7,34 @@ let package = Package(
   name: "inbox-rpc",
   products: [
     .executable(name: "inbox-rpc", targets: ["inbox-rpc"]),
-    .library(name: "InboxRPCKit", targets: ["JSON", "JSONRPC", "InboxCore", "InboxStore", "InboxServer"]),
+    .library(
+      name: "InboxRPCKit", targets: ["JSON", "JSONRPC", "InboxCore", "InboxStore", "InboxSync", "InboxServer"]),
   ],
   targets: [
     .systemLibrary(
       name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(
+      name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .target(name: "Posix"),
     .target(name: "JSON", dependencies: ["CJansson"]),
     .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
     .target(name: "JSONSchema", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
+    .target(name: "InboxSync", dependencies: ["CCurl", "JSON", "InboxCore", "InboxStore", "Posix"]),
     .target(
       name: "InboxServer",
-      dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxCore", "InboxStore", "Posix"],
+      dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxCore", "InboxStore", "InboxSync", "Posix"],
       resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
-    .executableTarget(name: "inbox-rpc", dependencies: ["InboxServer", "InboxStore", "JSONRPC", "Posix"]),
+    .executableTarget(name: "inbox-rpc", dependencies: ["InboxServer", "InboxStore", "InboxSync", "JSONRPC", "Posix"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
     .testTarget(name: "InboxCoreTests", dependencies: ["InboxCore", "JSON"], exclude: ["Fixtures"]),
     .testTarget(
       name: "InboxStoreTests", dependencies: ["InboxStore", "InboxCore", "JSON"], exclude: ["Fixtures"]),
+    .testTarget(name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON"]),
   ]
 )

@@ -12,13 +12,18 @@ Usage: record_examples.py [path/to/inbox-rpc]
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "Tests", "EndToEnd"))
+import fake_backend  # noqa: E402  (the loopback backend the sync examples talk to)
+
 CLOCK = 1_790_000_000
 
 # (method, example name, params): run in this order against one server.
@@ -38,6 +43,7 @@ SCENARIO = [
     ("message.markRead", "one known, one unknown id", {"ids": ["the-reveal", "no-such-message"]}),
     ("feed.markAllRead", "mark the rest read", {}),
     ("message.ingest", "a push payload", {"payload": {"pw_inbox": "push-1", "aps": {"alert": {"title": "Flash sale", "body": "Two hours only"}}, "inbox_params": {"rt": str(CLOCK + 7200), "image": "https://cdn.example.com/inbox/flash.png"}, "u": "{\"displayType\": \"captioned\"}", "p": "HASH1"}}),
+    ("feed.sync", "pull from the backend", {"force": True}),
     ("message.resolve", "the seed's video example", {"id": "preview-video", "now": CLOCK, "payload": {"send_date": "now", "ios_title": "Watch the reveal", "content": "Tap to play", "inbox_days": 7, "data": {"displayType": "video", "video": {"url": "https://cdn.example.com/inbox/clip.mp4", "poster": "https://cdn.example.com/inbox/poster.jpg"}}}}),
     ("config.set", "force classic cards", {"attributes": {"forceCellKind": "classic"}}),
     ("rpc.discover", "the document (abridged here: methods and components cut)", {}),
@@ -45,16 +51,52 @@ SCENARIO = [
 ]
 
 
-def server_command(binary: str, store: str) -> list[str]:
-    return [binary, "--store", store, "--sample-feed", "--test-clock", str(CLOCK), "--framing", "ndjson"]
+def server_command(binary: str, store: str, backend_url: str) -> list[str]:
+    return [binary, "--store", store, "--sample-feed", "--test-clock", str(CLOCK), "--framing", "ndjson",
+            "--application", fake_backend.APP, "--user-id", fake_backend.USER, "--hwid", "example-hwid",
+            "--backend-url", backend_url]
+
+
+def server_environment() -> dict[str, str]:
+    return {**os.environ, "INBOX_RPC_API_TOKEN": fake_backend.TOKEN}
+
+
+@contextlib.contextmanager
+def example_backend():
+    """The loopback backend the examples sync with: two messages, the same every run."""
+    backend = fake_backend.FakeBackend()
+    backend.now = CLOCK
+    backend.add_message("welcome-back", title="Welcome back", text="Your inbox, synced", send_date=CLOCK - 300,
+                        rt=CLOCK + 86400 * 30)
+    backend.add_message("weekly-digest", title="Weekly digest", text="Five things you missed", send_date=CLOCK - 60,
+                        rt=CLOCK + 86400 * 30, params={"l": "https://example.com/digest"})
+    try:
+        yield backend
+    finally:
+        backend.close()
+
+
+LOOPBACK_PORT = re.compile(r"http://127\.0\.0\.1:\d+/")
+
+
+def normalise(value):
+    """What differs run to run: cursors (the store's random id) and the loopback backend's port."""
+    if isinstance(value, dict):
+        return {k: ("<cursor>" if k == "nextCursor" and isinstance(v, str) else normalise(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [normalise(v) for v in value]
+    if isinstance(value, str):
+        return LOOPBACK_PORT.sub("http://127.0.0.1:<port>/", value)
+    return value
 
 
 def run(binary: str) -> list[tuple[str, str, dict, object]]:
     """Runs the scenario; returns (method, name, params, result) per step."""
-    with tempfile.TemporaryDirectory() as directory:
+    with tempfile.TemporaryDirectory() as directory, example_backend() as backend:
         process = subprocess.Popen(
-            server_command(binary, os.path.join(directory, "inbox.sqlite")),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            server_command(binary, os.path.join(directory, "inbox.sqlite"), backend.url),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            env=server_environment())
         steps = []
         for index, (method, name, params) in enumerate(SCENARIO):
             process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": index, "method": method, "params": params}) + "\n")
@@ -82,7 +124,8 @@ def main() -> None:
     binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", ".build", "debug", "inbox-rpc")
     examples: dict[str, list] = {}
     for step, (method, name, params, result) in enumerate(run(binary)):
-        examples.setdefault(method, []).append({"name": name, "x-step": step, "params": params, "result": abridge(method, result)})
+        examples.setdefault(method, []).append(
+            {"name": name, "x-step": step, "params": params, "result": normalise(abridge(method, result))})
     for method, items in examples.items():
         with open(os.path.join(HERE, "examples", method + ".json"), "w", encoding="utf-8") as f:
             json.dump(items, f, indent=2, ensure_ascii=False)

@@ -1,4 +1,5 @@
 import InboxStore
+import InboxSync
 import JSON
 import JSONRPC
 
@@ -13,6 +14,7 @@ public enum InboxServer {
     FeedList.self,
     FeedCountsMethod.self,
     FeedMarkAllRead.self,
+    FeedSync.self,
     MessageGet.self,
     MessageTap.self,
     ButtonTap.self,
@@ -25,13 +27,41 @@ public enum InboxServer {
 
   /// The registry for a server on `store` with these options.
   public static func registry(options: ServerOptions, store: InboxStore) throws -> MethodRegistry {
-    let state = try ServerState(options: options, store: store)
-    if options.sampleFeed { try SampleFeed.seedIfEmpty(state) }
-    var registry = MethodRegistry(methods.map { $0.method(state) })
-    if options.testMethods {
-      for method in ConformanceMethods.all + ConformanceMethods.stateful(state) { registry.register(method) }
+    try Session(options: options, store: store).registry
+  }
+
+  /// A running server: its methods, and the work it does between requests (the background sync).
+  public final class Session: Sendable {
+    public let registry: MethodRegistry
+    private let state: ServerState
+    private let background: BackgroundSync?
+
+    /// Opens the server's state on `store`: applies the start-up backend settings, seeds the sample
+    /// feed if asked, builds the registry. `backend` replaces the HTTP backend (tests).
+    public init(options: ServerOptions, store: InboxStore, backend: (any Backend)? = nil) throws {
+      let state = try ServerState(options: options, store: store, backend: backend)
+      if options.sampleFeed { try SampleFeed.seedIfEmpty(state) }
+      var registry = MethodRegistry(InboxServer.methods.map { $0.method(state) })
+      if options.testMethods {
+        for method in ConformanceMethods.all + ConformanceMethods.stateful(state) { registry.register(method) }
+      }
+      self.state = state
+      self.registry = registry
+      background = options.sync.interval.map { BackgroundSync(server: state, interval: $0) }
     }
-    return registry
+
+    /// What applying the start-up backend settings did: whether an account change cleared the inbox.
+    public var startupOutcome: Synchronizer.ConfigureOutcome? { state.startupOutcome }
+
+    /// Starts the background sync, if one was asked for; it notifies the host through `notify`.
+    public func start(notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger) {
+      background?.start(notify: notify, logger: logger)
+    }
+
+    /// Stops the background sync and waits for a sync in flight to end; call before closing the store.
+    public func stop() {
+      background?.stop()
+    }
   }
 
   /// Every method name a host can call, lifecycle ones included, for `initialize`.

@@ -1,5 +1,6 @@
 import InboxCore
 import InboxStore
+import InboxSync
 
 /// Engine-level options the executable passes in.
 public struct ServerOptions: Sendable {
@@ -11,6 +12,26 @@ public struct ServerOptions: Sendable {
   /// Pins the clock (unix seconds) from the start, before the sample feed is seeded: for tests
   /// and recorded examples that must repeat exactly.
   public var pinnedClock: Int64?
+  /// How the server reaches the inbox backend.
+  public var sync = SyncOptions()
+
+  public init() {}
+}
+
+/// Sync settings from the command line and the environment.
+public struct SyncOptions: Sendable {
+  /// Backend settings given at start-up; applied over the ones saved with the store (and saved).
+  public var backend = BackendSettings.Patch()
+  /// The API token (from `INBOX_RPC_API_TOKEN` or `--token-file`; never from the command line).
+  public var token: APIToken?
+  /// Where the token came from, for `config.get`: `environment` or `file`.
+  public var tokenSource: String?
+  /// Seconds allowed for one backend call (`--backend-timeout`); connecting gets at most 10 of them.
+  public var timeout: Double = 30
+  /// Seconds between background syncs (`--sync-interval`); nil: no background sync.
+  public var interval: Int?
+  /// Seconds between two fetches unless forced (`--sync-min-interval`).
+  public var minFetchInterval: Int64 = 10
 
   public init() {}
 }

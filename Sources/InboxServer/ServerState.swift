@@ -1,25 +1,42 @@
 import InboxCore
 import InboxStore
+import InboxSync
 import JSON
 import JSONRPC
 import Synchronization
 
-/// What the methods share: the store, the clock, the attributes in force, the warnings said.
+/// What the methods share: the store, the clock, the attributes in force, the warnings said, the sync.
 final class ServerState: Sendable {
   let options: ServerOptions
   let store: InboxStore
-  let clock = ServerClock()
+  let clock: ServerClock
   let warnings = WarningLog()
+  let sync: Synchronizer
+  /// What applying the start-up backend settings did (an account change clears the inbox).
+  let startupOutcome: Synchronizer.ConfigureOutcome?
   private let attributesInForce: Mutex<Attributes>
 
   static let attributesKey = "attributes"
 
-  init(options: ServerOptions, store: InboxStore) throws {
+  /// Opens the server's state; the backend settings given at start-up are applied (and saved) here,
+  /// so a change of application or user id clears the inbox before the first request.
+  init(options: ServerOptions, store: InboxStore, backend: (any Backend)? = nil) throws {
     self.options = options
     self.store = store
+    let clock = ServerClock()
+    self.clock = clock
     let saved = try store.setting(Self.attributesKey).map { try Attributes(json: $0) } ?? Attributes()
     attributesInForce = Mutex(saved)
     clock.pin(options.pinnedClock)
+    var syncOptions = Synchronizer.Options(token: options.sync.token)
+    syncOptions.minFetchInterval = options.sync.minFetchInterval
+    syncOptions.version = ServerInfo.version
+    let transport =
+      backend
+      ?? HTTPBackend(
+        connectTimeout: 10, timeout: options.sync.timeout, userAgent: "\(ServerInfo.name)/\(ServerInfo.version)")
+    sync = try Synchronizer(store: store, backend: transport, options: syncOptions, clock: { clock.now })
+    startupOutcome = options.sync.backend.isEmpty ? nil : try sync.configure(options.sync.backend)
   }
 
   var attributes: Attributes { attributesInForce.withLock { $0 } }
@@ -63,11 +80,19 @@ final class ServerState: Sendable {
   func feedChanged(
     _ request: RequestContext, reason: String, added: [String] = [], updated: [String] = [], removed: [String] = []
   ) {
+    Self.feedChanged(request.notify, reason: reason, added: added, updated: updated, removed: removed)
+  }
+
+  /// `feed.changed` through any notifier (the background sync has no request).
+  static func feedChanged(
+    _ notify: (String, JSONValue) -> Void, reason: String, added: [String] = [], updated: [String] = [],
+    removed: [String] = []
+  ) {
     var params: JSONObject = ["reason": .string(reason)]
     if !added.isEmpty { params["added"] = .array(added.map(JSONValue.string)) }
     if !updated.isEmpty { params["updated"] = .array(updated.map(JSONValue.string)) }
     if !removed.isEmpty { params["removed"] = .array(removed.map(JSONValue.string)) }
-    request.notify("feed.changed", .object(params))
+    notify("feed.changed", .object(params))
   }
 }
 

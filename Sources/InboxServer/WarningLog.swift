@@ -10,13 +10,18 @@ final class WarningLog: Sendable {
   private static let capacity = 20_000
 
   func report(_ warnings: [Warning], _ request: RequestContext) {
+    report(warnings, logger: request.logger, notify: request.notify)
+  }
+
+  /// The same, for work that runs outside a request (the background sync).
+  func report(_ warnings: [Warning], logger: Logger, notify: (String, JSONValue) -> Void) {
     let fresh = seen.withLock { seen -> [Warning] in
       if seen.count + warnings.count > Self.capacity { seen.removeAll(keepingCapacity: true) }
       return warnings.filter { seen.insert($0).inserted }
     }
     for warning in fresh {
-      request.logger.warn(warning.description)
-      request.notify("log", ["level": "warn", "message": .string(warning.description), "data": warning.json])
+      logger.warn(warning.description)
+      notify("log", ["level": "warn", "message": .string(warning.description), "data": warning.json])
     }
   }
 }

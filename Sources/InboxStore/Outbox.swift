@@ -12,6 +12,28 @@ public struct OutboxEntry: Sendable, Hashable {
   public var attempts: Int
   public var nextAttemptAt: Int64
   public var lastError: String?
+  /// The backend account the change was made under: empty for the account in force, otherwise what
+  /// `retireOutbox(as:)` recorded when the application or user id changed.
+  public var account: String
+
+  public init(
+    seq: Int64, messageID: String, status: MessageStatus, order: String? = nil, hash: String? = nil,
+    queuedAt: Int64 = 0, attempts: Int = 0, nextAttemptAt: Int64 = 0, lastError: String? = nil, account: String = ""
+  ) {
+    self.seq = seq
+    self.messageID = messageID
+    self.status = status
+    self.order = order
+    self.hash = hash
+    self.queuedAt = queuedAt
+    self.attempts = attempts
+    self.nextAttemptAt = nextAttemptAt
+    self.lastError = lastError
+    self.account = account
+  }
+
+  /// Whether it can be sent at all: it has the backend `order` to send as `inbox_code`.
+  public var isSendable: Bool { order != nil }
 }
 
 /// The outbox table: queued with each local change, removed only when the backend confirms.
@@ -22,17 +44,18 @@ enum Outbox {
     try database.run(
       """
       INSERT INTO outbox (message_id, status, order_code, hash, queued_at) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT(message_id, status) DO NOTHING
+      ON CONFLICT(account, message_id, status) DO NOTHING
       """, [.text(messageID), .int(status.rawValue), order.sql, hash.sql, .int(now)])
   }
 
-  static let columns = "seq, message_id, status, order_code, hash, queued_at, attempts, next_attempt_at, last_error"
+  static let columns =
+    "seq, message_id, status, order_code, hash, queued_at, attempts, next_attempt_at, last_error, account"
 
   static func entry(_ row: Statement) -> OutboxEntry {
     OutboxEntry(
       seq: row.int(0), messageID: row.text(1) ?? "", status: MessageStatus(rawValue: row.int(2)), order: row.text(3),
       hash: row.text(4), queuedAt: row.int(5), attempts: Int(row.int(6)), nextAttemptAt: row.int(7),
-      lastError: row.text(8))
+      lastError: row.text(8), account: row.text(9) ?? "")
   }
 }
 
@@ -46,7 +69,8 @@ extension InboxStore {
     }
   }
 
-  /// Changes that can be sent now: they have an `order`, and their retry time has come.
+  /// Changes that can be sent now: they have an `order`, and their retry time has come (pass
+  /// `Int64.max` to ignore retry times). Every account's, oldest first.
   public func sendableOutbox(now: Int64, limit: Int = 500) throws -> [OutboxEntry] {
     try read { database in
       var entries: [OutboxEntry] = []

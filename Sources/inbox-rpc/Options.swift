@@ -1,4 +1,6 @@
+import Foundation
 import InboxStore
+import InboxSync
 import JSONRPC
 
 /// The command line, parsed by hand (no outside packages): `inbox-rpc --help` prints `Options.help`.
@@ -15,6 +17,12 @@ struct Options {
   var fullCheck = false
   var sampleFeed = false
   var testClock: Int64?
+  /// Backend settings from flags over the environment (`INBOX_RPC_BACKEND_URL`, ...).
+  var backend = BackendSettings.Patch()
+  var tokenFile: String?
+  var backendTimeout: Double = 30
+  var syncInterval: Int?
+  var minSyncInterval: Int64 = 10
   var showHelp = false
   var showVersion = false
 
@@ -48,6 +56,21 @@ struct Options {
       --sample-feed               Seed an empty store with the sample feed (every card kind).
       --test-methods              Also serve the JSON-RPC spec's example methods and test helpers.
       --test-clock SECONDS        Pin the clock at this unix time (tests and recorded examples).
+
+    SYNC WITH THE PUSHWOOSH INBOX BACKEND (saved with the store; config.set changes them too):
+      --application CODE          The Pushwoosh application code (env INBOX_RPC_APPLICATION).
+      --backend-url URL           The API base (default https://CODE.api.pushwoosh.com/json/1.3/; env
+                                  INBOX_RPC_BACKEND_URL). https only; http only to 127.0.0.0/8, ::1, localhost.
+      --user-id ID                The user id (env INBOX_RPC_USER_ID; default: the hwid). A change of
+                                  user id or application clears the local inbox.
+      --hwid ID                   The device id (env INBOX_RPC_HWID; default: random, made once, kept).
+      --device-type N             device_type sent to the backend (default 3).
+      --token-file PATH           Read the API token from PATH. Otherwise from the environment variable
+                                  INBOX_RPC_API_TOKEN. Never on the command line; never logged.
+      --backend-timeout SECONDS   Longest backend call, connecting included (default 30; fractions allowed).
+      --sync-interval SECONDS     Also sync in the background every SECONDS (default: off).
+      --sync-min-interval SECONDS Least time between two fetches unless feed.sync {force: true} (default 10).
+
       -h, --help                  Show this help.
       --version                   Show the version.
 
@@ -63,6 +86,12 @@ struct Options {
     if let level = environment["INBOX_RPC_LOG_LEVEL"], let parsed = Logger.Level(name: level) {
       options.logLevel = parsed
     }
+    if let url = environment["INBOX_RPC_BACKEND_URL"], !url.isEmpty {
+      options.backend.baseURL = .some(try backendURL("INBOX_RPC_BACKEND_URL", url))
+    }
+    if let code = environment["INBOX_RPC_APPLICATION"], !code.isEmpty { options.backend.application = .some(code) }
+    if let user = environment["INBOX_RPC_USER_ID"], !user.isEmpty { options.backend.userID = .some(user) }
+    if let hwid = environment["INBOX_RPC_HWID"], !hwid.isEmpty { options.backend.hwid = .some(hwid) }
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       let (flag, inlineValue) = split(argument)
@@ -105,10 +134,78 @@ struct Options {
           throw UsageError(description: "--durability must be normal or full, not \(name)")
         }
         options.durability = durability
-      default: throw UsageError(description: "unknown option \(argument)")
+      case "--backend-url": options.backend.baseURL = .some(try backendURL(flag, try value()))
+      case "--application": options.backend.application = .some(try identifier(flag, try value()))
+      case "--user-id": options.backend.userID = .some(try identifier(flag, try value()))
+      case "--hwid": options.backend.hwid = .some(try identifier(flag, try value()))
+      case "--device-type": options.backend.deviceType = .some(Int64(try positive(flag, try value())))
+      case "--token-file": options.tokenFile = try value()
+      case "--backend-timeout":
+        let text = try value()
+        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+          throw UsageError(
+            description: "--backend-timeout needs a number of seconds above 0 (at most 3600), not \(text)")
+        }
+        options.backendTimeout = seconds
+      case "--sync-interval": options.syncInterval = try positive(flag, try value())
+      case "--sync-min-interval":
+        let text = try value()
+        guard let seconds = Int64(text), seconds >= 0 else {
+          throw UsageError(description: "--sync-min-interval needs a whole number of seconds, not \(text)")
+        }
+        options.minSyncInterval = seconds
+      case _ where isTokenFlag(flag):
+        // The value is not repeated: it would be the secret.
+        throw UsageError(
+          description: "\(flag): the API token is never read from the command line (it would show in ps and shell "
+            + "history); set INBOX_RPC_API_TOKEN or use --token-file PATH")
+      case _ where !flag.hasPrefix("-"):
+        // Not repeated: a stray word on the command line may be a pasted secret.
+        throw UsageError(description: "unexpected argument: inbox-rpc takes options only")
+      default:
+        // Only the flag's name: a mistyped flag's value may be a secret.
+        throw UsageError(description: "unknown option \(flag)")
       }
     }
     return options
+  }
+
+  /// `--token`, `--api-token`, `--token=...`: any attempt to pass the secret itself.
+  private static func isTokenFlag(_ flag: String) -> Bool {
+    let name = flag.lowercased()
+    return name != "--token-file" && (name.contains("token") || name.contains("secret"))
+  }
+
+  private static func backendURL(_ source: String, _ text: String) throws(UsageError) -> BackendURL {
+    do {
+      return try BackendURL(text)
+    } catch {
+      throw UsageError(description: "\(source): \(error.reason)")
+    }
+  }
+
+  private static func identifier(_ flag: String, _ text: String) throws(UsageError) -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty, trimmed.count <= 256 else {
+      throw UsageError(description: "\(flag) needs a non-empty value of at most 256 characters")
+    }
+    return trimmed
+  }
+
+  /// The API token: `--token-file` when given (trimmed; an empty or unreadable file is an error naming
+  /// the path, never the content), else `INBOX_RPC_API_TOKEN`, else none.
+  func apiToken(environment: [String: String]) throws(UsageError) -> (APIToken, String)? {
+    if let tokenFile {
+      guard let data = FileManager.default.contents(atPath: tokenFile) else {
+        throw UsageError(description: "--token-file: cannot read \(tokenFile)")
+      }
+      guard let token = APIToken(String(decoding: data, as: UTF8.self)) else {
+        throw UsageError(description: "--token-file: \(tokenFile) is empty")
+      }
+      return (token, "file")
+    }
+    if let text = environment["INBOX_RPC_API_TOKEN"], let token = APIToken(text) { return (token, "environment") }
+    return nil
   }
 
   /// `--flag=value` or `--flag`.

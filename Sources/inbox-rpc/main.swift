@@ -1,5 +1,6 @@
 import InboxServer
 import InboxStore
+import InboxSync
 import JSONRPC
 import Posix
 
@@ -29,6 +30,14 @@ if options.showVersion {
   exit(0)
 }
 
+let token: (APIToken, String)?
+do {
+  token = try options.apiToken(environment: environment)
+} catch {
+  StandardStreams.writeStderr("inbox-rpc: \(error)\nRun 'inbox-rpc --help' for usage.\n")
+  exit(2)
+}
+
 StandardStreams.ignoreSIGPIPE()
 let protocolFD = StandardStreams.reserveStdoutForProtocol()
 let logger = Logger(level: options.logLevel)
@@ -53,12 +62,21 @@ var serverOptions = ServerOptions()
 serverOptions.testMethods = options.testMethods
 serverOptions.sampleFeed = options.sampleFeed
 serverOptions.pinnedClock = options.testClock
-let registry: MethodRegistry
+serverOptions.sync.backend = options.backend
+serverOptions.sync.token = token?.0
+serverOptions.sync.tokenSource = token?.1
+serverOptions.sync.timeout = options.backendTimeout
+serverOptions.sync.interval = options.syncInterval
+serverOptions.sync.minFetchInterval = options.minSyncInterval
+let session: InboxServer.Session
 do {
-  registry = try InboxServer.registry(options: serverOptions, store: store)
+  session = try InboxServer.Session(options: serverOptions, store: store)
 } catch {
   StandardStreams.writeStderr("inbox-rpc: cannot start: \(error)\n")
   exit(3)
+}
+if let outcome = session.startupOutcome, outcome.accountChanged {
+  logger.info("backend account changed: \(outcome.removed.count) messages cleared from the local inbox")
 }
 
 var configuration = Connection.Configuration(framing: options.framing)
@@ -72,8 +90,11 @@ let writer = OutputWriter(fd: protocolFD) {
   logger.flush()
   _exit(0)
 }
-let connection = Connection(configuration: configuration, registry: registry, writer: writer, logger: logger)
+let connection = Connection(
+  configuration: configuration, registry: session.registry, writer: writer, logger: logger)
+session.start(notify: { method, params in connection.notify(method, params) }, logger: logger)
 let code = connection.serve(input: STDIN_FILENO)
+session.stop()
 do { try store.close() } catch { logger.error("closing the store: \(error)") }
 logger.flush()
 exit(code)

@@ -1,11 +1,12 @@
 import JSON
 import JSONRPC
 
-/// `config.get` -> `{attributes}`: the attributes in force.
+/// `config.get` -> `{attributes, backend}`: the attributes and the backend settings in force
+/// (`backend.tokenSet` says whether an API token is set; the token itself is never shown).
 enum ConfigGet: RPCMethod {
   static let name = "config.get"
 
   static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    ["attributes": server.attributes.json]
+    ["attributes": server.attributes.json, "backend": try server.backendJSON()]
   }
 }

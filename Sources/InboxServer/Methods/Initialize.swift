@@ -2,11 +2,13 @@ import InboxCore
 import JSON
 import JSONRPC
 
-/// `initialize {client?, platform?, capabilities?: {walletPasses?}, attributes?}` ->
-/// `{server, protocolVersion, methods, attributes}`.
+/// `initialize {client?, platform?, capabilities?: {walletPasses?}, attributes?, backend?}` ->
+/// `{server, protocolVersion, methods, attributes}` (`config.get` shows the backend settings).
 ///
-/// Optional: a host that never calls it gets the attributes saved with the store. What it sets
-/// applies to this session only; `config.set` is the way to save attributes with the store.
+/// Optional: a host that never calls it gets the attributes saved with the store. The attributes it
+/// sets apply to this session only; `config.set` is the way to save attributes with the store.
+/// `backend` is applied as `config.set` applies it, and saved: the store must remember which account
+/// its messages belong to.
 enum Initialize: RPCMethod {
   static let name = "initialize"
 
@@ -21,6 +23,8 @@ enum Initialize: RPCMethod {
       }
       partial["walletPasses"] = walletPasses
     }
+    _ = try server.attributes.applying(.object(partial))
+    if let backend = try params.objectParam("backend") { try server.configureBackend(backend, request) }
     let attributes = try server.applyAttributes(.object(partial), persist: false)
     return [
       "server": ["name": .string(ServerInfo.name), "version": .string(ServerInfo.version)],

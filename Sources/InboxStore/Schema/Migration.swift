@@ -8,6 +8,7 @@ struct Migration: Sendable {
   static let all: [Migration] = [
     Migration(id: "0001-initial", sql: initial),
     Migration(id: "0002-outbox-retry-and-expiry-index", sql: outboxRetry),
+    Migration(id: "0003-outbox-account", sql: outboxAccount),
   ]
 
   /// Version 1: messages with their local state, the outbox, settings.
@@ -57,5 +58,30 @@ struct Migration: Sendable {
     ALTER TABLE outbox ADD COLUMN last_error TEXT;
     CREATE INDEX messages_expiry ON messages(expires_at) WHERE expires_at IS NOT NULL;
     CREATE INDEX feed_unread_first ON messages(pinned DESC, (status < 2) DESC, sort_time DESC, id) WHERE status < 4;
+    """
+
+  /// Version 3: each queued change names the backend account it belongs to (`''` is the account in
+  /// force), so changes made under one application or user id are still sent as that account after a
+  /// switch. The unique key gains the account; SQLite cannot alter a constraint, so the table is
+  /// rebuilt, keeping every row and its `seq`.
+  private static let outboxAccount = """
+    CREATE TABLE outbox_v3 (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      account TEXT NOT NULL DEFAULT '',
+      message_id TEXT NOT NULL,
+      status INTEGER NOT NULL,
+      order_code TEXT,
+      hash TEXT,
+      queued_at INTEGER NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      next_attempt_at INTEGER NOT NULL DEFAULT 0,
+      last_error TEXT,
+      UNIQUE (account, message_id, status)
+    );
+    INSERT INTO outbox_v3 (seq, message_id, status, order_code, hash, queued_at, attempts, next_attempt_at, last_error)
+      SELECT seq, message_id, status, order_code, hash, queued_at, attempts, next_attempt_at, last_error FROM outbox;
+    DROP TABLE outbox;
+    ALTER TABLE outbox_v3 RENAME TO outbox;
+    CREATE INDEX outbox_message ON outbox(message_id);
     """
 }

@@ -1,0 +1,129 @@
+import InboxCore
+import JSON
+
+/// The store's side of a sync: one transaction that reads the local state and writes the merge,
+/// so no local change can slip in between what the merge saw and what it wrote.
+extension InboxStore {
+  /// Runs `body` in one IMMEDIATE transaction under the store's lock; it has committed when this
+  /// returns, or rolled back entirely if `body` threw.
+  public func syncTransaction<T>(_ body: (SyncTransaction) throws -> T) throws -> T {
+    try write { database in try body(SyncTransaction(database: database)) }
+  }
+
+  /// Moves every queued change of the account in force to `account` (a description of the old
+  /// account), deletes every message, and applies `settings`, in one transaction: what a change of
+  /// application or user id does (research §3.10). Changes that never got an `order` cannot be sent
+  /// as any account and are dropped. Returns the ids of the messages that were visible, and how many
+  /// unsendable changes were dropped.
+  public func retireAccount(as account: String, settings: [(String, JSONValue?)], now: Int64) throws -> (
+    removed: [String], dropped: Int
+  ) {
+    try write { database in
+      var removed: [String] = []
+      try database.query(
+        "SELECT id FROM messages WHERE status < 4 AND (expires_at IS NULL OR expires_at > ?) ORDER BY id", [.int(now)]
+      ) { removed.append($0.text(0) ?? "") }
+      let dropped = try database.run("DELETE FROM outbox WHERE account = '' AND order_code IS NULL")
+      try database.run("UPDATE OR IGNORE outbox SET account = ? WHERE account = ''", [.text(account)])
+      // A change already queued for that account under the same key stays queued once.
+      try database.run("DELETE FROM outbox WHERE account = ''")
+      try database.run("DELETE FROM messages")
+      for (key, value) in settings { try Settings.set(database, key, value) }
+      return (removed, dropped)
+    }
+  }
+
+  /// Stores several settings in one transaction.
+  public func setSettings(_ settings: [(String, JSONValue?)]) throws {
+    try write { database in
+      for (key, value) in settings { try Settings.set(database, key, value) }
+    }
+  }
+}
+
+/// The operations a merge needs, valid only inside `InboxStore.syncTransaction`.
+///
+/// Not `Sendable` and not to be kept: it wraps the connection for the length of one transaction.
+public final class SyncTransaction {
+  fileprivate let database: Database
+
+  fileprivate init(database: Database) { self.database = database }
+
+  // MARK: - Reads
+
+  /// Every stored message, dismissed ones (tombstones) included.
+  public func messages() throws -> [StoredMessage] {
+    var rows: [StoredMessage] = []
+    try database.query("SELECT \(StoredMessage.columns) FROM messages") { rows.append(StoredMessage(row: $0)) }
+    return rows
+  }
+
+  /// The queued changes of the account in force, oldest first.
+  public func pendingOutbox() throws -> [OutboxEntry] {
+    var entries: [OutboxEntry] = []
+    try database.query("SELECT \(Outbox.columns) FROM outbox WHERE account = '' ORDER BY seq") {
+      entries.append(Outbox.entry($0))
+    }
+    return entries
+  }
+
+  /// A setting read inside the transaction.
+  public func setting(_ key: String) throws -> JSONValue? { try Settings.get(database, key) }
+
+  /// Stores a setting inside the transaction (nil removes it).
+  public func setSetting(_ key: String, _ value: JSONValue?) throws { try Settings.set(database, key, value) }
+
+  // MARK: - Writes
+
+  /// Writes a backend message as the merge decided: its payload, `order` and `hash`, and both
+  /// statuses exactly as given (the merge computed them); the local change times are kept.
+  public func upsert(_ message: InboxMessage, status: MessageStatus, serverStatus: MessageStatus) throws {
+    try database.run(
+      """
+      INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
+        expires_at, server_status, status)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
+        source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
+        hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,
+        sent_at = excluded.sent_at, expires_at = excluded.expires_at, server_status = excluded.server_status,
+        status = excluded.status
+      """,
+      [
+        .text(message.id), .text(message.raw.jsonString), .int(message.ingestedAt), .text(message.source.rawValue),
+        message.order.sql, message.hash.sql, .int(message.isPinned ? 1 : 0), .int(message.sentAt ?? Int64.min),
+        message.sentAt.sql, message.expiresAt.sql, .int(serverStatus.rawValue), .int(status.rawValue),
+      ])
+  }
+
+  /// Updates the statuses (and fills a missing `order`/`hash`) of a message whose payload stays.
+  public func setState(
+    id: String, status: MessageStatus, serverStatus: MessageStatus, order: String?, hash: String?
+  ) throws {
+    try database.run(
+      """
+      UPDATE messages SET status = ?, server_status = ?, order_code = coalesce(?, order_code),
+        hash = coalesce(hash, ?) WHERE id = ?
+      """, [.int(status.rawValue), .int(serverStatus.rawValue), order.sql, hash.sql, .text(id)])
+  }
+
+  /// Deletes a message row.
+  public func delete(id: String) throws {
+    try database.run("DELETE FROM messages WHERE id = ?", [.text(id)])
+  }
+
+  /// Queues a status change for the account in force (a re-send); nothing when it is queued already.
+  public func enqueue(messageID: String, status: MessageStatus, order: String?, hash: String?, now: Int64) throws {
+    try Outbox.enqueue(database, messageID: messageID, status: status, order: order, hash: hash, now: now)
+  }
+
+  /// Gives the waiting changes of a message the `order` a sync found (and its `hash` if they had none).
+  public func fillOutbox(messageID: String, order: String, hash: String?) throws {
+    try database.run(
+      "UPDATE outbox SET order_code = ?, hash = coalesce(hash, ?) WHERE account = '' AND message_id = ? AND order_code IS NULL",
+      [.text(order), hash.sql, .text(messageID)])
+  }
+}
+
+@available(*, unavailable, message: "a sync transaction belongs to the thread that holds the store's lock")
+extension SyncTransaction: Sendable {}

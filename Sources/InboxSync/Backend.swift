@@ -1,0 +1,54 @@
+import Foundation
+import JSON
+
+/// The two calls of the Pushwoosh inbox backend (API.md "Backend"), by their wire names.
+public enum BackendMethod: String, Sendable, Hashable, CaseIterable {
+  /// `POST {base}/getInboxMessages`: the whole inbox of the user (the mobile SDKs never page).
+  case getInboxMessages
+  /// `POST {base}/inboxStatus`: one status change (`inbox_code`, `status`, `hash`).
+  case inboxStatus
+}
+
+/// One call to the backend: where, as whom, and the members of `{"request": {...}}`.
+public struct BackendCall: Sendable, Hashable {
+  public var method: BackendMethod
+  public var baseURL: BackendURL
+  /// The members of the request object, the common fields (`application`, `hwid`, ...) included.
+  public var request: JSONObject
+  /// Sent as `Authorization: Token <token>`; the header is left out when there is none.
+  public var token: APIToken?
+
+  public init(method: BackendMethod, baseURL: BackendURL, request: JSONObject, token: APIToken?) {
+    self.method = method
+    self.baseURL = baseURL
+    self.request = request
+    self.token = token
+  }
+
+  /// The request body, `{"request": {...}}`, as every SDK wraps it (research §1.1).
+  public var body: [UInt8] { JSONValue.object(["request": .object(request)]).serialized() }
+}
+
+/// A transport to the backend: sends one call and returns the reply's envelope, or a `SyncError`.
+///
+/// `HTTPBackend` is the real one (libcurl). Tests script replies with a fake. Implementations check
+/// `isCancelled` while they wait and give up promptly with `.cancelled` once it returns true.
+public protocol Backend: Sendable {
+  func send(_ call: BackendCall, isCancelled: @escaping @Sendable () -> Bool) throws(SyncError) -> BackendEnvelope
+}
+
+/// The Pushwoosh API token, kept out of every description so it cannot reach a log line or an error.
+public struct APIToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+  /// The secret itself; read it only to build the `Authorization` header.
+  public let secret: String
+
+  /// A token from its text, trimmed; nil when nothing is left.
+  public init?(_ text: String) {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else { return nil }
+    secret = trimmed
+  }
+
+  public var description: String { "<API token>" }
+  public var debugDescription: String { "<API token>" }
+}

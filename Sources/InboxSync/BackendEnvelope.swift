@@ -1,0 +1,80 @@
+import Foundation
+import JSON
+
+/// A reply the backend accepted: `{"status_code": 200, "status_message": "OK", "response": ..., "base_url"?}`.
+///
+/// `decode(method:httpStatus:body:)` is the one place that decides success, as every SDK does
+/// (research §1.1): HTTP 200 **and** `status_code` 200 (a number or a numeric string). Anything else
+/// is a `SyncError`: `.refused` for another HTTP status or `status_code`, `.malformedReply` for an
+/// empty body, text that is not JSON, or a reply without a readable `status_code`.
+public struct BackendEnvelope: Sendable, Hashable {
+  /// The `response` member; nil when absent or null (`inboxStatus` answers `null`).
+  public var response: JSONValue?
+  /// The `base_url` the backend asks later calls to use, as sent (checked by the caller).
+  public var baseURL: String?
+
+  public init(response: JSONValue?, baseURL: String? = nil) {
+    self.response = response
+    self.baseURL = baseURL
+  }
+
+  /// Longest reply read; a larger one is refused as malformed rather than filling the memory.
+  public static let maxReplyBytes = 128 * 1024 * 1024
+
+  /// Reads an HTTP reply of `method`.
+  public static func decode(method: BackendMethod, httpStatus: Int, body: [UInt8], location: String? = nil)
+    throws(SyncError) -> BackendEnvelope
+  {
+    let name = method.rawValue
+    guard httpStatus == 200 else {
+      let parsed = try? JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 64))
+      // A refusal's body often says why; keep what it says, never fail on it.
+      throw .refused(
+        method: name, httpStatus: httpStatus, statusCode: parsed.flatMap { statusCode($0["status_code"]) },
+        statusMessage: parsed?["status_message"]?.stringValue.map(clip), location: location)
+    }
+    guard body.contains(where: { !Self.isWhitespace($0) }) else {
+      throw .malformedReply(method: name, path: "$", reason: "the reply body is empty")
+    }
+    let value: JSONValue
+    do {
+      value = try JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 64))
+    } catch {
+      throw .malformedReply(method: name, path: "$", reason: "the reply is not JSON: \(error.description)")
+    }
+    guard case .object(let object) = value else {
+      throw .malformedReply(method: name, path: "$", reason: "the reply is \(value.typeName), not an object")
+    }
+    guard let code = statusCode(object["status_code"]) else {
+      let found = object["status_code"].map { $0.typeName } ?? "missing"
+      throw .malformedReply(
+        method: name, path: "status_code", reason: "status_code is \(found); a number is required")
+    }
+    let message = object["status_message"]?.stringValue.map(clip)
+    guard code == 200 else {
+      throw .refused(method: name, httpStatus: httpStatus, statusCode: code, statusMessage: message, location: nil)
+    }
+    var response = object["response"]
+    if response == .null { response = nil }
+    return BackendEnvelope(response: response, baseURL: object["base_url"]?.stringValue)
+  }
+
+  /// `200` or `"200"`.
+  private static func statusCode(_ value: JSONValue?) -> Int64? {
+    switch value {
+    case .int(let number)?: return number
+    case .double?: return value?.intValue
+    case .string(let text)?: return Int64(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    default: return nil
+    }
+  }
+
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+
+  /// A backend message kept to a sane length for an error's data.
+  private static func clip(_ text: String) -> String {
+    text.count > 500 ? String(text.prefix(500)) + "…" : text
+  }
+}

@@ -1,0 +1,45 @@
+/// The real backend: `POST {base}/{method}` over HTTP(S) with libcurl (research §1.1).
+///
+/// Headers: `Content-Type: application/json; charset=utf-8`, `Accept: application/json`, and
+/// `Authorization: Token <token>` when a token is configured. Failures map onto `SyncError`:
+/// connect failures, timeouts and a connection closed mid-body are `.unavailable`; every HTTP reply
+/// goes through `BackendEnvelope.decode`.
+public struct HTTPBackend: Backend {
+  /// Seconds allowed to open the connection (TCP and TLS).
+  public var connectTimeout: Double
+  /// Seconds allowed for a whole call, connection included.
+  public var timeout: Double
+  public var userAgent: String
+
+  /// A backend with the given timeouts (the Android SDK's are 30 s to connect and 60 s to read).
+  public init(connectTimeout: Double = 10, timeout: Double = 30, userAgent: String = "inbox-rpc") {
+    self.connectTimeout = min(connectTimeout, timeout)
+    self.timeout = timeout
+    self.userAgent = userAgent
+  }
+
+  public func send(_ call: BackendCall, isCancelled: @escaping @Sendable () -> Bool) throws(SyncError)
+    -> BackendEnvelope
+  {
+    var headers = ["Content-Type: application/json; charset=utf-8", "Accept: application/json", "Expect:"]
+    if let token = call.token { headers.append("Authorization: Token \(token.secret)") }
+    let request = CurlTransfer.Request(
+      url: call.baseURL.endpoint(call.method.rawValue), headers: headers, body: call.body,
+      connectTimeout: connectTimeout, timeout: timeout, maxReplyBytes: BackendEnvelope.maxReplyBytes,
+      userAgent: userAgent)
+    let reply: CurlTransfer.Reply
+    do {
+      reply = try CurlTransfer.perform(request, isCancelled: isCancelled)
+    } catch {
+      switch error {
+      case .cancelled: throw .cancelled
+      case .transport(_, let reason): throw .unavailable(method: call.method.rawValue, reason: reason)
+      case .tooLarge(let limit):
+        throw .malformedReply(
+          method: call.method.rawValue, path: "$", reason: "the reply is larger than \(limit) bytes")
+      }
+    }
+    return try BackendEnvelope.decode(
+      method: call.method, httpStatus: reply.httpStatus, body: reply.body, location: reply.redirectURL)
+  }
+}

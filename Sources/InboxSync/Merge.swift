@@ -1,0 +1,144 @@
+import InboxCore
+import InboxStore
+import JSON
+
+/// The merge of a fetched inbox into the local one: a pure function, so every rule is a table row.
+///
+/// Rules (SPEC.md §6-7; research §3.3 for what the SDKs do):
+/// 1. Expired messages leave (`rt` at or before `now`), local or fetched, dismissed or not.
+/// 2. Ids in `deleted` leave (the Control Panel removed them), even with local changes pending: the
+///    changes stay queued and are still sent.
+/// 3. The fetched list is authoritative for backend messages: one no longer listed leaves, unless
+///    - a local change to it is still pending (local changes win until the backend confirms them),
+///    - it is push-only (no `order`: the backend has not listed it yet),
+///    - it is dismissed (its row is a tombstone that keeps it from coming back),
+///    - it was listed but unreadable (a malformed copy does not delete a good one).
+/// 4. A listed message: status becomes max(local, backend). Where the local status is ahead, the change
+///    is queued again unless it is queued already; a backend status of 4 or 5 makes it leave the feed
+///    (its row stays as a tombstone). A new message is added unless the backend already counts it as
+///    deleted. A dismissed message stays dismissed whatever the copy says (SPEC.md §6).
+/// 5. Queued changes of a message that had no `order` get the listed one, so they can be sent.
+public enum Merge {
+  public static func plan(
+    local: [StoredMessage], pending: [OutboxEntry], remote: RemoteInbox, now: Int64
+  ) -> MergePlan {
+    var plan = MergePlan()
+    let deleted = Set(remote.deleted)
+    let pendingByMessage = Dictionary(grouping: pending, by: \.messageID)
+    var localByID: [String: StoredMessage] = [:]
+    for row in local { localByID[row.id] = row }
+    var handled = Set<String>()
+
+    func isExpired(_ expiresAt: Int64?) -> Bool { expiresAt.map { $0 <= now } ?? false }
+    func leave(_ row: StoredMessage, expired: Bool) {
+      plan.deletions.append(row.id)
+      guard !row.isDismissed else { return }
+      if expired { plan.expired.append(row.id) } else { plan.removed.append(row.id) }
+    }
+
+    // 1 and 2: local rows that leave whatever the list says.
+    for row in local {
+      if isExpired(row.expiresAt) {
+        leave(row, expired: true)
+        handled.insert(row.id)
+      } else if deleted.contains(row.id) {
+        leave(row, expired: false)
+        handled.insert(row.id)
+      }
+    }
+
+    // 4: the listed messages.
+    var listed = Set<String>()
+    for message in remote.messages {
+      let id = message.id
+      listed.insert(id)
+      guard !handled.contains(id), !deleted.contains(id) else { continue }
+      handled.insert(id)
+      let existing = localByID[id]
+      if let order = message.order {
+        fill(&plan, id: id, order: order, hash: message.hash ?? existing?.hash, pending: pendingByMessage[id])
+      }
+      if isExpired(message.expiresAt) {
+        if let existing { leave(existing, expired: true) }
+        continue
+      }
+      guard let row = existing else {
+        guard !message.status.isDeleted else { continue }
+        plan.writes.append(
+          MergePlan.Write(id: id, message: message, status: message.status, serverStatus: message.status))
+        plan.added.append(id)
+        continue
+      }
+      let status = max(row.status, message.status)
+      let order = message.order ?? row.order
+      if let order, let resend = resendStatus(local: status, server: message.status),
+        !(pendingByMessage[id] ?? []).contains(where: { $0.status == resend })
+      {
+        plan.resends.append(
+          MergePlan.Resend(messageID: id, status: resend, order: order, hash: message.hash ?? row.hash))
+      }
+
+      if row.isDismissed {
+        // A tombstone: it stays dismissed; remember the backend's word and its order for re-sends.
+        if row.serverStatus != message.status || row.order == nil {
+          plan.writes.append(
+            MergePlan.Write(
+              id: id, status: status, serverStatus: message.status, order: message.order, hash: message.hash))
+        }
+        continue
+      }
+      let copyChanged = row.payload != message.raw.jsonString || row.order != message.order
+      if copyChanged || status != row.status || message.status != row.serverStatus {
+        plan.writes.append(
+          MergePlan.Write(
+            id: id, message: copyChanged ? message : nil, status: status, serverStatus: message.status,
+            order: message.order, hash: message.hash))
+      }
+      if status.isDeleted {
+        plan.removed.append(id)
+      } else if status != row.status || (copyChanged && contentChanged(row, message)) {
+        plan.updated.append(id)
+      }
+    }
+
+    // 3: local rows the list no longer has.
+    for row in local where !handled.contains(row.id) && !listed.contains(row.id) {
+      if row.isDismissed || row.order == nil || pendingByMessage[row.id] != nil
+        || remote.unreadableIDs.contains(row.id)
+      {
+        continue
+      }
+      leave(row, expired: false)
+    }
+    return plan
+  }
+
+  /// Whether the copy says something new to the host besides its `status` (which the merge weighs on
+  /// its own). Compared as the engine reads both, so `"order": "7"` and `"order": 7`, or `action_params`
+  /// as a string and as an object, are the same message.
+  static func contentChanged(_ row: StoredMessage, _ message: InboxMessage) -> Bool {
+    guard row.order == message.order, row.source == message.source.rawValue, var stored = try? row.message() else {
+      return true
+    }
+    var fetched = message
+    stored.raw = .null
+    fetched.raw = .null
+    stored.status = fetched.status
+    stored.ingestedAt = fetched.ingestedAt
+    return stored != fetched
+  }
+
+  /// The status to send again when the local one is ahead of the backend's: the local status, capped
+  /// at 4 (a client never sends 5, "deleted by the service").
+  static func resendStatus(local: MessageStatus, server: MessageStatus) -> MessageStatus? {
+    let sendable = min(local, .deletedByUser)
+    guard sendable > server, sendable >= .read else { return nil }
+    return sendable
+  }
+
+  /// 5: queued changes of `id` without an `order` get the listed one.
+  private static func fill(_ plan: inout MergePlan, id: String, order: String, hash: String?, pending: [OutboxEntry]?) {
+    guard let pending, pending.contains(where: { $0.order == nil }) else { return }
+    plan.orderFills.append(MergePlan.OrderFill(messageID: id, order: order, hash: hash))
+  }
+}

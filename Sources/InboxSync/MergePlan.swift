@@ -1,0 +1,99 @@
+import InboxCore
+import InboxStore
+
+/// What a sync changes in the store, decided by `Merge.plan` and applied by `apply(to:now:)` in the
+/// transaction the local state was read in.
+public struct MergePlan: Sendable, Hashable {
+  /// One message row to write.
+  public struct Write: Sendable, Hashable {
+    public var id: String
+    /// The backend copy to store as the payload; nil keeps the stored payload (a tombstone, or a message
+    /// whose copy did not change).
+    public var message: InboxMessage?
+    public var status: MessageStatus
+    public var serverStatus: MessageStatus
+    /// The backend `order` and `hash`, filled into a row that had none.
+    public var order: String?
+    public var hash: String?
+
+    public init(
+      id: String, message: InboxMessage? = nil, status: MessageStatus, serverStatus: MessageStatus,
+      order: String? = nil, hash: String? = nil
+    ) {
+      self.id = id
+      self.message = message
+      self.status = status
+      self.serverStatus = serverStatus
+      self.order = order ?? message?.order
+      self.hash = hash ?? message?.hash
+    }
+  }
+
+  /// A status change to queue (again) because the local status is ahead of the backend's.
+  public struct Resend: Sendable, Hashable {
+    public var messageID: String
+    public var status: MessageStatus
+    public var order: String
+    public var hash: String?
+
+    public init(messageID: String, status: MessageStatus, order: String, hash: String?) {
+      self.messageID = messageID
+      self.status = status
+      self.order = order
+      self.hash = hash
+    }
+  }
+
+  /// An `order` for the queued changes of a message that had none (a push-only message the backend
+  /// now lists).
+  public struct OrderFill: Sendable, Hashable {
+    public var messageID: String
+    public var order: String
+    public var hash: String?
+
+    public init(messageID: String, order: String, hash: String?) {
+      self.messageID = messageID
+      self.order = order
+      self.hash = hash
+    }
+  }
+
+  public var writes: [Write] = []
+  /// Rows to delete.
+  public var deletions: [String] = []
+  public var resends: [Resend] = []
+  public var orderFills: [OrderFill] = []
+
+  /// What the host sees change (`feed.changed`, the `feed.sync` result), each id once.
+  public var added: [String] = []
+  public var updated: [String] = []
+  /// Visible messages that left: not listed any more, deleted by the service or by the user elsewhere.
+  public var removed: [String] = []
+  /// Messages that left because they expired.
+  public var expired: [String] = []
+
+  public init() {}
+
+  /// Whether applying the plan changes nothing.
+  public var isEmpty: Bool {
+    writes.isEmpty && deletions.isEmpty && resends.isEmpty && orderFills.isEmpty
+  }
+
+  /// Writes the plan; call it inside `InboxStore.syncTransaction`, with the state `Merge.plan` read there.
+  public func apply(to transaction: SyncTransaction, now: Int64) throws {
+    for id in deletions { try transaction.delete(id: id) }
+    for write in writes {
+      if let message = write.message {
+        try transaction.upsert(message, status: write.status, serverStatus: write.serverStatus)
+      } else {
+        try transaction.setState(
+          id: write.id, status: write.status, serverStatus: write.serverStatus, order: write.order, hash: write.hash)
+      }
+    }
+    for fill in orderFills { try transaction.fillOutbox(messageID: fill.messageID, order: fill.order, hash: fill.hash) }
+    for resend in resends {
+      try transaction.enqueue(
+        messageID: resend.messageID, status: resend.status, order: resend.order, hash: resend.hash, now: now)
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import InboxCore
+import JSON
+import Testing
+
+@testable import InboxStore
+
+/// The outbox remembers which backend account each change belongs to (schema version 3).
+struct OutboxAccountTests {
+  let now: Int64 = 1_800_000_000
+
+  /// A version-1 store keeps every queued change, in order, as changes of the account in force.
+  @Test func migrationKeepsQueuedChangesAndTheirOrder() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-outbox-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("old.sqlite").path
+    try FileManager.default.copyItem(
+      atPath: StoreFileTests.fixtures.appendingPathComponent("store-v1.sqlite").path, toPath: path)
+    let store = try InboxStore.open(InboxStore.Options(path: path))
+    defer { try? store.close() }
+    let entries = try store.outbox()
+    #expect(entries.map(\.messageID) == ["m-read", "m-gone"])
+    #expect(entries.map(\.account) == ["", ""])
+    #expect(entries.map(\.seq) == entries.map(\.seq).sorted())
+    // New changes get later sequence numbers than the migrated ones.
+    try store.add(try backendMessage("fresh", sentAt: 100))
+    _ = try store.markRead(ids: ["fresh"], now: now)
+    #expect(try store.outbox().last.map { $0.messageID } == "fresh")
+    #expect(try store.outbox().last.map(\.seq) ?? 0 > entries.map(\.seq).max() ?? 0)
+  }
+
+  /// Retiring an account moves its sendable changes aside, drops unsendable ones, empties the inbox.
+  @Test func retiringAnAccount() throws {
+    let temp = try TemporaryStore()
+    try temp.store.add(try backendMessage("a", sentAt: 100, order: "7"))
+    try temp.store.add(try backendMessage("gone", sentAt: 100, order: "8"))
+    _ = try temp.store.dismiss(id: "gone", now: now)
+    _ = try temp.store.markRead(ids: ["a"], now: now)
+    try temp.store.syncTransaction { try $0.enqueue(messageID: "x", status: .read, order: nil, hash: nil, now: now) }
+    let (removed, dropped) = try temp.store.retireAccount(as: #"{"application":"OLD"}"#, settings: [("k", 1)], now: now)
+    #expect(removed == ["a"])
+    #expect(dropped == 1)
+    #expect(try temp.store.isEmpty())
+    #expect(try temp.store.setting("k") == 1)
+    #expect(try temp.store.outbox().map(\.account) == [#"{"application":"OLD"}"#, #"{"application":"OLD"}"#])
+    #expect(try temp.store.syncTransaction { try $0.pendingOutbox() }.isEmpty)
+
+    // The same change made under the new account is queued on its own.
+    try temp.store.add(try backendMessage("a", sentAt: 100, order: "70"))
+    _ = try temp.store.markRead(ids: ["a"], now: now)
+    #expect(try temp.store.outbox().filter { $0.messageID == "a" }.map(\.order) == ["7", "70"])
+    #expect(try temp.store.pendingCount() == 3)
+  }
+}
