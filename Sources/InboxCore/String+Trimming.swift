@@ -1,8 +1,8 @@
-// Whitespace trimming without Foundation (the module imports Foundation for URL parsing only).
+// Whitespace trimming without Foundation, for every module above the engine too.
 
 extension String {
   /// The string without leading and trailing whitespace and newlines.
-  func trimmingWhitespace() -> String {
+  public func trimmingWhitespace() -> String {
     let scalars = unicodeScalars
     guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
     guard let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import InboxSync
 import JSON
 import JSONRPC

@@ -1,7 +1,8 @@
+import Posix
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import Posix
 
 /// The store file on disk: its default location, and creation with owner-only permissions.
 public enum StoreFile {

@@ -1,4 +1,3 @@
-import Foundation
 import JSON
 
 /// The two calls of the Pushwoosh inbox backend (API.md "Backend"), by their wire names.
@@ -44,7 +43,7 @@ public struct APIToken: Sendable, Hashable, CustomStringConvertible, CustomDebug
 
   /// A token from its text, trimmed; nil when nothing is left.
   public init?(_ text: String) {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmingWhitespace()
     guard !trimmed.isEmpty else { return nil }
     secret = trimmed
   }

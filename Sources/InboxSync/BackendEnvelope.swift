@@ -1,4 +1,3 @@
-import Foundation
 import JSON
 
 /// A reply the backend accepted: `{"status_code": 200, "status_message": "OK", "response": ..., "base_url"?}`.
@@ -64,7 +63,7 @@ public struct BackendEnvelope: Sendable, Hashable {
     switch value {
     case .int(let number)?: return number
     case .double?: return value?.intValue
-    case .string(let text)?: return Int64(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    case .string(let text)?: return Int64(text.trimmingWhitespace())
     default: return nil
     }
   }

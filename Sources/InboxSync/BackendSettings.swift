@@ -1,5 +1,5 @@
-import Foundation
 import JSON
+import Posix
 
 /// Which backend account the inbox belongs to, saved with the store (setting `backend`).
 ///
@@ -36,7 +36,7 @@ public struct BackendSettings: Sendable, Hashable {
 
   /// A fresh random hardware id (32 lowercase hex digits).
   public static func newHWID() -> String {
-    UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    randomHex(bytes: 16)
   }
 
   /// The user as the backend knows it: the application and the user id (hwid when unset). A change of
@@ -94,7 +94,7 @@ public struct BackendSettings: Sendable, Hashable {
         switch value {
         case .null: return .some(nil)
         case .string(let text):
-          let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+          let trimmed = text.trimmingWhitespace()
           guard !trimmed.isEmpty else { return .some(nil) }
           guard trimmed.count <= 256,
             !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })

@@ -1,5 +1,4 @@
 internal import CCurl
-import Foundation
 
 /// One HTTP POST through libcurl's easy interface: the only code that sees a `CURL *`.
 ///

@@ -1,7 +1,7 @@
-import Foundation
 import InboxCore
 import InboxStore
 import JSON
+import Posix
 import Synchronization
 
 /// Syncs the store with the Pushwoosh inbox backend: pushes queued status changes, fetches the inbox,
@@ -81,9 +81,9 @@ public final class Synchronizer: Sendable {
   /// Bumped by every account change; a merge fetched under another account is discarded.
   private let generation = Atomic<Int>(0)
   /// Held for the length of a sync.
-  private let running = NSLock()
+  private let running = ConditionLock()
   /// Serialises configuration changes (never taken by a sync, so a change never waits for the network).
-  private let configuring = NSLock()
+  private let configuring = ConditionLock()
 
   /// Loads the saved settings, generating and saving the hwid on first use.
   public init(store: InboxStore, backend: any Backend, options: Options, clock: @escaping @Sendable () -> Int64)
@@ -164,8 +164,10 @@ public final class Synchronizer: Sendable {
     force: Bool = false, respectBackoff: Bool = false, events: Events = Events(),
     isCancelled: @escaping @Sendable () -> Bool = { false }
   ) throws(SyncFailure) -> SyncReport {
-    while !running.lock(before: Date(timeIntervalSinceNow: 0.05)) {
+    // One sync at a time; a waiting one stays cancellable.
+    while !running.tryLock() {
       if isCancelled() { throw SyncFailure(.cancelled) }
+      Clock.sleep(milliseconds: 10)
     }
     defer { running.unlock() }
     var report = SyncReport()

@@ -24,6 +24,9 @@ public final class ConditionLock: @unchecked Sendable {
   }
 
   public func lock() { pthread_mutex_lock(mutex) }
+
+  /// Takes the lock if it is free; false at once if not.
+  public func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
   public func unlock() { pthread_mutex_unlock(mutex) }
 
   public func withLock<T>(_ body: () throws -> T) rethrows -> T {

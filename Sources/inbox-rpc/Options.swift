@@ -1,7 +1,7 @@
-import Foundation
 import InboxStore
 import InboxSync
 import JSONRPC
+import Posix
 
 /// The command line, parsed by hand (no outside packages): `inbox-rpc --help` prints `Options.help`.
 struct Options {
@@ -185,7 +185,7 @@ struct Options {
   }
 
   private static func identifier(_ flag: String, _ text: String) throws(UsageError) -> String {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmingWhitespace()
     guard !trimmed.isEmpty, trimmed.count <= 256 else {
       throw UsageError(description: "\(flag) needs a non-empty value of at most 256 characters")
     }
@@ -196,7 +196,7 @@ struct Options {
   /// the path, never the content), else `INBOX_RPC_API_TOKEN`, else none.
   func apiToken(environment: [String: String]) throws(UsageError) -> (APIToken, String)? {
     if let tokenFile {
-      guard let data = FileManager.default.contents(atPath: tokenFile) else {
+      guard let data = try? Files.contents(of: tokenFile) else {
         throw UsageError(description: "--token-file: cannot read \(tokenFile)")
       }
       guard let token = APIToken(String(decoding: data, as: UTF8.self)) else {
