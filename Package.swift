@@ -18,6 +18,7 @@ let package = Package(
     .systemLibrary(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .target(name: "Posix"),
+    .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
     .target(name: "JSON", dependencies: ["CJansson"]),
     .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
     .target(name: "JSONSchema", dependencies: ["JSON"]),
@@ -30,11 +31,12 @@ let package = Package(
       resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
     .executableTarget(name: "inbox-rpc", dependencies: ["InboxServer", "InboxStore", "InboxSync", "JSONRPC", "Posix"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
-    .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
+    .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "InboxTestSupport"]),
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
     .testTarget(name: "InboxCoreTests", dependencies: ["InboxCore", "JSON"], exclude: ["Fixtures"]),
     .testTarget(
-      name: "InboxStoreTests", dependencies: ["InboxStore", "InboxCore", "JSON"], exclude: ["Fixtures"]),
+      name: "InboxStoreTests", dependencies: ["InboxStore", "InboxCore", "JSON", "InboxTestSupport"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON"]),
   ]
 )

@@ -20,22 +20,8 @@ extension InboxStore {
       let existing = try Self.row(database, id: message.id)
       if let existing, existing.isDismissed { return .dismissed }
       let status = max(existing?.status ?? message.status, message.status)
-      try database.run(
-        """
-        INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
-          expires_at, server_status, status)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
-          source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
-          hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,
-          sent_at = excluded.sent_at, expires_at = excluded.expires_at,
-          server_status = max(server_status, excluded.server_status), status = max(status, excluded.status)
-        """,
-        [
-          .text(message.id), .text(message.raw.jsonString), .int(message.ingestedAt), .text(message.source.rawValue),
-          message.order.sql, message.hash.sql, .int(pinned ? 1 : 0), .int(message.sentAt ?? Int64.min),
-          message.sentAt.sql, message.expiresAt.sql, .int(message.status.rawValue), .int(status.rawValue),
-        ])
+      try Self.upsertRow(
+        database, message, pinned: pinned, serverStatus: message.status, status: status, onlyRaise: true)
       return existing == nil ? .added : .updated
     }
   }
@@ -67,6 +53,33 @@ extension InboxStore {
       try database.run("DELETE FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)])
       return ids
     }
+  }
+
+  /// Inserts or replaces a message's row, keeping its local change times; `onlyRaise` keeps the
+  /// higher of the stored and the given statuses (statuses never go down), otherwise they are set.
+  static func upsertRow(
+    _ database: Database, _ message: InboxMessage, pinned: Bool, serverStatus: MessageStatus, status: MessageStatus,
+    onlyRaise: Bool
+  ) throws {
+    let statuses =
+      onlyRaise
+      ? "server_status = max(server_status, excluded.server_status), status = max(status, excluded.status)"
+      : "server_status = excluded.server_status, status = excluded.status"
+    try database.run(
+      """
+      INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
+        expires_at, server_status, status)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
+        source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
+        hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,
+        sent_at = excluded.sent_at, expires_at = excluded.expires_at, \(statuses)
+      """,
+      [
+        .text(message.id), .text(message.raw.jsonString), .int(message.ingestedAt), .text(message.source.rawValue),
+        message.order.sql, message.hash.sql, .int(pinned ? 1 : 0), .int(message.sentAt ?? Int64.min),
+        message.sentAt.sql, message.expiresAt.sql, .int(serverStatus.rawValue), .int(status.rawValue),
+      ])
   }
 
   static func row(_ database: Database, id: String) throws -> StoredMessage? {

@@ -78,22 +78,8 @@ public final class SyncTransaction {
   /// Writes a backend message as the merge decided: its payload, `order` and `hash`, and both
   /// statuses exactly as given (the merge computed them); the local change times are kept.
   public func upsert(_ message: InboxMessage, status: MessageStatus, serverStatus: MessageStatus) throws {
-    try database.run(
-      """
-      INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
-        expires_at, server_status, status)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
-        source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
-        hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,
-        sent_at = excluded.sent_at, expires_at = excluded.expires_at, server_status = excluded.server_status,
-        status = excluded.status
-      """,
-      [
-        .text(message.id), .text(message.raw.jsonString), .int(message.ingestedAt), .text(message.source.rawValue),
-        message.order.sql, message.hash.sql, .int(message.isPinned ? 1 : 0), .int(message.sentAt ?? Int64.min),
-        message.sentAt.sql, message.expiresAt.sql, .int(serverStatus.rawValue), .int(status.rawValue),
-      ])
+    try InboxStore.upsertRow(
+      database, message, pinned: message.isPinned, serverStatus: serverStatus, status: status, onlyRaise: false)
   }
 
   /// Updates the statuses (and fills a missing `order`/`hash`) of a message whose payload stays.

@@ -1,5 +1,6 @@
 import Foundation
 import InboxCore
+import InboxTestSupport
 import JSON
 import Testing
 
@@ -148,17 +149,5 @@ struct InboxStoreTests {
     #expect(throws: FeedCursor.Invalid.self) {
       try FeedCursor(token: "!!", storeID: temp.store.storeID, unreadFirst: false)
     }
-  }
-}
-
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

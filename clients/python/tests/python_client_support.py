@@ -11,8 +11,6 @@ if one test takes more than a minute, so a hang is a failure too.
 
 from __future__ import annotations
 
-import faulthandler
-import os
 import sys
 from pathlib import Path
 from typing import Iterator
@@ -21,33 +19,10 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO_ROOT / "clients" / "python"))
+sys.path.insert(0, str(REPO_ROOT / "clients"))
 
+from client_test_fixtures import SAMPLE_IDS, SERVER_BIN, server_bin, store, watchdog  # noqa: E402, F401
 from inbox_rpc_client import Client  # noqa: E402
-
-SERVER_BIN = os.environ.get("INBOX_RPC_BIN") or str(REPO_ROOT / ".build" / "debug" / "inbox-rpc")
-TEST_WATCHDOG_SECONDS = 60
-
-
-@pytest.fixture(scope="session", autouse=True)
-def server_bin() -> str:
-    if not (os.path.isfile(SERVER_BIN) and os.access(SERVER_BIN, os.X_OK)):
-        pytest.fail(
-            f"inbox-rpc not found at {SERVER_BIN}: build it (swift build --product inbox-rpc) or set INBOX_RPC_BIN",
-            pytrace=False,
-        )
-    return os.path.abspath(SERVER_BIN)
-
-
-@pytest.fixture(autouse=True)
-def watchdog() -> Iterator[None]:
-    faulthandler.dump_traceback_later(TEST_WATCHDOG_SECONDS, exit=True)
-    yield
-    faulthandler.cancel_dump_traceback_later()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> str:
-    return str(tmp_path / "inbox.sqlite")
 
 
 @pytest.fixture

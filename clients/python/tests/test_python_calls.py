@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from python_client_support import inbox, server_bin, store, watchdog  # noqa: F401  (fixtures; first: it finds the package)
+from python_client_support import SAMPLE_IDS, inbox, server_bin, store, watchdog  # noqa: F401  (fixtures; first: it finds the package)
 
 from typing import Any, Mapping, Type
 
@@ -25,18 +25,6 @@ from inbox_rpc_client import (
     TapResult,
 )
 
-SAMPLE_IDS = [
-    "welcome",
-    "summer-sale",
-    "new-arrivals",
-    "the-reveal",
-    "loyalty-card",
-    "hero-banner",
-    "plain-note",
-    "broken-video",
-    "captioned-no-image",
-    "unknown-kind",
-]
 KIND_MEMBERS = {"classic": "avatar", "carousel": "carousel", "video": "video", "wallet": "wallet"}
 
 FLASH_SALE_PUSH = {

@@ -9,9 +9,9 @@ that other suites run in the same pytest session import.
 
 from __future__ import annotations
 
-import faulthandler
 import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Callable, Dict, Iterator, Optional
 
@@ -19,29 +19,12 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 INBOX = REPO_ROOT / "clients" / "shell" / "inbox"
-SERVER_BIN = os.environ.get("INBOX_RPC_BIN") or str(REPO_ROOT / ".build" / "debug" / "inbox-rpc")
+sys.path.insert(0, str(REPO_ROOT / "clients"))
+
+from client_test_fixtures import SAMPLE_IDS, SERVER_BIN, server_bin, store, watchdog  # noqa: E402, F401
 
 #: Runs clients/shell/inbox: `inbox("feed", input=None, timeout=30, **extra_env)`.
 Runner = Callable[..., "subprocess.CompletedProcess[str]"]
-
-TEST_WATCHDOG_SECONDS = 60
-
-
-@pytest.fixture(scope="session", autouse=True)
-def server_bin() -> str:
-    if not (os.path.isfile(SERVER_BIN) and os.access(SERVER_BIN, os.X_OK)):
-        pytest.fail(
-            f"inbox-rpc not found at {SERVER_BIN}: build it (swift build --product inbox-rpc) or set INBOX_RPC_BIN",
-            pytrace=False,
-        )
-    return os.path.abspath(SERVER_BIN)
-
-
-@pytest.fixture(autouse=True)
-def watchdog() -> Iterator[None]:
-    faulthandler.dump_traceback_later(TEST_WATCHDOG_SECONDS, exit=True)
-    yield
-    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture
@@ -54,9 +37,6 @@ def base_env(server_bin: str, tmp_path: Path) -> Dict[str, str]:
     return env
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> str:
-    return str(tmp_path / "inbox.sqlite")
 
 
 @pytest.fixture

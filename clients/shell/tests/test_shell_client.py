@@ -15,22 +15,10 @@ from typing import Dict
 
 import pytest
 
-from shell_support import INBOX, REPO_ROOT, Runner
+from shell_support import INBOX, REPO_ROOT, SAMPLE_IDS, Runner
 from shell_support import base_env, inbox, server_bin, store, watchdog  # noqa: F401  (fixtures)
 
 PAYLOAD = REPO_ROOT / "clients" / "examples" / "flash-sale-push.json"
-SAMPLE_IDS = [
-    "welcome",
-    "summer-sale",
-    "new-arrivals",
-    "the-reveal",
-    "loyalty-card",
-    "hero-banner",
-    "plain-note",
-    "broken-video",
-    "captioned-no-image",
-    "unknown-kind",
-]
 
 
 def ok(done: subprocess.CompletedProcess) -> str:

@@ -1,0 +1,57 @@
+"""Fixtures both clients' tests share: the real inbox-rpc binary, a per-test watchdog, a fresh
+store path, and the sample feed's ids.
+
+The binary is $INBOX_RPC_BIN, else .build/debug/inbox-rpc of this checkout. A missing binary fails
+every test: it must never turn into a green run. The watchdog ends the run with a traceback if one
+test takes more than a minute, so a hang is a failure too. The suites' support modules import
+these by name (a conftest.py would shadow the `conftest` module the end-to-end suite imports).
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SERVER_BIN = os.environ.get("INBOX_RPC_BIN") or str(REPO_ROOT / ".build" / "debug" / "inbox-rpc")
+TEST_WATCHDOG_SECONDS = 60
+
+#: The messages of the sample feed (Sources/InboxServer/Resources/sample-feed.json), feed order.
+SAMPLE_IDS = [
+    "welcome",
+    "summer-sale",
+    "new-arrivals",
+    "the-reveal",
+    "loyalty-card",
+    "hero-banner",
+    "plain-note",
+    "broken-video",
+    "captioned-no-image",
+    "unknown-kind",
+]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def server_bin() -> str:
+    if not (os.path.isfile(SERVER_BIN) and os.access(SERVER_BIN, os.X_OK)):
+        pytest.fail(
+            f"inbox-rpc not found at {SERVER_BIN}: build it (swift build --product inbox-rpc) or set INBOX_RPC_BIN",
+            pytrace=False,
+        )
+    return os.path.abspath(SERVER_BIN)
+
+
+@pytest.fixture(autouse=True)
+def watchdog() -> Iterator[None]:
+    faulthandler.dump_traceback_later(TEST_WATCHDOG_SECONDS, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> str:
+    return str(tmp_path / "inbox.sqlite")
