@@ -16,7 +16,7 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(
-      name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+      name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     .target(name: "Posix"),
     .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
     .target(name: "JSON", dependencies: ["CJansson"]),
@@ -24,7 +24,7 @@ let package = Package(
     .target(name: "JSONSchema", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
-    .target(name: "InboxSync", dependencies: ["CCurl", "JSON", "InboxCore", "InboxStore", "Posix"]),
+    .target(name: "InboxSync", dependencies: ["COpenSSL", "JSON", "InboxCore", "InboxStore", "Posix"]),
     .target(
       name: "InboxServer",
       dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxCore", "InboxStore", "InboxSync", "Posix"],

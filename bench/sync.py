@@ -2,8 +2,8 @@
 """bench/sync.py: feed.sync of 10,000 backend messages, beside raw SQLite inserting the same rows.
 
 The server syncs from the loopback fake backend of the test suite (Tests/EndToEnd/fake_backend.py),
-so a sync here is the whole path: HTTP through libcurl, the JSON reply parsed by jansson, every
-message read by the engine, the merge planned and written in one transaction. Scenarios:
+so a sync here is the whole path: HTTP through the server's own client, the JSON reply parsed by
+jansson, every message read by the engine, the merge planned and written in one transaction. Scenarios:
 
   empty store      10,000 new messages into a fresh store
   full, unchanged  the same 10,000 again (the merge reads and compares, writes nothing)
@@ -177,8 +177,9 @@ def main() -> None:
 
     binary = os.environ.get("INBOX_RPC_BIN")
     if not binary:
-        subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "inbox-rpc"],
-                       cwd=REPO, check=True, stdout=sys.stderr)
+        subprocess.run(
+            ["swift", "build", "-c", "release", "--product", "inbox-rpc", "-Xswiftc", "-static-executable"],
+            cwd=REPO, check=True, stdout=sys.stderr)
         binary = str(REPO / ".build" / "release" / "inbox-rpc")
     now = int(time.time())
     backend = FakeBackend()
@@ -223,12 +224,12 @@ def main() -> None:
         f"# feed.sync of {count:,} backend messages",
         "",
         f"Measured by `bench/sync.py` on {datetime.date.today().isoformat()}: {platform.machine()}, "
-        f"{os.cpu_count()} cores, {platform.system()} {platform.release()}; release build with "
-        f"--static-swift-stdlib; {count:,} messages; median of {repeat} repetitions.",
+        f"{os.cpu_count()} cores, {platform.system()} {platform.release()}; release build, a fully "
+        f"static executable; {count:,} messages; median of {repeat} repetitions.",
         "",
-        "A sync is the whole path: HTTP over loopback through libcurl from the Python fake backend of the "
-        "test suite, the reply parsed, every message read by the engine, the merge planned and written in "
-        "one transaction. The baseline is Python's sqlite3 module inserting the same rows (same payload "
+        "A sync is the whole path: HTTP over loopback (the server's own HTTP/1.1 client) from the Python "
+        "fake backend of the test suite, the reply parsed, every message read by the engine, the merge "
+        "planned and written in one transaction. The baseline is Python's sqlite3 module inserting the same rows (same payload "
         "text, same columns, the schema and indexes copied from the server's store) in one transaction, "
         "WAL with synchronous=NORMAL, as the server opens its store.",
         "",

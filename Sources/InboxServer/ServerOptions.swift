@@ -28,6 +28,9 @@ public struct SyncOptions: Sendable {
   public var tokenSource: String?
   /// Seconds allowed for one backend call (`--backend-timeout`); connecting gets at most 10 of them.
   public var timeout: Double = 30
+  /// A PEM file of the CAs to trust for https to the backend instead of the system's store
+  /// (`--backend-ca-file`); nil: the system's.
+  public var caFile: String?
   /// Seconds between background syncs (`--sync-interval`); nil: no background sync.
   public var interval: Int?
   /// Seconds between two fetches unless forced (`--sync-min-interval`).

@@ -34,7 +34,8 @@ final class ServerState: Sendable {
     let transport =
       backend
       ?? HTTPBackend(
-        connectTimeout: 10, timeout: options.sync.timeout, userAgent: "\(ServerInfo.name)/\(ServerInfo.version)")
+        connectTimeout: 10, timeout: options.sync.timeout, userAgent: "\(ServerInfo.name)/\(ServerInfo.version)",
+        caFile: options.sync.caFile)
     sync = try Synchronizer(store: store, backend: transport, options: syncOptions, clock: { clock.now })
     startupOutcome = options.sync.backend.isEmpty ? nil : try sync.configure(options.sync.backend)
   }

@@ -1,4 +1,4 @@
-/// The real backend: `POST {base}/{method}` over HTTP(S) with libcurl (research §1.1).
+/// The real backend: `POST {base}/{method}` over HTTP(S) with `HTTPTransfer` (research §1.1).
 ///
 /// Headers: `Content-Type: application/json; charset=utf-8`, `Accept: application/json`, and
 /// `Authorization: Token <token>` when a token is configured. Failures map onto `SyncError`:
@@ -10,30 +10,36 @@ public struct HTTPBackend: Backend {
   /// Seconds allowed for a whole call, connection included.
   public var timeout: Double
   public var userAgent: String
+  /// A PEM file of the CAs to trust for https instead of the system's store (a private CA); nil:
+  /// the system's.
+  public var caFile: String?
 
   /// A backend with the given timeouts (the Android SDK's are 30 s to connect and 60 s to read).
-  public init(connectTimeout: Double = 10, timeout: Double = 30, userAgent: String = "inbox-rpc") {
+  public init(
+    connectTimeout: Double = 10, timeout: Double = 30, userAgent: String = "inbox-rpc", caFile: String? = nil
+  ) {
     self.connectTimeout = min(connectTimeout, timeout)
     self.timeout = timeout
     self.userAgent = userAgent
+    self.caFile = caFile
   }
 
   public func send(_ call: BackendCall, isCancelled: @escaping @Sendable () -> Bool) throws(SyncError)
     -> BackendEnvelope
   {
-    var headers = ["Content-Type: application/json; charset=utf-8", "Accept: application/json", "Expect:"]
+    var headers = ["Content-Type: application/json; charset=utf-8", "Accept: application/json"]
     if let token = call.token { headers.append("Authorization: Token \(token.secret)") }
-    let request = CurlTransfer.Request(
+    let request = HTTPTransfer.Request(
       url: call.baseURL.endpoint(call.method.rawValue), headers: headers, body: call.body,
       connectTimeout: connectTimeout, timeout: timeout, maxReplyBytes: BackendEnvelope.maxReplyBytes,
-      userAgent: userAgent)
-    let reply: CurlTransfer.Reply
+      userAgent: userAgent, caFile: caFile)
+    let reply: HTTPTransfer.Reply
     do {
-      reply = try CurlTransfer.perform(request, isCancelled: isCancelled)
+      reply = try HTTPTransfer.perform(request, isCancelled: isCancelled)
     } catch {
       switch error {
       case .cancelled: throw .cancelled
-      case .transport(_, let reason): throw .unavailable(method: call.method.rawValue, reason: reason)
+      case .transport(let reason): throw .unavailable(method: call.method.rawValue, reason: reason)
       case .tooLarge(let limit):
         throw .malformedReply(
           method: call.method.rawValue, path: "$", reason: "the reply is larger than \(limit) bytes")

@@ -18,12 +18,15 @@ action_params as a JSON string or an object (alternating), plus any raw entries 
 
 Control it from the test itself (same process): `backend.fail("timeout", method="inboxStatus")`,
 `backend.add_message("m1")`, `backend.status_of("m1")`, `backend.requests`, `backend.down()`.
+`FakeBackend(tls=context)` serves https with that `ssl.SSLContext` (its URL names `host`, while it
+listens on 127.0.0.1 either way); `backend.chunked = True` sends replies with chunked framing.
 """
 
 from __future__ import annotations
 
 import json
 import socket
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
@@ -85,9 +88,19 @@ class Message:
 
 
 class FakeBackend:
-    def __init__(self, *, token: str | None = TOKEN, application: str = APP):
+    def __init__(
+        self,
+        *,
+        token: str | None = TOKEN,
+        application: str = APP,
+        tls: ssl.SSLContext | None = None,
+        host: str = "127.0.0.1",
+    ):
         self.token = token
         self.application = application
+        self.tls = tls
+        self.host = host
+        self.chunked = False  # replies framed with Transfer-Encoding: chunked instead of Content-Length
         self._lock = threading.RLock()
         self._inboxes: dict[str, dict[str, Message]] = {}
         self._deleted: dict[str, list[str]] = {}
@@ -106,10 +119,10 @@ class FakeBackend:
     # -- lifecycle ---------------------------------------------------------------
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}{self.prefix}"
+        return self.url_with(self.prefix)
 
     def url_with(self, prefix: str) -> str:
-        return f"http://127.0.0.1:{self.port}{prefix}"
+        return f"{'https' if self.tls else 'http'}://{self.host}:{self.port}{prefix}"
 
     def up(self) -> None:
         """Listens (again, on the same port once it had one)."""
@@ -130,6 +143,9 @@ class FakeBackend:
         if server is None:
             raise RuntimeError(f"cannot listen on 127.0.0.1:{self.port}")
         server.daemon_threads = True
+        if self.tls is not None:
+            # The handshake runs on the request's own thread (at its first read), not in accept().
+            server.socket = self.tls.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
         self._server = server
         self.port = server.server_address[1]
         threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
@@ -365,6 +381,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_response(status)
             for name, value in reply_headers.items():
                 self.send_header(name, value)
+            if self.owner.chunked and fault is None:
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for start in range(0, len(body), 4096):
+                    piece = body[start : start + 4096]
+                    self.wfile.write(b"%x;offset=%d\r\n%s\r\n" % (len(piece), start, piece))
+                self.wfile.write(b"0\r\n\r\n")
+                return
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             if fault is not None and fault.kind == "close_mid_body":
