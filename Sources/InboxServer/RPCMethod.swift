@@ -8,6 +8,9 @@ protocol RPCMethod: SendableMetatype {
   /// Inline for quick work; background for work that waits on the network or may be cancelled.
   static var execution: Method.Execution { get }
   static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue
+  /// The method as the transport sees it. A requirement, not only an extension, so a method can
+  /// replace it (`rpc.ping` skips the params contract) and the registry's call reaches the override.
+  static func method(_ server: ServerState) -> Method
 }
 
 extension RPCMethod {

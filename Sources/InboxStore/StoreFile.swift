@@ -7,7 +7,7 @@ import Posix
 /// The store file on disk: its default location, and creation with owner-only permissions.
 public enum StoreFile {
   /// `$XDG_DATA_HOME/inbox-rpc/inbox.sqlite`, or `~/.local/share/inbox-rpc/inbox.sqlite`.
-  public static func defaultPath(environment: [String: String]) -> String {
+  public static func defaultPath(environment: Environment) -> String {
     let base: String
     if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
       base = xdg

@@ -77,19 +77,6 @@ public enum Files {
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
-  /// The environment of the process.
-  public static var environment: [String: String] {
-    var result: [String: String] = [:]
-    var entry = environ
-    while let pointer = entry.pointee {
-      let text = String(cString: pointer)
-      if let equals = text.firstIndex(of: "=") {
-        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-      }
-      entry += 1
-    }
-    return result
-  }
 }
 
 /// A failed system call: what was attempted and `strerror`'s words for errno.
@@ -114,4 +101,20 @@ public func randomHex(bytes: Int) -> String {
     text += String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)
   }
   return text
+}
+
+/// Environment variables, read one at a time with getenv: no dictionary of the whole environment
+/// is built at start-up. `init(_:)` stands in a fixed set (tests).
+public struct Environment: Sendable {
+  private let fixed: [String: String]?
+
+  /// The process's own environment.
+  public static let process = Environment(nil)
+
+  public init(_ fixed: [String: String]?) { self.fixed = fixed }
+
+  public subscript(name: String) -> String? {
+    if let fixed { return fixed[name] }
+    return getenv(name).map { String(cString: $0) }
+  }
 }

@@ -3,6 +3,10 @@ import InboxSync
 import JSONRPC
 import Posix
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The command line, parsed by hand (no outside packages): `inbox-rpc --help` prints `Options.help`.
 struct Options {
   var framing: Framing?
@@ -20,6 +24,8 @@ struct Options {
   /// Backend settings from flags over the environment (`INBOX_RPC_BACKEND_URL`, ...).
   var backend = BackendSettings.Patch()
   var tokenFile: String?
+  /// A PEM file of CA certificates to trust for https to the backend instead of the system's.
+  var backendCAFile: String?
   var backendTimeout: Double = 30
   var syncInterval: Int?
   var minSyncInterval: Int64 = 10
@@ -68,6 +74,8 @@ struct Options {
       --token-file PATH           Read the API token from PATH. Otherwise from the environment variable
                                   INBOX_RPC_API_TOKEN. Never on the command line; never logged.
       --backend-timeout SECONDS   Longest backend call, connecting included (default 30; fractions allowed).
+      --backend-ca-file PATH      Trust the CA certificates in PATH (PEM) for https to the backend
+                                  instead of the system's (a private CA; env INBOX_RPC_BACKEND_CA_FILE).
       --sync-interval SECONDS     Also sync in the background every SECONDS (default: off).
       --sync-min-interval SECONDS Least time between two fetches unless feed.sync {force: true} (default 10).
 
@@ -81,7 +89,7 @@ struct Options {
     """
 
   /// Parses `arguments` (without the program name); the environment supplies defaults flags override.
-  static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Options {
+  static func parse(_ arguments: [String], environment: Environment) throws(UsageError) -> Options {
     var options = Options()
     if let level = environment["INBOX_RPC_LOG_LEVEL"], let parsed = Logger.Level(name: level) {
       options.logLevel = parsed
@@ -92,6 +100,7 @@ struct Options {
     if let code = environment["INBOX_RPC_APPLICATION"], !code.isEmpty { options.backend.application = .some(code) }
     if let user = environment["INBOX_RPC_USER_ID"], !user.isEmpty { options.backend.userID = .some(user) }
     if let hwid = environment["INBOX_RPC_HWID"], !hwid.isEmpty { options.backend.hwid = .some(hwid) }
+    if let path = environment["INBOX_RPC_BACKEND_CA_FILE"], !path.isEmpty { options.backendCAFile = path }
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       let (flag, inlineValue) = split(argument)
@@ -140,6 +149,10 @@ struct Options {
       case "--hwid": options.backend.hwid = .some(try identifier(flag, try value()))
       case "--device-type": options.backend.deviceType = .some(Int64(try positive(flag, try value())))
       case "--token-file": options.tokenFile = try value()
+      case "--backend-ca-file":
+        let path = try value()
+        guard !path.isEmpty else { throw UsageError(description: "--backend-ca-file needs a file path") }
+        options.backendCAFile = path
       case "--backend-timeout":
         let text = try value()
         guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
@@ -166,6 +179,10 @@ struct Options {
         // Only the flag's name: a mistyped flag's value may be a secret.
         throw UsageError(description: "unknown option \(flag)")
       }
+    }
+    // A typo in the CA file should stop the start, not surface at the first sync.
+    if let path = options.backendCAFile, access(path, R_OK) != 0 {
+      throw UsageError(description: "--backend-ca-file: cannot read \(path)")
     }
     return options
   }
@@ -194,7 +211,7 @@ struct Options {
 
   /// The API token: `--token-file` when given (trimmed; an empty or unreadable file is an error naming
   /// the path, never the content), else `INBOX_RPC_API_TOKEN`, else none.
-  func apiToken(environment: [String: String]) throws(UsageError) -> (APIToken, String)? {
+  func apiToken(environment: Environment) throws(UsageError) -> (APIToken, String)? {
     if let tokenFile {
       guard let data = try? Files.contents(of: tokenFile) else {
         throw UsageError(description: "--token-file: cannot read \(tokenFile)")

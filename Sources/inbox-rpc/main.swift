@@ -10,23 +10,19 @@ import Posix
 
 // inbox-rpc: parse the command line, open the store, reserve stdout for frames, serve until end of input.
 
-let environment = Files.environment
+let environment = Environment.process
 if CommandLine.arguments.dropFirst().first == "lint" {
   exit(LintCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 let options: Options
-let transport: Options.Transport
 do {
-  let arguments: [String]
-  (transport, arguments) = try Options.takeTransport(
-    from: Array(CommandLine.arguments.dropFirst()), environment: environment)
-  options = try Options.parse(arguments, environment: environment)
+  options = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
 } catch {
   StandardStreams.writeStderr("inbox-rpc: \(error)\nRun 'inbox-rpc --help' for usage.\n")
   exit(2)
 }
 if options.showHelp {
-  StandardStreams.writeStdout(Options.helpWithTransport + "\n")
+  StandardStreams.writeStdout(Options.help + "\n")
   exit(0)
 }
 if options.showVersion {
@@ -70,7 +66,7 @@ serverOptions.sync.backend = options.backend
 serverOptions.sync.token = token?.0
 serverOptions.sync.tokenSource = token?.1
 serverOptions.sync.timeout = options.backendTimeout
-serverOptions.sync.caFile = transport.caFile
+serverOptions.sync.caFile = options.backendCAFile
 serverOptions.sync.interval = options.syncInterval
 serverOptions.sync.minFetchInterval = options.minSyncInterval
 let session: InboxServer.Session

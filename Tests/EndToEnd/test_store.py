@@ -101,25 +101,37 @@ def test_sigkill_never_loses_an_acknowledged_change(store_dir):
     for trial in range(TRIALS):
         server = open_server(path)
         ops = []
-        for k in range(1500):
+        for k in range(20_000):
             op = rng.choice(["dismiss", "read", "tap"])
             target = f"m{rng.randrange(400):04d}"
             method = {"dismiss": "message.dismiss", "read": "message.markRead", "tap": "message.tap"}[op]
             params = {"ids": [target]} if op == "read" else {"id": target}
             ops.append((f"t{trial}-{k}", op, target, method, params))
-        # One write of every request: the server works through them while we pick a moment to kill it.
-        server.write(b"".join(frame({"jsonrpc": "2.0", "id": i, "method": m, "params": p}, "ndjson")
-                              for i, _, _, m, p in ops))
-        deadline = time.monotonic() + rng.uniform(0.002, 0.06)
+        # A writer keeps requests coming in chunks, so the kill always lands with some in flight,
+        # however fast the server is; the replies pile up in the harness's reader meanwhile.
+        stop = threading.Event()
+        sent = []
+
+        def write_requests():
+            for start in range(0, len(ops), 50):
+                if stop.is_set():
+                    return
+                chunk = ops[start : start + 50]
+                sent.extend(chunk)  # before writing: a reply may come before write() returns
+                try:
+                    server.write(b"".join(frame({"jsonrpc": "2.0", "id": i, "method": m, "params": p}, "ndjson")
+                                          for i, _, _, m, p in chunk))
+                except OSError:
+                    return
+
+        writer = threading.Thread(target=write_requests, daemon=True)
+        writer.start()
+        time.sleep(rng.uniform(0.005, 0.06))
         received = {}
-        while time.monotonic() < deadline:
-            try:
-                reply = server.recv(timeout=max(0.0, deadline - time.monotonic()))
-            except AssertionError:
-                break
-            received[reply["id"]] = reply
         server.proc.send_signal(signal.SIGKILL)
         server.proc.wait(5)
+        stop.set()
+        writer.join(5)
         # Replies already written to the pipe count as received too.
         try:
             while True:
@@ -127,9 +139,9 @@ def test_sigkill_never_loses_an_acknowledged_change(store_dir):
                 received[reply["id"]] = reply
         except AssertionError:
             pass
-        if len(received) < len(ops):
+        if len(received) < len(sent):
             killed_with_inflight += 1
-        for op_id, op, target, _, _ in ops:
+        for op_id, op, target, _, _ in list(sent):
             if op == "dismiss":
                 dismiss_sent.add(target)
             reply = received.get(op_id)
