@@ -25,8 +25,9 @@ public struct BackendURL: Sendable, Hashable, CustomStringConvertible {
   public init(_ text: String) throws(Invalid) {
     let trimmed = text.trimmingWhitespace()
     guard !trimmed.isEmpty else { throw Invalid(reason: "the backend URL is empty") }
-    guard let parts = Parts(trimmed) else {
-      throw Invalid(reason: "the backend URL \(Self.quoted(trimmed)) is not an absolute URL")
+    let parts: URLParts
+    do { parts = try URLParts(trimmed) } catch {
+      throw Invalid(reason: "the backend URL \(Self.quoted(trimmed)) \(error.reason)")
     }
     guard !parts.host.isEmpty else { throw Invalid(reason: "the backend URL \(Self.quoted(trimmed)) has no host") }
     guard !parts.hasUserInfo else {
@@ -34,7 +35,7 @@ public struct BackendURL: Sendable, Hashable, CustomStringConvertible {
         reason: "the backend URL must not carry credentials; the API token is read from INBOX_RPC_API_TOKEN or "
           + "--token-file")
     }
-    guard !parts.hasQueryOrFragment else {
+    guard parts.query == nil, !parts.hasFragment else {
       // Not echoed: a query is where a mistaken secret would sit.
       throw Invalid(reason: "the backend URL must not have a query or a fragment")
     }
@@ -51,55 +52,7 @@ public struct BackendURL: Sendable, Hashable, CustomStringConvertible {
     }
     let port = parts.port.map { ":\($0)" } ?? ""
     let path = parts.path.hasSuffix("/") ? parts.path : parts.path + "/"
-    self.string = "\(parts.scheme)://\(parts.host)\(port)\(path)"
-  }
-
-  /// `scheme://[userinfo@]host[:port][/path][?query][#fragment]`, split as RFC 3986 reads it.
-  private struct Parts {
-    var scheme: String
-    var host: String
-    var port: String?
-    var path: String
-    var hasUserInfo: Bool
-    var hasQueryOrFragment: Bool
-
-    init?(_ text: String) {
-      guard let separator = text.firstRange(of: "://") else { return nil }
-      let scheme = text[..<separator.lowerBound]
-      guard let first = scheme.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII,
-        scheme.unicodeScalars.allSatisfy({
-          $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
-        })
-      else { return nil }
-      self.scheme = scheme.lowercased()
-      var rest = text[separator.upperBound...]
-      guard !rest.contains(where: { $0.isWhitespace }) else { return nil }
-      hasQueryOrFragment = rest.contains("?") || rest.contains("#")
-      if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
-      let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-      var authority = rest[..<authorityEnd]
-      path = String(rest[authorityEnd...])
-      hasUserInfo = authority.contains("@")
-      if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-      if authority.hasPrefix("[") {
-        guard let close = authority.firstIndex(of: "]") else { return nil }
-        host = String(authority[...close])
-        let after = authority[authority.index(after: close)...]
-        port = after.hasPrefix(":") ? String(after.dropFirst()) : nil
-        guard after.isEmpty || after.hasPrefix(":") else { return nil }
-      } else if let colon = authority.lastIndex(of: ":") {
-        host = String(authority[..<colon])
-        port = String(authority[authority.index(after: colon)...])
-      } else {
-        host = String(authority)
-        port = nil
-      }
-      if let port {
-        guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port),
-          number <= 65535
-        else { return nil }
-      }
-    }
+    self.string = "\(parts.scheme)://\(parts.bracketedHost)\(port)\(path)"
   }
 
   /// `https://{APP_CODE}.api.pushwoosh.com/json/1.3/`, the SDKs' default (research §1.1).

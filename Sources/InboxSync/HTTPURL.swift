@@ -23,54 +23,19 @@ struct HTTPURL: Equatable {
   }
 
   init(_ text: String) throws(Invalid) {
-    guard let separator = text.firstRange(of: "://") else {
-      throw Invalid(reason: "the URL \(text) is not absolute")
-    }
-    switch text[..<separator.lowerBound].lowercased() {
+    let parts: URLParts
+    do { parts = try URLParts(text) } catch { throw Invalid(reason: "the URL \(text) \(error.reason)") }
+    switch parts.scheme {
     case "https": secure = true
     case "http": secure = false
     default: throw Invalid(reason: "the URL \(text) must use http or https")
     }
-    var rest = text[separator.upperBound...]
-    if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-    let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-    let authority = rest[..<authorityEnd]
-    let path = rest[authorityEnd...]
-    guard !authority.contains("@") else {
-      throw Invalid(reason: "the URL must not carry credentials")
-    }
-
-    let portText: Substring
-    if authority.hasPrefix("[") {
-      guard let close = authority.firstIndex(of: "]") else {
-        throw Invalid(reason: "the URL \(text) has an unclosed IPv6 address")
-      }
-      host = String(authority[authority.index(after: authority.startIndex)..<close])
-      let afterHost = authority[authority.index(after: close)...]
-      guard afterHost.isEmpty || afterHost.hasPrefix(":") else {
-        throw Invalid(reason: "the URL \(text) has something after its IPv6 address")
-      }
-      portText = afterHost.dropFirst()
-    } else if let colon = authority.firstIndex(of: ":") {
-      host = String(authority[..<colon])
-      portText = authority[authority.index(after: colon)...]
-    } else {
-      host = String(authority)
-      portText = ""
-    }
-    guard !host.isEmpty else { throw Invalid(reason: "the URL \(text) has no host") }
-    if portText.isEmpty {
-      port = secure ? 443 : 80
-    } else {
-      guard portText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = UInt16(portText), number > 0 else {
-        throw Invalid(reason: "the URL \(text) has an invalid port")
-      }
-      port = number
-    }
-    target = path.isEmpty ? "/" : path.hasPrefix("?") ? "/" + path : String(path)
-    guard (host + target).utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
-      throw Invalid(reason: "the URL has a space or a control character in it")
-    }
+    guard !parts.hasUserInfo else { throw Invalid(reason: "the URL must not carry credentials") }
+    guard !parts.host.isEmpty else { throw Invalid(reason: "the URL \(text) has no host") }
+    host = parts.host
+    port = parts.port.flatMap { UInt16($0) } ?? (secure ? 443 : 80)
+    let path = parts.path.isEmpty ? "/" : parts.path
+    target = parts.query.map { "\(path)?\($0)" } ?? path
   }
 
   /// `https://host:port`, without the port when it is the scheme's own.

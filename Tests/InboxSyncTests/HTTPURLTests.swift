@@ -27,7 +27,7 @@ struct HTTPURLTests {
   }
 
   @Test(arguments: [
-    ("api.example.com/x", "is not absolute"),
+    ("api.example.com/x", "is not an absolute URL"),
     ("ftp://host/x", "must use http or https"),
     ("https://user:secret@host/", "must not carry credentials"),
     ("https:///path", "has no host"),
