@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from contract import CONTRACT, ContractViolation
+
 from fake_backend import APP, TOKEN, USER, FakeBackend
 
 BIN = os.environ.get("INBOX_RPC_BIN", os.path.join(os.getcwd(), ".build/debug/inbox-rpc"))
@@ -49,6 +51,8 @@ class SyncServer:
         )
         self._cond = threading.Condition()
         self._replies: dict[Any, dict] = {}
+        self._methods: dict[Any, str] = {}
+        self._violations: list[str] = []
         self.notifications: list[dict] = []
         self.stdout = bytearray()
         self.stderr = bytearray()
@@ -76,6 +80,10 @@ class SyncServer:
                     if isinstance(message, dict) and "id" in message and "method" not in message:
                         self._replies[message["id"]] = message
                     else:
+                        try:  # every notification must fit Schemas/ (reported on the next reply)
+                            CONTRACT.check_notification(message)
+                        except ContractViolation as violation:
+                            self._violations.append(str(violation))
                         self.notifications.append(message)
                 self._cond.notify_all()
 
@@ -93,6 +101,7 @@ class SyncServer:
         message = {"jsonrpc": "2.0", "id": id, "method": method}
         if params is not None:
             message["params"] = params
+        self._methods[id] = method
         self.proc.stdin.write(json.dumps(message).encode() + b"\n")
         return id
 
@@ -112,7 +121,12 @@ class SyncServer:
                 if remaining <= 0:
                     raise AssertionError(f"no reply to {id} within {timeout}s: {self.stderr_text()[-800:]}")
                 self._cond.wait(remaining)
-            return self._replies.pop(id)
+            reply = self._replies.pop(id)
+            if self._violations:
+                raise ContractViolation(self._violations[0])
+        # Every reply must fit the schema of its method (Schemas/openrpc.json).
+        CONTRACT.check_reply(self._methods.pop(id, ""), reply)
+        return reply
 
     def call_raw(self, method: str, params: Any = None, timeout: float = 10.0) -> dict:
         return self.reply(self.send(method, params), timeout)

@@ -196,6 +196,8 @@ class SyncReport(TypedDict):
     expired: int
     pushed: int
     pending: int
+    failed: int
+    throttled: bool
 
 
 class ServerName(TypedDict):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from python_client_support import SAMPLE_IDS, inbox, server_bin, store, watchdog  # noqa: F401  (fixtures; first: it finds the package)
+from python_client_support import SAMPLE_IDS, inbox, server_bin, store, watchdog, replies_fit_the_contract  # noqa: F401  (fixtures; first: it finds the package)
 
 from typing import Any, Mapping, Type
 

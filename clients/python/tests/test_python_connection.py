@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from python_client_support import inbox, server_bin, store, watchdog  # noqa: F401  (fixtures; first: it finds the package)
+from python_client_support import inbox, server_bin, store, watchdog, replies_fit_the_contract  # noqa: F401  (fixtures; first: it finds the package)
 
 import json
 import os
@@ -255,7 +255,7 @@ def test_odd_frames_from_the_server_are_skipped_and_late_errors_are_typed(tmp_pa
 def test_sync_progress_reaches_on_progress_during_the_call(tmp_path: Path) -> None:
     """The client side of feed.sync, against a stand-in server that reports progress."""
     fake = tmp_path / "syncing-server"
-    report = {"added": 2, "updated": 1, "removed": 0, "expired": 0, "pushed": 3, "pending": 0}
+    report = {"added": 2, "updated": 1, "removed": 0, "expired": 0, "pushed": 3, "pending": 0, "failed": 0, "throttled": False}
     fake.write_text(
         f"#!{sys.executable}\n"
         + textwrap.dedent(
@@ -270,7 +270,7 @@ def test_sync_progress_reaches_on_progress_during_the_call(tmp_path: Path) -> No
                         note = {{"jsonrpc": "2.0", "method": "sync.progress",
                                  "params": {{"stage": stage, "done": done, "total": 3}}}}
                         print(json.dumps(note))
-                    print(json.dumps({{"jsonrpc": "2.0", "id": request["id"], "result": {json.dumps(report)}}}))
+                    print(json.dumps({{"jsonrpc": "2.0", "id": request["id"], "result": json.loads({json.dumps(json.dumps(report))})}}))
                 else:
                     print(json.dumps({{"jsonrpc": "2.0", "id": request["id"], "result": None}}))
                 sys.stdout.flush()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from python_client_support import REPO_ROOT, server_bin, store, watchdog  # noqa: F401  (fixtures)
+from python_client_support import REPO_ROOT, server_bin, store, watchdog, replies_fit_the_contract  # noqa: F401  (fixtures)
 
 import os
 import subprocess

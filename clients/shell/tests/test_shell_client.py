@@ -162,7 +162,7 @@ def test_sync_prints_progress_on_stderr_and_the_report_on_stdout(base_env: Dict[
                 for done in (1, 2):
                     note = {"jsonrpc": "2.0", "method": "sync.progress", "params": {"stage": "fetch", "done": done, "total": 2}}
                     print(json.dumps(note, separators=(",", ":")))
-                report = {"added": 2, "updated": 1, "removed": 0, "expired": 0, "pushed": 3, "pending": 1}
+                report = {"added": 2, "updated": 1, "removed": 0, "expired": 0, "pushed": 3, "pending": 1, "failed": 0, "throttled": False}
                 print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": report}))
                 sys.stdout.flush()
             """
