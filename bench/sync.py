@@ -16,7 +16,7 @@ on a file in WAL mode with synchronous=NORMAL, as the server opens its store. Ea
 median of the repetitions; the ratio is sync / baseline. sync.progress notifications split a sync
 into its stages: push+fetch (HTTP and parsing) and merge (plan and write).
 
-  bench/sync.py                  build (release) if needed, run, write bench/RESULTS-sync.md
+  bench/sync.py                  build (release) if needed, run, write its section of bench/RESULTS.md
   bench/sync.py --quick          1,000 messages, 1 repetition, print only
   INBOX_RPC_BIN=path bench/sync.py   use that binary
 Python 3 standard library only.
@@ -263,7 +263,22 @@ def main() -> None:
     report = "\n".join(lines)
     print(report)
     if not args.quick and not args.count:
-        (BENCH_DIR / "RESULTS-sync.md").write_text(report)
+        write_section(report)
+
+
+def write_section(report: str) -> None:
+    """Puts the report into bench/RESULTS.md between its markers, replacing the previous one."""
+    import re
+
+    results = BENCH_DIR / "RESULTS.md"
+    body = report.replace("# feed.sync of", "## Sync: feed.sync of", 1)
+    section = f"<!-- sync -->\n{body.rstrip()}\n<!-- /sync -->\n"
+    text = results.read_text() if results.exists() else "# inbox-rpc benchmark results\n"
+    if "<!-- sync -->" in text:
+        text = re.sub(r"<!-- sync -->.*<!-- /sync -->\n", lambda _: section, text, flags=re.S)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    results.write_text(text)
 
 
 if __name__ == "__main__":
