@@ -68,13 +68,6 @@ public final class Logger: @unchecked Sendable {
   public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
   public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
 
-  /// Lines dropped so far because stderr was not being read.
-  public var droppedCount: Int {
-    condition.lock()
-    defer { condition.unlock() }
-    return dropped
-  }
-
   /// Waits up to `timeout` seconds for queued lines to be written (at exit); never blocks longer.
   public func flush(timeout: Double = 0.2) {
     let deadline = Clock.monotonicNanoseconds + UInt64(timeout * 1e9)

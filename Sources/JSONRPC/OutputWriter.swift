@@ -57,13 +57,6 @@ public final class OutputWriter: @unchecked Sendable {
     }
   }
 
-  /// False once the host has gone away.
-  public var isOpen: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return !closed
-  }
-
   private func writeAll(_ bytes: [UInt8]) -> Bool {
     Files.writeAll(fd, bytes)
   }
