@@ -13,7 +13,11 @@ Standard library only; Python 3.9 or later.
 from ._framing import Framing
 from .client import Call, Client, Notification, find_server
 from .errors import (
+    BackendError,
+    BackendMalformedReply,
     BackendNotConfigured,
+    BackendRefused,
+    BackendUnavailable,
     CallTimeout,
     InboxRPCClientError,
     InternalError,
@@ -52,7 +56,11 @@ from .types import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "BackendError",
+    "BackendMalformedReply",
     "BackendNotConfigured",
+    "BackendRefused",
+    "BackendUnavailable",
     "ButtonAction",
     "ButtonTapResult",
     "Call",

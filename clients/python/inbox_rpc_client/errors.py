@@ -147,7 +147,30 @@ class StoreFailure(RPCError):
     CODE = -32020
 
 
-class BackendNotConfigured(RPCError):
+class BackendError(RPCError):
+    """A `feed.sync` the backend did not complete; the local feed keeps working and no change is
+    lost (`data.pushed`, `data.pending` say how far it got)."""
+
+
+class BackendUnavailable(BackendError):
+    """-32030: the backend cannot be reached (refused, DNS or TLS failure, timeout, closed mid-body)."""
+
+    CODE = -32030
+
+
+class BackendRefused(BackendError):
+    """-32031: the backend answered, but not HTTP 200 with `status_code` 200. `data`: httpStatus, statusCode, ..."""
+
+    CODE = -32031
+
+
+class BackendMalformedReply(BackendError):
+    """-32032: the backend's reply is empty, not JSON, or not the contract's shape. `data.path` says where."""
+
+    CODE = -32032
+
+
+class BackendNotConfigured(BackendError):
     """-32033: `feed.sync` was called on a server that has no backend configured."""
 
     CODE = -32033

@@ -9,7 +9,11 @@ from typing import Any, Mapping, Type
 import pytest
 
 from inbox_rpc_client import (
+    BackendError,
+    BackendMalformedReply,
     BackendNotConfigured,
+    BackendRefused,
+    BackendUnavailable,
     ButtonTapResult,
     Card,
     Client,
@@ -232,20 +236,29 @@ def test_keyword_arguments_are_the_params(inbox: Client) -> None:
 
 def test_every_known_code_has_its_class_and_unknown_codes_stay_rpc_error() -> None:
     assert RPCError.for_code(-32001) is MessageNotFound
+    assert RPCError.for_code(-32030) is BackendUnavailable
+    assert RPCError.for_code(-32031) is BackendRefused
+    assert RPCError.for_code(-32032) is BackendMalformedReply
     assert RPCError.for_code(-32033) is BackendNotConfigured
+    assert all(issubclass(RPCError.for_code(code), BackendError) for code in range(-32033, -32029))
     unknown = RPCError.from_reply({"code": -31999, "message": "new", "data": {"x": 1}})
     assert type(unknown) is RPCError and unknown.data == {"x": 1}
 
 
-def test_sync_answers_a_report_or_a_typed_error(inbox: Client) -> None:
-    """feed.sync by name: a report once the server syncs; until then a typed error, not a crash."""
+def test_sync_without_a_backend_is_a_typed_error(inbox: Client) -> None:
+    """feed.sync on a server with no backend configured: BackendNotConfigured naming what is missing."""
     progress: list = []
-    try:
-        report = inbox.feed_sync(on_progress=progress.append, timeout=20)
-    except MethodNotFound as error:
-        assert error.data == {"method": "feed.sync"}
-    except BackendNotConfigured as error:
-        assert error.code == -32033
-    else:
-        assert_shape(report, SyncReport)
+    with pytest.raises(BackendNotConfigured) as raised:
+        inbox.feed_sync(on_progress=progress.append, timeout=20)
+    assert raised.value.code == -32033 and "missing" in raised.value.data
     assert inbox._listeners == []  # the progress listener is gone with the call
+
+
+def test_an_unreachable_backend_is_backend_unavailable(server_bin: str, store: str) -> None:
+    """A backend that refuses connections: BackendUnavailable, and the local feed still works."""
+    args = ["--application", "APP-12345", "--backend-url", "http://127.0.0.1:9/json/1.3/"]
+    with Client(server_bin, store=store, sample_feed=True, args=args, timeout=20) as client:
+        with pytest.raises(BackendUnavailable) as raised:
+            client.feed_sync(timeout=20)
+        assert raised.value.data["method"] == "inboxStatus" or raised.value.data["method"] == "getInboxMessages"
+        assert len(client.feed_list(limit=3)["items"]) == 3

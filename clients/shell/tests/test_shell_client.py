@@ -139,14 +139,13 @@ def test_call_sends_any_method_and_prints_json(inbox: Runner) -> None:
     assert inbox("call", "feed.list", "[not json").returncode == 2
 
 
-def test_sync_answers_a_report_or_a_mapped_error(inbox: Runner) -> None:
+def test_sync_failures_exit_7(inbox: Runner) -> None:
+    """No backend configured, then one that refuses connections: both exit 7 with the code said."""
     done = inbox("sync")
-    if done.returncode == 0:
-        assert done.stdout.startswith("synced: added ")
-    elif done.returncode == 6:
-        assert done.stderr == 'inbox: Method not found (-32601): {"method":"feed.sync"}\n'
-    else:
-        assert done.returncode == 7 and "(-32033)" in done.stderr
+    assert done.returncode == 7 and "(-32033)" in done.stderr
+    unreachable = "--sample-feed --application APP-12345 --backend-url http://127.0.0.1:9/json/1.3/"
+    done = inbox("sync", INBOX_RPC_FLAGS=unreachable)
+    assert done.returncode == 7 and "(-32030)" in done.stderr
 
 
 def test_sync_prints_progress_on_stderr_and_the_report_on_stdout(base_env: Dict[str, str], tmp_path: Path) -> None:
