@@ -19,6 +19,10 @@ final class LoopbackServer: @unchecked Sendable {
   let host: String
   let port: UInt16
   private let fd: Int32
+  /// Whether a serving thread owns `fd`. That thread closes it, not `deinit`: a descriptor closed
+  /// under a thread blocked in (or about to call) `accept` may be reused at once by another
+  /// test's server, and the old thread would then answer that server's connections.
+  private let served: Bool
   private let log = Log()
 
   /// The requests read, shared with the serving thread (which must not keep the server alive).
@@ -63,13 +67,18 @@ final class LoopbackServer: @unchecked Sendable {
     self.host = host
     self.port = UInt16(bigEndian: networkPort)
     self.fd = fd
-    if case .silent = behaviour { return }
+    if case .silent = behaviour {
+      served = false
+      return
+    }
+    served = true
     Thread.detachNewThread { [log] in Self.serve(fd, behaviour, log) }
   }
 
+  /// Shutting a listening socket down wakes its `accept` with an error; the thread then closes it.
   deinit {
     shutdown(fd, Int32(SHUT_RDWR))
-    close(fd)
+    if !served { close(fd) }
   }
 
   /// `http://host:port` (an IPv6 host in brackets).
@@ -81,7 +90,11 @@ final class LoopbackServer: @unchecked Sendable {
   private static func serve(_ fd: Int32, _ behaviour: Behaviour, _ log: Log) {
     while true {
       let client = accept(fd, nil, nil)
-      guard client >= 0 else { return }
+      if client < 0 {
+        if errno == EINTR || errno == ECONNABORTED { continue }
+        close(fd)
+        return
+      }
       switch behaviour {
       case .reply(let text):
         let request = readRequest(client)
