@@ -31,6 +31,8 @@ public struct SyncOptions: Sendable {
   /// A PEM file of the CAs to trust for https to the backend instead of the system's store
   /// (`--backend-ca-file`); nil: the system's.
   public var caFile: String?
+  /// The proxy https calls to the backend tunnel through (from `https_proxy` and `no_proxy`).
+  public var proxy = ProxySettings.direct
   /// Seconds between background syncs (`--sync-interval`); nil: no background sync.
   public var interval: Int?
   /// Seconds between two fetches unless forced (`--sync-min-interval`).

@@ -35,7 +35,7 @@ final class ServerState: Sendable {
       backend
       ?? HTTPBackend(
         connectTimeout: 10, timeout: options.sync.timeout, userAgent: "\(ServerInfo.name)/\(ServerInfo.version)",
-        caFile: options.sync.caFile)
+        caFile: options.sync.caFile, proxy: options.sync.proxy)
     sync = try Synchronizer(store: store, backend: transport, options: syncOptions, clock: { clock.now })
     startupOutcome = options.sync.backend.isEmpty ? nil : try sync.configure(options.sync.backend)
   }

@@ -13,15 +13,19 @@ public struct HTTPBackend: Backend {
   /// A PEM file of the CAs to trust for https instead of the system's store (a private CA); nil:
   /// the system's.
   public var caFile: String?
+  /// The proxy https calls tunnel through (`https_proxy`, `no_proxy`); `.direct` by default.
+  public var proxy: ProxySettings
 
   /// A backend with the given timeouts (the Android SDK's are 30 s to connect and 60 s to read).
   public init(
-    connectTimeout: Double = 10, timeout: Double = 30, userAgent: String = "inbox-rpc", caFile: String? = nil
+    connectTimeout: Double = 10, timeout: Double = 30, userAgent: String = "inbox-rpc", caFile: String? = nil,
+    proxy: ProxySettings = .direct
   ) {
     self.connectTimeout = min(connectTimeout, timeout)
     self.timeout = timeout
     self.userAgent = userAgent
     self.caFile = caFile
+    self.proxy = proxy
   }
 
   public func send(_ call: BackendCall, isCancelled: @escaping @Sendable () -> Bool) throws(SyncError)
@@ -32,7 +36,7 @@ public struct HTTPBackend: Backend {
     let request = HTTPTransfer.Request(
       url: call.baseURL.endpoint(call.method.rawValue), headers: headers, body: call.body,
       connectTimeout: connectTimeout, timeout: timeout, maxReplyBytes: BackendEnvelope.maxReplyBytes,
-      userAgent: userAgent, caFile: caFile)
+      userAgent: userAgent, caFile: caFile, proxy: proxy)
     let reply: HTTPTransfer.Reply
     do {
       reply = try HTTPTransfer.perform(request, isCancelled: isCancelled)

@@ -15,8 +15,8 @@ import Posix
 final class HTTPConnection {
   private let fd: Int32
   private var tls: OpaquePointer?
-  /// `host port N`, for messages.
-  private let peer: String
+  /// `host port N`, for messages: the server's, or the proxy's until a tunnel leads to the server.
+  private var peer: String
 
   private init(fd: Int32, peer: String) {
     self.fd = fd
@@ -28,23 +28,26 @@ final class HTTPConnection {
     close(fd)
   }
 
-  /// Resolves the host, connects to its addresses in turn until one accepts, and, for https, runs
-  /// the TLS handshake: all within `deadline`.
-  static func open(_ url: HTTPURL, tls context: TLSContext?, by deadline: TransferDeadline)
+  /// Resolves the host (or the proxy's), connects to its addresses in turn until one accepts, asks
+  /// a proxy for a tunnel, and, for https, runs the TLS handshake with the host: all within `deadline`.
+  static func open(_ url: HTTPURL, tls context: TLSContext?, via proxy: HTTPProxy?, by deadline: TransferDeadline)
     throws(HTTPTransfer.Failure) -> HTTPConnection
   {
-    let addresses = try HostResolver.resolve(url.host, port: url.port, by: deadline)
-    var lastFailure = HTTPTransfer.Failure.transport(reason: "cannot connect to \(url.hostAndPort)")
+    let (host, port) = proxy.map { ($0.host, $0.port) } ?? (url.host, url.port)
+    let peer = "\(host) port \(port)"
+    let addresses = try HostResolver.resolve(host, port: port, by: deadline)
+    var lastFailure = HTTPTransfer.Failure.transport(reason: "cannot connect to \(peer)")
     for address in addresses {
       let connection: HTTPConnection
       do {
-        connection = try connect(to: address, peer: url.hostAndPort, by: deadline)
+        connection = try connect(to: address, peer: peer, by: deadline)
       } catch {
         // Refused or unreachable: the next address may do, while time is left.
         guard case .transport = error, deadline.nextSlice > 0 else { throw error }
         lastFailure = error
         continue
       }
+      if let proxy { try connection.tunnel(to: url, through: proxy, by: deadline) }
       if let context { try connection.handshake(context, host: url.host, by: deadline) }
       return connection
     }
@@ -75,6 +78,36 @@ final class HTTPConnection {
       throw .transport(reason: "cannot connect to \(peer): \(String(cString: strerror(error)))")
     }
     return connection
+  }
+
+  /// `CONNECT host:port` to the proxy, whose answer is read a byte at a time so that nothing of
+  /// what follows it (the server's, inside the tunnel) is taken: a 2xx opens the tunnel, anything
+  /// else is a refusal, named with the proxy's status.
+  private func tunnel(to url: HTTPURL, through proxy: HTTPProxy, by deadline: TransferDeadline)
+    throws(HTTPTransfer.Failure)
+  {
+    let authority = url.isIPv6Literal ? "[\(url.host)]:\(url.port)" : "\(url.host):\(url.port)"
+    var head = "CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n"
+    if let authorization = proxy.authorization { head += "Proxy-Authorization: \(authorization)\r\n" }
+    try write(Array((head + "\r\n").utf8), by: deadline)
+    var parser = HTTPResponseParser(maxBodyBytes: 0, maxHeadBytes: 16 * 1024, headOnly: true)
+    var byte: [UInt8] = [0]
+    while true {
+      let count = try read(into: &byte, by: deadline)
+      let answer: HTTPResponseParser.Response?
+      do {
+        answer = count == 0 ? try parser.end() : try parser.consume(byte)
+      } catch {
+        throw .transport(reason: "\(proxy.description) did not answer CONNECT: \(error.reason)")
+      }
+      guard let answer else { continue }
+      guard (200..<300).contains(answer.status) else {
+        throw .transport(
+          reason: "\(proxy.description) refused the tunnel to \(url.hostAndPort): HTTP \(answer.status)")
+      }
+      peer = url.hostAndPort
+      return
+    }
   }
 
   /// The TLS handshake, the server's certificate checked against the context's CAs and against

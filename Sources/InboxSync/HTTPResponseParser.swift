@@ -24,10 +24,21 @@ struct HTTPResponseParser {
     case truncated(String)
     /// The body is larger than the limit.
     case tooLarge(limit: Int)
+
+    /// In words, for a message.
+    var reason: String {
+      switch self {
+      case .malformed(let reason), .truncated(let reason): reason
+      case .tooLarge(let limit): "the reply's body is larger than \(limit) bytes"
+      }
+    }
   }
 
   let maxBodyBytes: Int
   let maxHeadBytes: Int
+  /// Whether the response ends with its head (a proxy's answer to CONNECT: a 2xx has no body and
+  /// the tunnel follows; any other answer is a refusal whose body nobody needs).
+  let headOnly: Bool
 
   private enum State: Equatable {
     case statusLine
@@ -54,9 +65,10 @@ struct HTTPResponseParser {
   private var body: [UInt8] = []
   private var expectedLength = 0
 
-  init(maxBodyBytes: Int, maxHeadBytes: Int = 64 * 1024) {
+  init(maxBodyBytes: Int, maxHeadBytes: Int = 64 * 1024, headOnly: Bool = false) {
     self.maxBodyBytes = maxBodyBytes
     self.maxHeadBytes = maxHeadBytes
+    self.headOnly = headOnly
   }
 
   /// Takes the next bytes read from the connection; the response once it is complete (bytes after
@@ -243,7 +255,7 @@ struct HTTPResponseParser {
       state = .statusLine
       return
     }
-    if status == 204 || status == 304 {
+    if headOnly || status == 204 || status == 304 {
       state = .done
       return
     }

@@ -22,6 +22,8 @@ struct HTTPTransfer {
     var userAgent: String
     /// A PEM file of the CAs to trust for https instead of the system's; nil: the system's.
     var caFile: String? = nil
+    /// The proxy an https request tunnels through, unless `no_proxy` lists its host.
+    var proxy = ProxySettings.direct
   }
 
   struct Reply {
@@ -55,7 +57,8 @@ struct HTTPTransfer {
       seconds: min(request.connectTimeout, request.timeout), from: start, isCancelled: isCancelled)
 
     let context = url.secure ? try TLSContext.shared(caFile: request.caFile) : nil
-    let connection = try HTTPConnection.open(url, tls: context, by: connecting)
+    let proxy = try request.proxy.proxy(for: url)
+    let connection = try HTTPConnection.open(url, tls: context, via: proxy, by: connecting)
     try connection.write(message, by: whole)
 
     var parser = HTTPResponseParser(maxBodyBytes: request.maxReplyBytes)

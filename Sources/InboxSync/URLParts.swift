@@ -3,7 +3,8 @@
 struct URLParts: Equatable {
   /// Lower-cased.
   var scheme: String
-  var hasUserInfo: Bool
+  /// What comes before `@` in the authority (credentials), as written; nil when there is no `@`.
+  var userInfo: String?
   /// As written; an IPv6 literal without its brackets.
   var host: String
   var isIPv6Literal: Bool
@@ -41,7 +42,7 @@ struct URLParts: Equatable {
     let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
     var authority = rest[..<authorityEnd]
     path = String(rest[authorityEnd...])
-    hasUserInfo = authority.contains("@")
+    userInfo = authority.lastIndex(of: "@").map { String(authority[..<$0]) }
     if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
     if authority.hasPrefix("[") {
       guard let close = authority.firstIndex(of: "]") else { throw Invalid(reason: "has an unclosed IPv6 address") }
@@ -69,6 +70,8 @@ struct URLParts: Equatable {
     }
     self.scheme = scheme.lowercased()
   }
+
+  var hasUserInfo: Bool { userInfo != nil }
 
   /// The host as it goes into a URL: an IPv6 literal in brackets.
   var bracketedHost: String { isIPv6Literal ? "[\(host)]" : host }

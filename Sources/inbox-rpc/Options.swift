@@ -76,6 +76,8 @@ struct Options {
       --backend-timeout SECONDS   Longest backend call, connecting included (default 30; fractions allowed).
       --backend-ca-file PATH      Trust the CA certificates in PATH (PEM) for https to the backend
                                   instead of the system's (a private CA; env INBOX_RPC_BACKEND_CA_FILE).
+                                  https goes through the http:// proxy in https_proxy (or HTTPS_PROXY,
+                                  all_proxy), with CONNECT, except to the hosts listed in no_proxy.
       --sync-interval SECONDS     Also sync in the background every SECONDS (default: off).
       --sync-min-interval SECONDS Least time between two fetches unless feed.sync {force: true} (default 10).
 

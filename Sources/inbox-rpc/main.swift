@@ -67,6 +67,10 @@ serverOptions.sync.token = token?.0
 serverOptions.sync.tokenSource = token?.1
 serverOptions.sync.timeout = options.backendTimeout
 serverOptions.sync.caFile = options.backendCAFile
+serverOptions.sync.proxy = ProxySettings(environment: environment)
+if let proxy = serverOptions.sync.proxy.summary {
+  if serverOptions.sync.proxy.isUsable { logger.info(proxy) } else { logger.warn(proxy) }
+}
 serverOptions.sync.interval = options.syncInterval
 serverOptions.sync.minFetchInterval = options.minSyncInterval
 let session: InboxServer.Session

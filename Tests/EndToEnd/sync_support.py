@@ -24,6 +24,7 @@ from contract import CONTRACT, ContractViolation
 from fake_backend import APP, TOKEN, USER, FakeBackend
 
 BIN = os.environ.get("INBOX_RPC_BIN", os.path.join(os.getcwd(), ".build/debug/inbox-rpc"))
+PROXY_VARIABLES = {name for base in ("https_proxy", "all_proxy", "no_proxy") for name in (base, base.upper())}
 T0 = 1_900_000_000  # the pinned clock: messages below are sent before it and expire after it
 
 
@@ -44,7 +45,8 @@ class SyncServer:
         if not os.path.exists(BIN):
             pytest.fail(f"inbox-rpc binary not found at {BIN!r} (set INBOX_RPC_BIN)", pytrace=False)
         self.cmd = [BIN, "--store", store, "--test-methods", *args]
-        full_env = {k: v for k, v in os.environ.items() if not k.startswith("INBOX_RPC_")}
+        # The server's own settings and proxy variables come from the test alone, not the machine.
+        full_env = {k: v for k, v in os.environ.items() if not k.startswith("INBOX_RPC_") and k not in PROXY_VARIABLES}
         full_env.update(env or {})
         self.proc = subprocess.Popen(
             self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env, bufsize=0
