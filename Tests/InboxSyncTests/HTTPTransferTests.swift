@@ -64,7 +64,7 @@ struct HTTPTransferTests {
     let failure = Self.failure(Self.request("\(server.origin)/x", timeout: 0.2))
     #expect(
       failure == .transport(reason: "timed out after 0.2 s waiting for the reply from 127.0.0.1 port \(server.port)"))
-    #expect(ContinuousClock.now - started < .seconds(1))
+    #expect(ContinuousClock.now - started < .seconds(3))  // far from any other wait; loose for a busy machine
   }
 
   /// A cancel is seen within a poll slice, long before the time-out.
@@ -75,7 +75,7 @@ struct HTTPTransferTests {
       ContinuousClock.now - started > .milliseconds(100)
     }
     #expect(failure == .cancelled)
-    #expect(ContinuousClock.now - started < .milliseconds(500))
+    #expect(ContinuousClock.now - started < .seconds(2))  // the time-out is 10 s
   }
 
   @Test func bodyCutShort() throws {

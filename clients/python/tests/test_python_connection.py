@@ -122,7 +122,7 @@ def test_a_call_that_times_out_raises_and_is_cancelled_on_the_server(inbox: Clie
     with pytest.raises(CallTimeout) as raised:
         inbox.call("test.sleep", ms=5000, timeout=0.3)
     assert raised.value.method == "test.sleep"
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < 3  # the call sleeps 5 s
     assert inbox.ping() == "pong"  # the connection is still good; the late reply is dropped
     assert inbox._pending == {}
 
