@@ -1,7 +1,7 @@
 """Black-box fixtures for the inbox-rpc stdio JSON-RPC 2.0 transport.
 
 Every test talks to the real binary over pipes. The binary path comes from the
-environment variable INBOX_RPC_BIN (default: /work/main/.build/debug/inbox-rpc).
+environment variable INBOX_RPC_BIN (default: .build/debug/inbox-rpc of this checkout).
 A missing binary FAILS every test (it must never turn into a green run).
 
 Nothing here can hang: stdout is read by a background thread into a buffer and
@@ -29,7 +29,8 @@ try:  # jsonschema is in requirements.txt; keep the fixtures usable without it.
 except ImportError:  # pragma: no cover
     jsonschema = None
 
-BIN = os.environ.get("INBOX_RPC_BIN", "/work/main/.build/debug/inbox-rpc")
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("INBOX_RPC_BIN", os.path.join(REPO_ROOT, ".build", "debug", "inbox-rpc"))
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 DEFAULT_TIMEOUT = 5.0  # seconds to wait for one reply frame

@@ -17,7 +17,7 @@ from jsonschema import Draft7Validator, Draft202012Validator
 from conftest import BIN, Server, assert_result
 from contract import CONTRACT, DOCUMENT_PATH, SCHEMAS
 
-META_SCHEMA = os.path.join(SCHEMAS, "..", "..", "shared", "openrpc", "meta-schema.json")
+META_SCHEMA = os.path.join(SCHEMAS, "meta", "openrpc-meta-schema.json")
 sys.path.insert(0, SCHEMAS)
 import record_examples  # noqa: E402  (the scenario the examples were recorded from)
 
