@@ -1,7 +1,7 @@
 import Posix
 
-/// One HTTP/1.1 POST to an `http://` or `https://` URL, on a connection of its own, on the calling
-/// thread.
+/// One HTTP/1.1 POST to an `http://` or `https://` URL, on a connection of its own (through a
+/// CONNECT tunnel when `request.proxy` names a proxy for it), on the calling thread.
 ///
 /// The request says `Connection: close` and the reply is read until its framing ends (see
 /// `HTTPResponseParser`). Redirects are not followed (the `Authorization` header must not travel to
