@@ -70,6 +70,28 @@ public struct SchemaValidator: Sendable {
     let check: @Sendable (SchemaValidator, JSONValue, JSONObject, String, Int) -> SchemaViolation?
   }
 
+  private enum Side { case atLeast, atMost }
+
+  /// What the size keywords measure; nil for a value of another type.
+  private static let memberCount: @Sendable (JSONValue) -> Double? = { $0.objectValue.map { Double($0.count) } }
+  private static let itemCount: @Sendable (JSONValue) -> Double? = { $0.arrayValue.map { Double($0.count) } }
+  private static let characterCount: @Sendable (JSONValue) -> Double? = { $0.stringValue.map { Double($0.count) } }
+
+  /// A keyword that bounds a size or a number: `measure` reads it off the value (nil: the keyword
+  /// does not apply to that type), and a measure below (`atLeast`) or above (`atMost`) the schema's
+  /// limit is a violation, worded by `message` from the limit as written and the measure.
+  private static func bound(
+    _ name: String, _ side: Side, _ measure: @escaping @Sendable (JSONValue) -> Double?,
+    message: @escaping @Sendable (_ limit: String, _ measured: Double) -> String
+  ) -> Keyword {
+    Keyword(name: name) { _, value, rules, path, _ in
+      guard let measured = measure(value), let limit = rules[name], let bound = limit.doubleValue,
+        side == .atLeast ? measured < bound : measured > bound
+      else { return nil }
+      return SchemaViolation(path: path, rule: name, message: message(limit.jsonString, measured))
+    }
+  }
+
   private static let keywords: [Keyword] = [
     Keyword(name: "type") { _, value, rules, path, _ in
       let allowed = (rules["type"]?.arrayValue ?? [rules["type"] ?? .null]).compactMap(\.stringValue)
@@ -114,11 +136,8 @@ public struct SchemaValidator: Sendable {
       }
       return nil
     },
-    Keyword(name: "minProperties") { _, value, rules, path, _ in
-      guard case .object(let object) = value, let minimum = rules["minProperties"]?.intValue,
-        object.count < minimum
-      else { return nil }
-      return SchemaViolation(path: path, rule: "minProperties", message: "needs at least \(minimum) member(s)")
+    bound("minProperties", .atLeast, memberCount) { limit, _ in
+      "needs at least \(limit) member(s)"
     },
     Keyword(name: "items") { validator, value, rules, path, depth in
       guard case .array(let items) = value, let schema = rules["items"],
@@ -129,49 +148,23 @@ public struct SchemaValidator: Sendable {
       }
       return nil
     },
-    Keyword(name: "minItems") { _, value, rules, path, _ in
-      guard case .array(let items) = value, let minimum = rules["minItems"]?.intValue, items.count < minimum else {
-        return nil
-      }
-      return SchemaViolation(path: path, rule: "minItems", message: "needs at least \(minimum) item(s)")
+    bound("minItems", .atLeast, itemCount) { limit, _ in
+      "needs at least \(limit) item(s)"
     },
-    Keyword(name: "maxItems") { _, value, rules, path, _ in
-      guard case .array(let items) = value, let maximum = rules["maxItems"]?.intValue, items.count > maximum else {
-        return nil
-      }
-      return SchemaViolation(path: path, rule: "maxItems", message: "at most \(maximum) item(s), got \(items.count)")
-    },
+    bound("maxItems", .atMost, itemCount) { "at most \($0) item(s), got \(Int($1))" },
     Keyword(name: "uniqueItems") { _, value, rules, path, _ in
       guard case .array(let items) = value, rules["uniqueItems"] == .bool(true), Set(items).count != items.count else {
         return nil
       }
       return SchemaViolation(path: path, rule: "uniqueItems", message: "items must be unique")
     },
-    Keyword(name: "minimum") { _, value, rules, path, _ in
-      guard let number = value.doubleValue, value.boolValue == nil, let minimum = rules["minimum"]?.doubleValue,
-        number < minimum
-      else { return nil }
-      return SchemaViolation(
-        path: path, rule: "minimum", message: "must be at least \(rules["minimum"]?.jsonString ?? "")")
+    bound("minimum", .atLeast, \.doubleValue) { limit, _ in "must be at least \(limit)" },
+    bound("maximum", .atMost, \.doubleValue) { limit, _ in "must be at most \(limit)" },
+    bound("minLength", .atLeast, characterCount) { limit, _ in
+      "needs at least \(limit) character(s)"
     },
-    Keyword(name: "maximum") { _, value, rules, path, _ in
-      guard let number = value.doubleValue, let maximum = rules["maximum"]?.doubleValue, number > maximum else {
-        return nil
-      }
-      return SchemaViolation(
-        path: path, rule: "maximum", message: "must be at most \(rules["maximum"]?.jsonString ?? "")")
-    },
-    Keyword(name: "minLength") { _, value, rules, path, _ in
-      guard case .string(let text) = value, let minimum = rules["minLength"]?.intValue, text.count < minimum else {
-        return nil
-      }
-      return SchemaViolation(path: path, rule: "minLength", message: "needs at least \(minimum) character(s)")
-    },
-    Keyword(name: "maxLength") { _, value, rules, path, _ in
-      guard case .string(let text) = value, let maximum = rules["maxLength"]?.intValue, text.count > maximum else {
-        return nil
-      }
-      return SchemaViolation(path: path, rule: "maxLength", message: "at most \(maximum) character(s)")
+    bound("maxLength", .atMost, characterCount) { limit, _ in
+      "at most \(limit) character(s)"
     },
     Keyword(name: "pattern") { _, value, rules, path, _ in
       guard case .string(let text) = value, let source = rules["pattern"]?.stringValue else { return nil }

@@ -213,6 +213,14 @@ def backend_args(backend: FakeBackend, *extra: str, user: str = USER) -> list[st
     return ["--backend-url", backend.url, "--application", APP, "--hwid", "hw-test", "--user-id", user, *extra]
 
 
+def start_server(servers: list, store: str, backend: FakeBackend, *extra: str, env: dict[str, str] | None = None,
+                 **kwargs: Any) -> SyncServer:
+    """A server pointed at `backend` (with the token unless `env` says otherwise), added to `servers`."""
+    server = SyncServer(store, backend_args(backend, *extra), env=env or token_env(), **kwargs)
+    servers.append(server)
+    return server
+
+
 def token_env(token: str = TOKEN) -> dict[str, str]:
     return {"INBOX_RPC_API_TOKEN": token}
 

@@ -14,7 +14,6 @@ import shutil
 import tempfile
 
 import pytest
-import json
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from hypothesis_jsonschema import from_schema

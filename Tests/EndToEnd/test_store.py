@@ -17,7 +17,7 @@ import pytest
 
 import json
 
-from conftest import BIN, Server, assert_error, assert_result, frame
+from conftest import BIN, Server, assert_error, frame
 
 T0 = 1_900_000_000  # a pinned clock: every message below is sent before it and expires after it
 

@@ -4,7 +4,6 @@ fake of the backend (fake_backend.py) that checks the wire contract and injects 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import time
 
@@ -19,17 +18,12 @@ from sync_support import (  # noqa: F401  (fixtures)
     backend_args,
     push_payload,
     servers,
+    start_server as start,
     store_path,
     token_env,
 )
 
 COMMON = {"application": APP, "hwid": "hw-test", "userId": USER, "v": "0.1.0", "device_type": 3}
-
-
-def start(servers, store_path, backend, *extra, env=None, **kwargs) -> SyncServer:
-    server = SyncServer(store_path, backend_args(backend, *extra), env=env or token_env(), **kwargs)
-    servers.append(server)
-    return server
 
 
 # --------------------------------------------------------------------------------------------

@@ -15,9 +15,9 @@ from connect_proxy import ConnectProxy
 from fake_backend import TOKEN
 from sync_support import (  # noqa: F401  (fixtures)
     SyncServer,
-    backend_args,
     push_payload,
     servers,
+    start_server,
     store_path,
     token_env,
 )
@@ -34,10 +34,9 @@ def proxy():
 
 
 def start(servers, store_path, backend, pki, **variables) -> SyncServer:
-    args = backend_args(backend, "--backend-ca-file", os.path.join(pki, "ca.pem"))
-    server = SyncServer(store_path, args, env={**token_env(), **variables})
-    servers.append(server)
-    return server
+    """A server that trusts the test CA, with these environment variables."""
+    return start_server(servers, store_path, backend, "--backend-ca-file", os.path.join(pki, "ca.pem"),
+                        env={**token_env(), **variables})
 
 
 @pytest.mark.parametrize("tls_backend", [("loopback", "127.0.0.1"), ("loopback", "localhost")], indirect=True,

@@ -16,18 +16,13 @@ from sync_support import (  # noqa: F401  (fixtures)
     SyncServer,
     backend_args,
     servers,
+    start_server as start,
     store_path,
     token_env,
 )
 from tls_support import needs_openssl, pki, server_context, tls_backend  # noqa: F401  (fixtures)
 
 pytestmark = needs_openssl
-
-
-def start(servers, store_path, backend, *extra, env=None) -> SyncServer:
-    server = SyncServer(store_path, backend_args(backend, *extra), env=env or token_env())
-    servers.append(server)
-    return server
 
 
 @pytest.mark.parametrize("tls_backend", [("loopback", "127.0.0.1"), ("loopback", "localhost")], indirect=True,

@@ -90,6 +90,30 @@ struct SchemaValidatorTests {
     }
   }
 
+  /// (schema, value, the message expected or nil)
+  static let boundRows: [(JSONValue, JSONValue, String?)] = [
+    (["minProperties": 2], ["a": 1], "needs at least 2 member(s)"),
+    (["minItems": 1], [], "needs at least 1 item(s)"),
+    (["maxItems": 1], [1, 2, 3], "at most 1 item(s), got 3"),
+    (["minimum": 1.5], 1, "must be at least 1.5"),
+    (["maximum": 200], 201, "must be at most 200"),
+    (["minLength": 2], "é", "needs at least 2 character(s)"),
+    (["maxLength": 1], "ab", "at most 1 character(s)"),
+    (["maxItems": 2], [1, 2], nil),
+    (["minimum": 1], 1, nil),
+    (["maximum": 0], true, nil),
+    (["minLength": 3], 12345, nil),
+    (["minItems": 1], "not an array", nil),
+  ]
+
+  /// The bounds say the limit as the schema writes it; each applies to its own type only, and a
+  /// value on the limit passes.
+  @Test(arguments: boundRows)
+  func bounds(_ schema: JSONValue, _ value: JSONValue, _ message: String?) {
+    let found = SchemaValidator(document: [:]).violation(of: value, against: schema, at: "p")
+    #expect(found?.message == message)
+  }
+
   @Test func selfReferenceIsBounded() {
     let document: JSONValue = ["definitions": ["loop": ["$ref": "#/definitions/loop"]]]
     let found = SchemaValidator(document: document).violation(of: 1, against: ["$ref": "#/definitions/loop"], at: "p")

@@ -68,6 +68,11 @@ class RPCError(InboxRPCClientError):
     def _data_member(self, key: str) -> Any:
         return self.data.get(key) if isinstance(self.data, dict) else None
 
+    def _data_text(self, key: str) -> Optional[str]:
+        """`data[key]` when it is a string."""
+        value = self._data_member(key)
+        return value if isinstance(value, str) else None
+
 
 # MARK: - JSON-RPC 2.0
 
@@ -98,14 +103,12 @@ class InvalidParams(RPCError):
     @property
     def param(self) -> Optional[str]:
         """The parameter the server named (`data.param`)."""
-        value = self._data_member("param")
-        return value if isinstance(value, str) else None
+        return self._data_text("param")
 
     @property
     def reason(self) -> Optional[str]:
         """Why it was refused (`data.reason`)."""
-        value = self._data_member("reason")
-        return value if isinstance(value, str) else None
+        return self._data_text("reason")
 
 
 class InternalError(RPCError):
@@ -131,8 +134,7 @@ class MessageNotFound(RPCError):
     @property
     def id(self) -> Optional[str]:
         """The id that was not found (`data.id`)."""
-        value = self._data_member("id")
-        return value if isinstance(value, str) else None
+        return self._data_text("id")
 
 
 class NotAnInboxMessage(RPCError):

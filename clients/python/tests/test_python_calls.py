@@ -25,7 +25,6 @@ from inbox_rpc_client import (
     MethodNotFound,
     NotAnInboxMessage,
     RPCError,
-    SyncReport,
     TapResult,
 )
 

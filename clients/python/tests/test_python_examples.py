@@ -7,7 +7,6 @@ from python_client_support import REPO_ROOT, server_bin, store, watchdog, replie
 import os
 import subprocess
 import sys
-from pathlib import Path
 from typing import Dict
 
 import pytest
