@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from results_section import write_section
+
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 NOW = 1_790_000_000
@@ -224,19 +226,12 @@ def main() -> int:
     print(table)
     if args.quick or args.no_write:
         return 0
-    section = (
-        f"<!-- store -->\n## Store\n\nMeasured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC by "
+    write_section("store", (
+        f"## Store\n\nMeasured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC by "
         f"`bench/store.py` (release build; stores built through `message.ingest`, {big:,} messages in {built:.0f} s).\n"
         f"Round trips are medians from a Python client over pipes, so they include its own cost (an rpc.ping\n"
         f"round trip on the same server is given for scale). Start-up on the big store is dominated by the\n"
-        f"`PRAGMA quick_check` every open runs (O(store size), see README).\n\n{table}\n<!-- /store -->\n")
-    results = BENCH / "RESULTS.md"
-    text = results.read_text() if results.exists() else "# inbox-rpc benchmark results\n"
-    if "<!-- store -->" in text:
-        text = re.sub(r"<!-- store -->.*<!-- /store -->\n", lambda _: section, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    results.write_text(text)
+        f"`PRAGMA quick_check` every open runs (O(store size), see README).\n\n{table}\n"))
     return 0
 
 

@@ -43,6 +43,7 @@ REPO = BENCH_DIR.parent
 sys.path.insert(0, str(REPO / "Tests" / "EndToEnd"))
 
 from fake_backend import APP, TOKEN, FakeBackend  # noqa: E402
+from results_section import write_section  # noqa: E402
 
 
 class Client:
@@ -263,22 +264,7 @@ def main() -> None:
     report = "\n".join(lines)
     print(report)
     if not args.quick and not args.count:
-        write_section(report)
-
-
-def write_section(report: str) -> None:
-    """Puts the report into bench/RESULTS.md between its markers, replacing the previous one."""
-    import re
-
-    results = BENCH_DIR / "RESULTS.md"
-    body = report.replace("# feed.sync of", "## Sync: feed.sync of", 1)
-    section = f"<!-- sync -->\n{body.rstrip()}\n<!-- /sync -->\n"
-    text = results.read_text() if results.exists() else "# inbox-rpc benchmark results\n"
-    if "<!-- sync -->" in text:
-        text = re.sub(r"<!-- sync -->.*<!-- /sync -->\n", lambda _: section, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    results.write_text(text)
+        write_section("sync", report.replace("# feed.sync of", "## Sync: feed.sync of", 1))
 
 
 if __name__ == "__main__":

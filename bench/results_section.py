@@ -1,0 +1,24 @@
+"""The sections of bench/RESULTS.md that benchmarks other than bench/run own.
+
+Each lives between `<!-- NAME -->` and `<!-- /NAME -->`; writing one replaces only it, and bench/run
+keeps them when it rewrites the rest of the file.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+
+
+def write_section(name: str, body: str, results: Path = RESULTS) -> None:
+    """Puts `body` between the markers of section `name`, replacing what was there (or appending)."""
+    section = f"<!-- {name} -->\n{body.rstrip()}\n<!-- /{name} -->\n"
+    text = results.read_text() if results.exists() else "# inbox-rpc benchmark results\n"
+    marked = re.compile(rf"<!-- {name} -->.*<!-- /{name} -->\n", flags=re.S)
+    if marked.search(text):
+        text = marked.sub(lambda _: section, text)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    results.write_text(text)
