@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import faulthandler
 import os
+import sys
+import textwrap
 from pathlib import Path
 from typing import Iterator
 
@@ -55,3 +57,12 @@ def watchdog() -> Iterator[None]:
 @pytest.fixture
 def store(tmp_path: Path) -> str:
     return str(tmp_path / "inbox.sqlite")
+
+
+def stand_in_server(directory: Path, name: str, code: str) -> Path:
+    """An executable Python script that plays the server (`code`, dedented), for the client paths
+    the real one cannot be made to take."""
+    script = directory / name
+    script.write_text(f"#!{sys.executable}\n" + textwrap.dedent(code))
+    script.chmod(0o755)
+    return script

@@ -23,7 +23,7 @@ sys.path.insert(0, str(REPO_ROOT / "clients"))
 
 sys.path.insert(0, str(REPO_ROOT / "Tests" / "EndToEnd"))
 
-from client_test_fixtures import SAMPLE_IDS, SERVER_BIN, server_bin, store, watchdog  # noqa: E402, F401
+from client_test_fixtures import SAMPLE_IDS, SERVER_BIN, server_bin, stand_in_server, store, watchdog  # noqa: E402, F401
 from contract import CONTRACT, ContractViolation  # noqa: E402
 from inbox_rpc_client import Client  # noqa: E402
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from python_client_support import inbox, server_bin, store, watchdog, replies_fit_the_contract  # noqa: F401  (fixtures; first: it finds the package)
+from python_client_support import inbox, server_bin, stand_in_server, store, watchdog, replies_fit_the_contract  # noqa: F401  (fixtures; first: it finds the package)
 
 import json
 import os
 import signal
 import subprocess
-import sys
-import textwrap
 import threading
 import time
 from pathlib import Path
@@ -178,9 +176,9 @@ def test_closing_sends_shutdown_and_exit_and_the_server_exits_0(server_bin: str)
 
 
 def test_closing_kills_a_server_that_does_not_exit(tmp_path: Path) -> None:
-    stuck = tmp_path / "stuck-server"
-    stuck.write_text(f"#!{sys.executable}\nimport signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\ntime.sleep(60)\n")
-    stuck.chmod(0o755)
+    stuck = stand_in_server(
+        tmp_path, "stuck-server", "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\ntime.sleep(60)\n"
+    )
     inbox = Client(str(stuck), close_timeout=0.5)
     started = time.monotonic()
     assert inbox.close() == -signal.SIGKILL
@@ -221,10 +219,9 @@ def test_attached_streams_that_end_raise_server_exited(server_bin: str) -> None:
 
 def test_odd_frames_from_the_server_are_skipped_and_late_errors_are_typed(tmp_path: Path) -> None:
     """A server that writes a non-JSON line, a request and a batch still gets its replies matched."""
-    fake = tmp_path / "odd-server"
-    fake.write_text(
-        f"#!{sys.executable}\n"
-        + textwrap.dedent(
+    fake = stand_in_server(
+        tmp_path,
+        "odd-server",
             """
             import json, sys
             for line in sys.stdin:
@@ -242,10 +239,8 @@ def test_odd_frames_from_the_server_are_skipped_and_late_errors_are_typed(tmp_pa
                     reply = {"jsonrpc": "2.0", "id": request["id"], "result": request["method"]}
                     out.write(json.dumps([reply]) + "\\n")
                 out.flush()
-            """
-        )
+            """,
     )
-    fake.chmod(0o755)
     with Client(str(fake), timeout=5) as inbox:
         assert inbox.call("any.method") == "any.method"
         with pytest.raises(ProtocolError):
@@ -254,11 +249,10 @@ def test_odd_frames_from_the_server_are_skipped_and_late_errors_are_typed(tmp_pa
 
 def test_sync_progress_reaches_on_progress_during_the_call(tmp_path: Path) -> None:
     """The client side of feed.sync, against a stand-in server that reports progress."""
-    fake = tmp_path / "syncing-server"
     report = {"added": 2, "updated": 1, "removed": 0, "expired": 0, "pushed": 3, "pending": 0, "failed": 0, "throttled": False}
-    fake.write_text(
-        f"#!{sys.executable}\n"
-        + textwrap.dedent(
+    fake = stand_in_server(
+        tmp_path,
+        "syncing-server",
             f"""
             import json, sys
             for line in sys.stdin:
@@ -274,10 +268,8 @@ def test_sync_progress_reaches_on_progress_during_the_call(tmp_path: Path) -> No
                 else:
                     print(json.dumps({{"jsonrpc": "2.0", "id": request["id"], "result": None}}))
                 sys.stdout.flush()
-            """
-        )
+            """,
     )
-    fake.chmod(0o755)
     progress: List[dict] = []
     with Client(str(fake), timeout=5) as inbox:
         assert inbox.feed_sync(on_progress=progress.append) == report

@@ -21,7 +21,7 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 INBOX = REPO_ROOT / "clients" / "shell" / "inbox"
 sys.path.insert(0, str(REPO_ROOT / "clients"))
 
-from client_test_fixtures import SAMPLE_IDS, SERVER_BIN, server_bin, store, watchdog  # noqa: E402, F401
+from client_test_fixtures import SAMPLE_IDS, SERVER_BIN, server_bin, stand_in_server, store, watchdog  # noqa: E402, F401
 
 #: Runs clients/shell/inbox: `inbox("feed", input=None, timeout=30, **extra_env)`.
 Runner = Callable[..., "subprocess.CompletedProcess[str]"]

@@ -7,15 +7,13 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
-import textwrap
 import time
 from pathlib import Path
 from typing import Dict
 
 import pytest
 
-from shell_support import INBOX, REPO_ROOT, SAMPLE_IDS, Runner
+from shell_support import INBOX, REPO_ROOT, SAMPLE_IDS, Runner, stand_in_server
 from shell_support import base_env, inbox, server_bin, store, watchdog  # noqa: F401  (fixtures)
 
 PAYLOAD = REPO_ROOT / "clients" / "examples" / "flash-sale-push.json"
@@ -150,10 +148,9 @@ def test_sync_failures_exit_7(inbox: Runner) -> None:
 
 def test_sync_prints_progress_on_stderr_and_the_report_on_stdout(base_env: Dict[str, str], tmp_path: Path) -> None:
     """The client side of feed.sync, against a stand-in server that reports progress."""
-    fake = tmp_path / "syncing-server"
-    fake.write_text(
-        f"#!{sys.executable}\n"
-        + textwrap.dedent(
+    fake = stand_in_server(
+        tmp_path,
+        "syncing-server",
             """
             import json, sys
             for line in sys.stdin:
@@ -164,10 +161,8 @@ def test_sync_prints_progress_on_stderr_and_the_report_on_stdout(base_env: Dict[
                 report = {"added": 2, "updated": 1, "removed": 0, "expired": 0, "pushed": 3, "pending": 1, "failed": 0, "throttled": False}
                 print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": report}))
                 sys.stdout.flush()
-            """
-        )
+            """,
     )
-    fake.chmod(0o755)
     done = subprocess.run(
         [str(INBOX), "sync"], env={**base_env, "INBOX_RPC_BIN": str(fake)}, capture_output=True, text=True, timeout=30
     )
