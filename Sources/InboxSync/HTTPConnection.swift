@@ -34,7 +34,7 @@ final class HTTPConnection {
     throws(HTTPTransfer.Failure) -> HTTPConnection
   {
     let (host, port) = proxy.map { ($0.host, $0.port) } ?? (url.host, url.port)
-    let peer = "\(host) port \(port)"
+    let peer = proxy?.hostAndPort ?? url.hostAndPort
     let addresses = try HostResolver.resolve(host, port: port, by: deadline)
     var lastFailure = HTTPTransfer.Failure.transport(reason: "cannot connect to \(peer)")
     for address in addresses {

@@ -36,8 +36,9 @@ struct HTTPProxy: Equatable, Sendable {
     authorization = try parts.userInfo.map(Self.basicAuthorization)
   }
 
-  /// For messages: `the proxy host port N`.
-  var description: String { "the proxy \(host) port \(port)" }
+  /// For messages: `host port N`, and `the proxy host port N`.
+  var hostAndPort: String { "\(host) port \(port)" }
+  var description: String { "the proxy \(hostAndPort)" }
 
   /// `Basic base64(user:password)` of the percent-decoded user info.
   private static func basicAuthorization(_ userInfo: String) throws(HTTPURL.Invalid) -> String {

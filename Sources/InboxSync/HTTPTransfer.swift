@@ -69,10 +69,8 @@ struct HTTPTransfer {
       do {
         response = count == 0 ? try parser.end() : try parser.consume(buffer[0..<count])
       } catch {
-        switch error {
-        case .tooLarge(let limit): throw .tooLarge(limit: limit)
-        case .malformed(let reason), .truncated(let reason): throw .transport(reason: reason)
-        }
+        if case .tooLarge(let limit) = error { throw .tooLarge(limit: limit) }
+        throw .transport(reason: error.reason)
       }
       if let response {
         let location = (300..<400).contains(response.status) ? response.headers["location"].map(url.resolving) : nil
