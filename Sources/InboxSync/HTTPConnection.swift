@@ -86,8 +86,7 @@ final class HTTPConnection {
   private func tunnel(to url: HTTPURL, through proxy: HTTPProxy, by deadline: TransferDeadline)
     throws(HTTPTransfer.Failure)
   {
-    let authority = url.isIPv6Literal ? "[\(url.host)]:\(url.port)" : "\(url.host):\(url.port)"
-    var head = "CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n"
+    var head = "CONNECT \(url.authority) HTTP/1.1\r\nHost: \(url.authority)\r\n"
     if let authorization = proxy.authorization { head += "Proxy-Authorization: \(authorization)\r\n" }
     try write(Array((head + "\r\n").utf8), by: deadline)
     var parser = HTTPResponseParser(maxBodyBytes: 0, maxHeadBytes: 16 * 1024, headOnly: true)

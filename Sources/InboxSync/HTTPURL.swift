@@ -42,10 +42,12 @@ struct HTTPURL: Equatable {
   var origin: String { (secure ? "https://" : "http://") + hostHeader }
 
   /// The `Host` header: an IPv6 literal in brackets, and the port when it is not the scheme's own.
-  var hostHeader: String {
-    let name = isIPv6Literal ? "[\(host)]" : host
-    return port == (secure ? 443 : 80) ? name : "\(name):\(port)"
-  }
+  var hostHeader: String { port == (secure ? 443 : 80) ? bracketedHost : authority }
+
+  /// `host:port` with the port always written, as CONNECT asks for it (an IPv6 literal in brackets).
+  var authority: String { "\(bracketedHost):\(port)" }
+
+  private var bracketedHost: String { isIPv6Literal ? "[\(host)]" : host }
 
   /// For messages: `host port N`.
   var hostAndPort: String { "\(host) port \(port)" }

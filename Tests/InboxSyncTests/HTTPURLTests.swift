@@ -26,6 +26,15 @@ struct HTTPURLTests {
     #expect(url.hostHeader == header)
   }
 
+  /// What CONNECT asks a proxy for: the port always written, an IPv6 literal in brackets.
+  @Test(arguments: [
+    ("https://api.example.com/", "api.example.com:443"), ("https://[::1]/", "[::1]:443"),
+    ("https://10.0.0.1:8443/x", "10.0.0.1:8443"),
+  ])
+  func authority(_ text: String, _ expected: String) throws {
+    #expect(try HTTPURL(text).authority == expected)
+  }
+
   @Test(arguments: [
     ("api.example.com/x", "is not an absolute URL"),
     ("ftp://host/x", "must use http or https"),
