@@ -20,6 +20,7 @@ import subprocess
 import threading
 import time
 from typing import (
+    TYPE_CHECKING,
     IO,
     Any,
     Callable,
@@ -40,6 +41,9 @@ from typing import (
 from . import _framing
 from ._framing import Framing
 from .errors import CallTimeout, InboxRPCClientError, ProtocolError, RPCError, ServerExited
+
+if TYPE_CHECKING:
+    from .contract import Contract
 from .types import (
     AttributesResult,
     ButtonTapResult,
@@ -313,6 +317,7 @@ class Client:
         self._stderr_tail: Deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._stderr_thread = None
         self._reader_thread = None
+        self._contract: Optional["Contract"] = None
 
     def _start_reader(self) -> None:
         self._reader_thread = threading.Thread(target=self._read_loop, name="inbox-rpc reader", daemon=True)
@@ -507,9 +512,28 @@ class Client:
                 error = problem
             call._finish(error=error)
         elif "result" in message:
-            call._finish(result=message["result"])
+            call._finish(result=message["result"], error=self._contract_problem(call.method, message))
         else:
             call._finish(error=ProtocolError(f"{call.method}: reply without result or error: {message!r}"))
+
+    def check_replies(self, document: Optional[JSONObject] = None) -> "Contract":
+        """Opt in to the contract check: from now on a result that breaks its method's schema
+        raises `ContractViolation` (a `ProtocolError`) from the call. `document` is the OpenRPC
+        document to check against; by default the server's own (`rpc.discover`). Needs the
+        `contract` extra (jsonschema-rs); the rest of the client stays standard library only."""
+        from .contract import Contract
+
+        self._contract = Contract(document if document is not None else self.discover())
+        return self._contract
+
+    def _contract_problem(self, method: str, reply: JSONObject) -> Optional[BaseException]:
+        if self._contract is None:
+            return None
+        try:
+            self._contract.check_reply(method, reply)
+        except ProtocolError as violation:
+            return violation
+        return None
 
     def _deliver(self, notification: Notification) -> None:
         with self._lock:

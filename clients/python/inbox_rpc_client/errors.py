@@ -214,3 +214,7 @@ class CallTimeout(InboxRPCClientError, TimeoutError):
 
 class ProtocolError(InboxRPCClientError):
     """The server sent something that is not a JSON-RPC message, or the client was misused."""
+
+
+class ContractViolation(ProtocolError, AssertionError):
+    """A reply or notification that breaks the server's OpenRPC contract (see `Client.check_replies`)."""

@@ -18,6 +18,7 @@ import pytest
 from inbox_rpc_client import (
     CallTimeout,
     Client,
+    ContractViolation,
     MessageNotFound,
     Notification,
     ProtocolError,
@@ -245,6 +246,24 @@ def test_odd_frames_from_the_server_are_skipped_and_late_errors_are_typed(tmp_pa
         assert inbox.call("any.method") == "any.method"
         with pytest.raises(ProtocolError):
             inbox.call("bad.error")
+
+
+def test_check_replies_validates_every_result_against_the_servers_document(inbox: Client) -> None:
+    contract = inbox.check_replies()
+    inbox.feed_list(limit=3)
+    inbox.message_get("welcome")
+    assert inbox.feed_counts()["total"] == 10
+    assert contract.checked == 3
+
+
+def test_check_replies_raises_for_a_result_that_breaks_the_document(inbox: Client) -> None:
+    document = inbox.discover()
+    # A document whose counts must be strings: the server's real reply breaks it.
+    document["components"]["schemas"]["Counts"]["properties"]["total"] = {"type": "string"}
+    inbox.check_replies(document)
+    with pytest.raises(ContractViolation, match="feed.counts result breaks its schema"):
+        inbox.feed_counts()
+    assert inbox.ping() == "pong"  # the connection goes on
 
 
 def test_sync_progress_reaches_on_progress_during_the_call(tmp_path: Path) -> None:
