@@ -6,7 +6,7 @@ enum Describe {
   /// The short caption under a button: "open URL", "dismiss", "mark read", "custom".
   static func caption(_ action: ButtonAction) -> String {
     switch action {
-    case .openURL(let url): return LinkPolicy.href(url) == nil ? "open URL (not linked)" : "open URL"
+    case .openURL(let url): return LinkPolicy.href(url) == nil ? "URL not linked" : "open URL"
     case .dismiss: return "dismiss"
     case .markRead: return "mark read"
     case .custom: return "custom"
