@@ -30,27 +30,24 @@ enum LintCommand {
   static func run(_ arguments: [String]) -> Int32 {
     var json = false
     var html: String?
-    var flags = PayloadFlags()
-    var files: [String] = []
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
+    let flags: PayloadFlags
+    let files: [String]
+    let parsed = PayloadFlags.commandLine(arguments) { argument, remaining in
       switch argument {
-      case "-h", "--help":
-        StandardStreams.writeStdout(help + "\n")
-        return 0
       case "--json": json = true
       case "--html":
-        guard let value = remaining.popFirst() else { return usage("--html needs a FILE.html") }
+        guard let value = remaining.popFirst() else { return .failed("--html needs a FILE.html") }
         html = value
-      default:
-        switch flags.parse(argument, &remaining) {
-        case .taken: continue
-        case .failed(let message): return usage(message)
-        case .notMine:
-          if argument.hasPrefix("--") { return usage("unknown option \(argument)") }
-          files.append(argument)
-        }
+      default: return .notMine
       }
+      return .taken
+    }
+    switch parsed {
+    case .help:
+      StandardStreams.writeStdout(help + "\n")
+      return 0
+    case .usage(let message): return usage(message)
+    case .run(let parsedFlags, let parsedFiles): (flags, files) = (parsedFlags, parsedFiles)
     }
     guard !files.isEmpty else { return usage("name at least one FILE (or - for standard input)") }
 

@@ -27,6 +27,36 @@ struct PayloadFlags {
     return .taken
   }
 
+  /// What a command line of `lint` or `preview` asks for.
+  enum CommandLine {
+    case run(PayloadFlags, files: [String])
+    case help
+    case usage(String)
+  }
+
+  /// Reads a command line: help, these flags, the command's `own` options, and files (`-` is
+  /// standard input; any other word starting with `-` is an unknown option).
+  static func commandLine(
+    _ arguments: [String], own: (String, inout ArraySlice<String>) -> Parsed
+  ) -> CommandLine {
+    var flags = PayloadFlags()
+    var files: [String] = []
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      if argument == "-h" || argument == "--help" { return .help }
+      var outcome = flags.parse(argument, &remaining)
+      if case .notMine = outcome { outcome = own(argument, &remaining) }
+      switch outcome {
+      case .taken: continue
+      case .failed(let message): return .usage(message)
+      case .notMine:
+        if argument.hasPrefix("-"), argument != "-" { return .usage("unknown option \(argument)") }
+        files.append(argument)
+      }
+    }
+    return .run(flags, files: files)
+  }
+
   /// The flags as an AttributesPatch, to apply over attributes saved with a store.
   var patch: JSONValue {
     var patch: JSONObject = [:]

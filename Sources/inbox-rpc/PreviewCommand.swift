@@ -31,33 +31,26 @@ enum PreviewCommand {
     var store: String?
     var output: String?
     var theme = PreviewPage.Theme.light
-    var flags = PayloadFlags()
-    var files: [String] = []
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
+    let flags: PayloadFlags
+    let files: [String]
+    let parsed = PayloadFlags.commandLine(arguments) { argument, remaining in
+      guard ["--store", "-o", "--theme"].contains(argument) else { return .notMine }
+      guard let value = remaining.popFirst() else { return .failed("\(argument) needs a value") }
       switch argument {
-      case "-h", "--help":
-        StandardStreams.writeStdout(help + "\n")
-        return 0
-      case "--store", "-o", "--theme":
-        guard let value = remaining.popFirst() else { return usage("\(argument) needs a value") }
-        if argument == "--store" {
-          store = value
-        } else if argument == "-o" {
-          output = value
-        } else {
-          guard let chosen = PreviewPage.Theme(rawValue: value) else { return usage("--theme is light or dark") }
-          theme = chosen
-        }
+      case "--store": store = value
+      case "-o": output = value
       default:
-        switch flags.parse(argument, &remaining) {
-        case .taken: continue
-        case .failed(let message): return usage(message)
-        case .notMine:
-          if argument.hasPrefix("-"), argument != "-" { return usage("unknown option \(argument)") }
-          files.append(argument)
-        }
+        guard let chosen = PreviewPage.Theme(rawValue: value) else { return .failed("--theme is light or dark") }
+        theme = chosen
       }
+      return .taken
+    }
+    switch parsed {
+    case .help:
+      StandardStreams.writeStdout(help + "\n")
+      return 0
+    case .usage(let message): return usage(message)
+    case .run(let parsedFlags, let parsedFiles): (flags, files) = (parsedFlags, parsedFiles)
     }
     if store != nil, !files.isEmpty { return usage("give --store or PAYLOAD files, not both") }
 
