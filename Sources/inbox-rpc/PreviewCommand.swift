@@ -17,7 +17,7 @@ enum PreviewCommand {
     PAYLOAD files it shows the visible messages of the store (--store, else the server's default
     store), resolved under the attributes saved with it; a PAYLOAD file holds what `lint` reads.
 
-      --store PATH      The store to show (it must exist; it is only read).
+      --store PATH      The store to show (it must exist; no message in it changes).
       --platform NAME   The host platform (wallet cards need ios or maccatalyst).
       --wallet-passes   The host can add wallet passes.
       --theme NAME      light (default) or dark.
