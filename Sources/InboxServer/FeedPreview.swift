@@ -40,9 +40,8 @@ public enum FeedPreview {
   /// Entries in feed order (pinned first, newest first); payloads that are no card go last.
   public static func feedOrdered(_ entries: [PreviewEntry], attributes: Attributes) -> [PreviewEntry] {
     let order = FeedOrder(attributes: attributes)
-    let cards = entries.filter { $0.card != nil }.sorted {
-      order.areInIncreasingOrder($0.card!.sortKey, $1.card!.sortKey)
-    }
-    return cards + entries.filter { $0.card == nil }
+    let cards = entries.compactMap { entry in entry.card.map { (entry, $0.sortKey) } }
+    let sorted = cards.sorted { order.areInIncreasingOrder($0.1, $1.1) }.map(\.0)
+    return sorted + entries.filter { $0.card == nil }
   }
 }

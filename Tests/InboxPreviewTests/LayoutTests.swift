@@ -86,6 +86,16 @@ import Testing
     #expect(!degraded.contains("inboxkit.wallet.add"))
   }
 
+  @Test func unreadMarkerOnlyOnUnreadCards() throws {
+    let (card, html) = try Self.card([:])
+    #expect(html.contains("<span class=\"ik-unread\" role=\"img\" aria-label=\"Unread\"></span>"))
+    var read = card
+    read.read = true
+    let drawn = CardHTML.entry(PreviewEntry(card: read))
+    #expect(!drawn.contains("ik-unread"))
+    #expect(drawn.contains("<b>m1</b> classic · read · "))
+  }
+
   @Test func pageIsSelfContained() throws {
     let (card, _) = try Self.card([:])
     let page = PreviewPage.html([PreviewEntry(card: card)], options: .init(subtitle: "<x>", theme: .dark))
