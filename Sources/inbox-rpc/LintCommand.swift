@@ -30,9 +30,7 @@ enum LintCommand {
   static func run(_ arguments: [String]) -> Int32 {
     var json = false
     var html: String?
-    let flags: PayloadFlags
-    let files: [String]
-    let parsed = PayloadFlags.commandLine(arguments) { argument, remaining in
+    let parsed = PayloadFlags.commandLine(arguments, command: "lint", help: help) { argument, remaining in
       switch argument {
       case "--json": json = true
       case "--html":
@@ -42,11 +40,9 @@ enum LintCommand {
       }
       return .taken
     }
+    let (flags, files): (PayloadFlags, [String])
     switch parsed {
-    case .help:
-      StandardStreams.writeStdout(help + "\n")
-      return 0
-    case .usage(let message): return usage(message)
+    case .exit(let code): return code
     case .run(let parsedFlags, let parsedFiles): (flags, files) = (parsedFlags, parsedFiles)
     }
     guard !files.isEmpty else { return usage("name at least one FILE (or - for standard input)") }
@@ -71,8 +67,7 @@ enum LintCommand {
   }
 
   private static func usage(_ message: String) -> Int32 {
-    StandardStreams.writeStderr("inbox-rpc lint: \(message)\nRun 'inbox-rpc lint --help' for usage.\n")
-    return 2
+    PayloadFlags.usage("lint", message)
   }
 
   /// Text for people: one block per payload.

@@ -27,34 +27,43 @@ struct PayloadFlags {
     return .taken
   }
 
-  /// What a command line of `lint` or `preview` asks for.
+  /// What a command line of `lint` or `preview` asks for: run, or exit with a code (help printed: 0;
+  /// usage said on stderr: 2).
   enum CommandLine {
     case run(PayloadFlags, files: [String])
-    case help
-    case usage(String)
+    case exit(Int32)
   }
 
   /// Reads a command line: help, these flags, the command's `own` options, and files (`-` is
   /// standard input; any other word starting with `-` is an unknown option).
   static func commandLine(
-    _ arguments: [String], own: (String, inout ArraySlice<String>) -> Parsed
+    _ arguments: [String], command: String, help: String, own: (String, inout ArraySlice<String>) -> Parsed
   ) -> CommandLine {
     var flags = PayloadFlags()
     var files: [String] = []
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
-      if argument == "-h" || argument == "--help" { return .help }
+      if argument == "-h" || argument == "--help" {
+        StandardStreams.writeStdout(help + "\n")
+        return .exit(0)
+      }
       var outcome = flags.parse(argument, &remaining)
       if case .notMine = outcome { outcome = own(argument, &remaining) }
       switch outcome {
       case .taken: continue
-      case .failed(let message): return .usage(message)
+      case .failed(let message): return .exit(usage(command, message))
       case .notMine:
-        if argument.hasPrefix("-"), argument != "-" { return .usage("unknown option \(argument)") }
+        if argument.hasPrefix("-"), argument != "-" { return .exit(usage(command, "unknown option \(argument)")) }
         files.append(argument)
       }
     }
     return .run(flags, files: files)
+  }
+
+  /// Says what is wrong with a command line; returns its exit code, 2.
+  static func usage(_ command: String, _ message: String) -> Int32 {
+    StandardStreams.writeStderr("inbox-rpc \(command): \(message)\nRun 'inbox-rpc \(command) --help' for usage.\n")
+    return 2
   }
 
   /// The flags as an AttributesPatch, to apply over attributes saved with a store.

@@ -31,9 +31,7 @@ enum PreviewCommand {
     var store: String?
     var output: String?
     var theme = PreviewPage.Theme.light
-    let flags: PayloadFlags
-    let files: [String]
-    let parsed = PayloadFlags.commandLine(arguments) { argument, remaining in
+    let parsed = PayloadFlags.commandLine(arguments, command: "preview", help: help) { argument, remaining in
       guard ["--store", "-o", "--theme"].contains(argument) else { return .notMine }
       guard let value = remaining.popFirst() else { return .failed("\(argument) needs a value") }
       switch argument {
@@ -45,11 +43,9 @@ enum PreviewCommand {
       }
       return .taken
     }
+    let (flags, files): (PayloadFlags, [String])
     switch parsed {
-    case .help:
-      StandardStreams.writeStdout(help + "\n")
-      return 0
-    case .usage(let message): return usage(message)
+    case .exit(let code): return code
     case .run(let parsedFlags, let parsedFiles): (flags, files) = (parsedFlags, parsedFiles)
     }
     if store != nil, !files.isEmpty { return usage("give --store or PAYLOAD files, not both") }
@@ -82,8 +78,7 @@ enum PreviewCommand {
   }
 
   private static func usage(_ message: String) -> Int32 {
-    StandardStreams.writeStderr("inbox-rpc preview: \(message)\nRun 'inbox-rpc preview --help' for usage.\n")
-    return 2
+    PayloadFlags.usage("preview", message)
   }
 
   private static func fail(_ message: String) -> Int32 {
