@@ -134,7 +134,8 @@ def ax_nodes(page: Page) -> list[dict]:
     for node in cdp.send("Accessibility.getFullAXTree")["nodes"]:
         if node.get("ignored"):
             continue
-        entry = {"role": node.get("role", {}).get("value"), "name": node.get("name", {}).get("value"), "testid": None}
+        entry = {"role": node.get("role", {}).get("value"), "name": node.get("name", {}).get("value"),
+                 "description": node.get("description", {}).get("value"), "testid": None}
         if entry["role"] in ("button", "link") and "backendDOMNodeId" in node:
             remote = cdp.send("DOM.resolveNode", {"backendNodeId": node["backendDOMNodeId"]})["object"]
             entry["testid"] = cdp.send("Runtime.callFunctionOn", {

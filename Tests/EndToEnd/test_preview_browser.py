@@ -151,6 +151,14 @@ def test_accessibility_tree_has_the_seed_names_and_identifiers(pages, opened):
                         ("button", "Save"), ("link", "Open site")]:
         assert len(named(role, title)) == 1, (role, title)
     assert len(named("image", "Unread")) == 10 and len(named("image", "Pinned")) == 1
+    # Each inline button says its action: as its description (the tooltip on hover) and in a caption.
+    assert named("button", "Save")[0]["description"] == 'custom {"tag":"save_promo"}'
+    assert named("link", "Docs")[0]["description"] == "openURL https://docs.pushwoosh.com/"
+    assert named("button", "Mark read")[0]["description"] == "markRead"
+    captions = page.eval_on_selector_all(".ik-cta-action", "nodes => nodes.map(n => n.textContent)")
+    assert captions == ["mark read", "dismiss", "open URL", "open URL", "custom", "open URL"]
+    page.get_by_role("button", name="Save").hover()
+    assert page.get_by_role("button", name="Save").get_attribute("title") == 'custom {"tag":"save_promo"}'
 
 
 def test_degraded_cards_show_what_they_became_and_the_resolvers_reason(pages, opened, workdir):
