@@ -9,7 +9,7 @@ enum Carousel {
   static func strip(_ slides: [CarouselSlide], rowAction: RowAction) -> String {
     var html = "<div class=\"ik-strip\" role=\"group\" aria-roledescription=\"carousel\" aria-label=\"Slides\">"
     for (index, slide) in slides.enumerated() {
-      let position = "\(index + 1) of \(slides.count)"
+      let position = CarouselSlide.position(index: index, count: slides.count)
       html += "<div class=\"ik-slide\" role=\"group\" aria-roledescription=\"slide\""
       html += HTML.attribute("aria-label", position) + ">"
       html += tap(slide, action: slide.tapAction ?? rowAction)
