@@ -8,7 +8,8 @@ let package = Package(
   products: [
     .executable(name: "inbox-rpc", targets: ["inbox-rpc"]),
     .library(
-      name: "InboxRPCKit", targets: ["JSON", "JSONRPC", "InboxCore", "InboxStore", "InboxSync", "InboxServer"]),
+      name: "InboxRPCKit",
+      targets: ["JSON", "JSONRPC", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "InboxServer"]),
   ],
   targets: [
     .systemLibrary(
@@ -23,13 +24,17 @@ let package = Package(
     .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
     .target(name: "JSONSchema", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
+    .target(name: "InboxPreview", dependencies: ["JSON", "InboxCore"]),
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
     .target(name: "InboxSync", dependencies: ["COpenSSL", "JSON", "InboxCore", "InboxStore", "Posix"]),
     .target(
       name: "InboxServer",
-      dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxCore", "InboxStore", "InboxSync", "Posix"],
+      dependencies: [
+        "JSON", "JSONRPC", "JSONSchema", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix",
+      ],
       resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
-    .executableTarget(name: "inbox-rpc", dependencies: ["InboxServer", "InboxStore", "InboxSync", "JSONRPC", "Posix"]),
+    .executableTarget(
+      name: "inbox-rpc", dependencies: ["InboxServer", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "Posix"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "InboxTestSupport"]),
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
@@ -37,6 +42,7 @@ let package = Package(
     .testTarget(
       name: "InboxStoreTests", dependencies: ["InboxStore", "InboxCore", "JSON", "InboxTestSupport"],
       exclude: ["Fixtures"]),
+    .testTarget(name: "InboxPreviewTests", dependencies: ["InboxPreview", "InboxCore", "JSON"]),
     .testTarget(name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON"]),
   ]
 )

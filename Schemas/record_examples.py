@@ -45,6 +45,7 @@ SCENARIO = [
     ("message.ingest", "a push payload", {"payload": {"pw_inbox": "push-1", "aps": {"alert": {"title": "Flash sale", "body": "Two hours only"}}, "inbox_params": {"rt": str(CLOCK + 7200), "image": "https://cdn.example.com/inbox/flash.png"}, "u": "{\"displayType\": \"captioned\"}", "p": "HASH1"}}),
     ("feed.sync", "pull from the backend", {"force": True}),
     ("message.resolve", "the seed's video example", {"id": "preview-video", "now": CLOCK, "payload": {"send_date": "now", "ios_title": "Watch the reveal", "content": "Tap to play", "inbox_days": 7, "data": {"displayType": "video", "video": {"url": "https://cdn.example.com/inbox/clip.mp4", "poster": "https://cdn.example.com/inbox/poster.jpg"}}}}),
+    ("message.render", "a stored carousel card", {"id": "new-arrivals"}),
     ("config.set", "force classic cards", {"attributes": {"forceCellKind": "classic"}}),
     ("rpc.discover", "the document (abridged here: methods and components cut)", {}),
     ("shutdown", "shut down", {}),

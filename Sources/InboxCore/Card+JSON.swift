@@ -56,7 +56,7 @@ extension Card {
             "title": Card.optional(slide.title),
             "url": Card.optional(slide.url),
             "accessibilityLabel": .string(slide.accessibilityLabel),
-            "position": .string("\(offset + 1) of \(slides.count)"),
+            "position": .string(CarouselSlide.position(index: offset, count: slides.count)),
           ]
         })
     case .video(let video):

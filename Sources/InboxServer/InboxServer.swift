@@ -23,6 +23,7 @@ public enum InboxServer {
     MessageMarkRead.self,
     MessageIngest.self,
     MessageResolve.self,
+    MessageRender.self,
   ]
 
   /// The registry for a server on `store` with these options.

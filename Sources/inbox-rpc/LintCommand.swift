@@ -1,13 +1,15 @@
 import InboxCore
+import InboxPreview
 import InboxServer
 import JSON
 import Posix
 
-/// `inbox-rpc lint [--json] [--platform NAME] [--wallet-passes] [--now SECONDS] FILE...`: checks
+/// `inbox-rpc lint [--json] [--html FILE.html] [--platform NAME] [--wallet-passes] [--now SECONDS] FILE...`: checks
 /// payloads as a marketer wrote them and prints what each card will become and every warning.
 enum LintCommand {
   static let help = """
-    USAGE: inbox-rpc lint [--json] [--platform NAME] [--wallet-passes] [--now SECONDS] FILE...
+    USAGE: inbox-rpc lint [--json] [--html FILE.html] [--platform NAME] [--wallet-passes]
+                          [--now SECONDS] FILE...
 
     Checks payloads against the input schemas (Schemas/shapes/SendRequestNotification and
     MarketerData) and the engine's rules, and prints what each card will become with every
@@ -15,6 +17,8 @@ enum LintCommand {
     a push payload or a backend inbox message; - reads standard input.
 
       --json            One JSON report per file on stdout.
+      --html FILE.html  Also write the cards as InboxKit lays them out, warnings beside each
+                        (the page of `inbox-rpc preview`).
       --platform NAME   The host platform (wallet cards need ios or maccatalyst).
       --wallet-passes   The host can add wallet passes.
       --now SECONDS     The send time (default: now).
@@ -25,51 +29,45 @@ enum LintCommand {
 
   static func run(_ arguments: [String]) -> Int32 {
     var json = false
-    var attributes = Attributes()
-    var now = Clock.unixSeconds
-    var files: [String] = []
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
+    var html: String?
+    let parsed = PayloadFlags.commandLine(arguments, command: "lint", help: help) { argument, remaining in
       switch argument {
-      case "-h", "--help":
-        StandardStreams.writeStdout(help + "\n")
-        return 0
       case "--json": json = true
-      case "--wallet-passes": attributes.walletPasses = true
-      case "--platform":
-        guard let value = remaining.popFirst() else { return usage("--platform needs a value") }
-        attributes.platform = value
-      case "--now":
-        guard let value = remaining.popFirst().flatMap({ Int64($0) }) else { return usage("--now needs unix seconds") }
-        now = value
-      default:
-        if argument.hasPrefix("--") { return usage("unknown option \(argument)") }
-        files.append(argument)
+      case "--html":
+        guard let value = remaining.popFirst() else { return .failed("--html needs a FILE.html") }
+        html = value
+      default: return .notMine
       }
+      return .taken
+    }
+    let (flags, files): (PayloadFlags, [String])
+    switch parsed {
+    case .exit(let code): return code
+    case .run(let parsedFlags, let parsedFiles): (flags, files) = (parsedFlags, parsedFiles)
     }
     guard !files.isEmpty else { return usage("name at least one FILE (or - for standard input)") }
 
     var worst: Int32 = 0
+    var entries: [PreviewEntry] = []
     for file in files {
-      let value: JSONValue
-      do {
-        let bytes = file == "-" ? try Files.readAll(0) : try Files.contents(of: file)
-        value = try JSONValue.parse(bytes: bytes, options: JSONReadOptions(maxDepth: 256))
-      } catch {
-        StandardStreams.writeStderr("inbox-rpc lint: \(file): \(error)\n")
+      guard let value = PayloadFile.read(file, command: "lint") else {
         worst = 3
         continue
       }
-      let reports = PayloadLint.lint(value, attributes: attributes, now: now)
+      let reports = PayloadLint.lint(value, attributes: flags.attributes, now: flags.now)
       StandardStreams.writeStdout(json ? render(file, reports).jsonString + "\n" : describe(file, reports))
+      if html != nil { entries += FeedPreview.entries(file: file, reports: reports) }
       if worst == 0, reports.contains(where: { !$0.isClean }) { worst = 1 }
+    }
+    if let html {
+      let options = PreviewPage.Options(title: "Lint preview", subtitle: flags.platformName)
+      if !PageOutput.write(PreviewPage.html(entries, options: options), to: html, command: "lint") { return 3 }
     }
     return worst
   }
 
   private static func usage(_ message: String) -> Int32 {
-    StandardStreams.writeStderr("inbox-rpc lint: \(message)\nRun 'inbox-rpc lint --help' for usage.\n")
-    return 2
+    PayloadFlags.usage("lint", message)
   }
 
   /// Text for people: one block per payload.

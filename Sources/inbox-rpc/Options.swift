@@ -43,6 +43,7 @@ struct Options {
 
     USAGE: inbox-rpc [options]
            inbox-rpc lint [--json] FILE...   (check marketer payloads: inbox-rpc lint --help)
+           inbox-rpc preview [-o FILE.html]  (draw the cards as HTML: inbox-rpc preview --help)
 
     Send requests on stdin, one JSON text per line or with Content-Length headers;
     replies come back on stdout in the same framing. Logs go to stderr only.

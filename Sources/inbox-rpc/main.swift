@@ -14,6 +14,9 @@ let environment = Environment.process
 if CommandLine.arguments.dropFirst().first == "lint" {
   exit(LintCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
+if CommandLine.arguments.dropFirst().first == "preview" {
+  exit(PreviewCommand.run(Array(CommandLine.arguments.dropFirst(2)), environment: environment))
+}
 let options: Options
 do {
   options = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)

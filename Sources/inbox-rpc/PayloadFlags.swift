@@ -1,0 +1,93 @@
+import InboxCore
+import JSON
+import Posix
+
+/// The flags `lint` and `preview` share: the host the cards are resolved for, and the time.
+struct PayloadFlags {
+  var attributes = Attributes()
+  var now = Clock.unixSeconds
+
+  enum Parsed {
+    case taken, notMine
+    case failed(String)
+  }
+
+  /// Takes `argument` (and its value from `remaining`) when it is one of these flags.
+  mutating func parse(_ argument: String, _ remaining: inout ArraySlice<String>) -> Parsed {
+    switch argument {
+    case "--wallet-passes": attributes.walletPasses = true
+    case "--platform":
+      guard let value = remaining.popFirst() else { return .failed("--platform needs a value") }
+      attributes.platform = value
+    case "--now":
+      guard let value = remaining.popFirst().flatMap({ Int64($0) }) else { return .failed("--now needs unix seconds") }
+      now = value
+    default: return .notMine
+    }
+    return .taken
+  }
+
+  /// What a command line of `lint` or `preview` asks for: run, or exit with a code (help printed: 0;
+  /// usage said on stderr: 2).
+  enum CommandLine {
+    case run(PayloadFlags, files: [String])
+    case exit(Int32)
+  }
+
+  /// Reads a command line: help, these flags, the command's `own` options, and files (`-` is
+  /// standard input; any other word starting with `-` is an unknown option).
+  static func commandLine(
+    _ arguments: [String], command: String, help: String, own: (String, inout ArraySlice<String>) -> Parsed
+  ) -> CommandLine {
+    var flags = PayloadFlags()
+    var files: [String] = []
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      if argument == "-h" || argument == "--help" {
+        StandardStreams.writeStdout(help + "\n")
+        return .exit(0)
+      }
+      var outcome = flags.parse(argument, &remaining)
+      if case .notMine = outcome { outcome = own(argument, &remaining) }
+      switch outcome {
+      case .taken: continue
+      case .failed(let message): return .exit(usage(command, message))
+      case .notMine:
+        if argument.hasPrefix("-"), argument != "-" { return .exit(usage(command, "unknown option \(argument)")) }
+        files.append(argument)
+      }
+    }
+    return .run(flags, files: files)
+  }
+
+  /// Says what is wrong with a command line; returns its exit code, 2.
+  static func usage(_ command: String, _ message: String) -> Int32 {
+    StandardStreams.writeStderr("inbox-rpc \(command): \(message)\nRun 'inbox-rpc \(command) --help' for usage.\n")
+    return 2
+  }
+
+  /// The flags as an AttributesPatch, to apply over attributes saved with a store.
+  var patch: JSONValue {
+    var patch: JSONObject = [:]
+    if let platform = attributes.platform { patch["platform"] = .string(platform) }
+    if attributes.walletPasses == true { patch["walletPasses"] = true }
+    return .object(patch)
+  }
+
+  /// The platform as the page's subtitle says it.
+  var platformName: String { attributes.platform.map { "platform \($0)" } ?? "no platform" }
+}
+
+/// Reading a payload file (`-` for standard input) as `lint` and `preview` do.
+enum PayloadFile {
+  /// The file's JSON, or nil after saying on stderr why it cannot be read.
+  static func read(_ file: String, command: String) -> JSONValue? {
+    do {
+      let bytes = file == "-" ? try Files.readAll(0) : try Files.contents(of: file)
+      return try JSONValue.parse(bytes: bytes, options: JSONReadOptions(maxDepth: 256))
+    } catch {
+      StandardStreams.writeStderr("inbox-rpc \(command): \(file): \(error)\n")
+      return nil
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import InboxCore
+import InboxPreview
+import InboxServer
+import InboxStore
+import JSON
+import Posix
+
+/// `inbox-rpc preview`: the feed of a store, or the cards of payload files, drawn as InboxKit lays
+/// them out in one self-contained HTML page.
+enum PreviewCommand {
+  static let help = """
+    USAGE: inbox-rpc preview [--store PATH | PAYLOAD.json...] [--platform NAME] [--wallet-passes]
+                             [--theme light|dark] [--now SECONDS] [-o FILE.html]
+
+    Writes one HTML page (CSS inline, no script) showing the cards in feed order at phone width,
+    each as InboxKit lays it out, with its degradation, warnings and dates beside it. Without
+    PAYLOAD files it shows the visible messages of the store (--store, else the server's default
+    store), resolved under the attributes saved with it; a PAYLOAD file holds what `lint` reads.
+
+      --store PATH      The store to show (it must exist; no message in it changes).
+      --platform NAME   The host platform (wallet cards need ios or maccatalyst).
+      --wallet-passes   The host can add wallet passes.
+      --theme NAME      light (default) or dark.
+      --now SECONDS     The time: send time of payloads, and what has expired (default: now).
+      -o FILE.html      Write the page there instead of standard output.
+
+    EXIT CODES: 0 written; 2 bad command line; 3 an input cannot be read or the page not written.
+    """
+
+  static func run(_ arguments: [String], environment: Environment) -> Int32 {
+    var store: String?
+    var output: String?
+    var theme = PreviewPage.Theme.light
+    let parsed = PayloadFlags.commandLine(arguments, command: "preview", help: help) { argument, remaining in
+      guard ["--store", "-o", "--theme"].contains(argument) else { return .notMine }
+      guard let value = remaining.popFirst() else { return .failed("\(argument) needs a value") }
+      switch argument {
+      case "--store": store = value
+      case "-o": output = value
+      default:
+        guard let chosen = PreviewPage.Theme(rawValue: value) else { return .failed("--theme is light or dark") }
+        theme = chosen
+      }
+      return .taken
+    }
+    let (flags, files): (PayloadFlags, [String])
+    switch parsed {
+    case .exit(let code): return code
+    case .run(let parsedFlags, let parsedFiles): (flags, files) = (parsedFlags, parsedFiles)
+    }
+    if store != nil, !files.isEmpty { return usage("give --store or PAYLOAD files, not both") }
+
+    let entries: [PreviewEntry]
+    let source: String
+    if files.isEmpty {
+      let path = store ?? StoreFile.defaultPath(environment: environment)
+      guard Files.exists(path) else { return fail("no store at \(path)") }
+      do {
+        let opened = try InboxStore.open(InboxStore.Options(path: path))
+        defer { try? opened.close() }
+        entries = try FeedPreview.entries(store: opened, patch: flags.patch, now: flags.now)
+      } catch {
+        return fail("\(path): \(error)")
+      }
+      source = "store \(path)"
+    } else {
+      var linted: [PreviewEntry] = []
+      for file in files {
+        guard let value = PayloadFile.read(file, command: "preview") else { return 3 }
+        let reports = PayloadLint.lint(value, attributes: flags.attributes, now: flags.now)
+        linted += FeedPreview.entries(file: file, reports: reports)
+      }
+      entries = FeedPreview.feedOrdered(linted, attributes: flags.attributes)
+      source = files.count == 1 ? files[0] : "\(files.count) payload files"
+    }
+    let options = PreviewPage.Options(subtitle: "\(source) · \(flags.platformName)", theme: theme)
+    return PageOutput.write(PreviewPage.html(entries, options: options), to: output, command: "preview") ? 0 : 3
+  }
+
+  private static func usage(_ message: String) -> Int32 {
+    PayloadFlags.usage("preview", message)
+  }
+
+  private static func fail(_ message: String) -> Int32 {
+    StandardStreams.writeStderr("inbox-rpc preview: \(message)\n")
+    return 3
+  }
+}
