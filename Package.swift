@@ -9,7 +9,9 @@ let package = Package(
     .executable(name: "inbox-rpc", targets: ["inbox-rpc"]),
     .library(
       name: "InboxRPCKit",
-      targets: ["JSON", "JSONRPC", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "InboxServer"]),
+      targets: [
+        "JSON", "JSONRPC", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "InboxServer", "InboxMCP",
+      ]),
   ],
   targets: [
     .systemLibrary(
@@ -33,8 +35,10 @@ let package = Package(
         "JSON", "JSONRPC", "JSONSchema", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix",
       ],
       resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
+    .target(name: "InboxMCP", dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxServer"]),
     .executableTarget(
-      name: "inbox-rpc", dependencies: ["InboxServer", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "Posix"]),
+      name: "inbox-rpc",
+      dependencies: ["JSON", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "Posix"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "InboxTestSupport"]),
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),

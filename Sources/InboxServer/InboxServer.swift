@@ -70,3 +70,26 @@ public enum InboxServer {
     methods.map { $0.name } + Connection.lifecycleMethods
   }
 }
+
+extension InboxServer.Session {
+  /// Runs one method in process, exactly as the transport would: another protocol face (MCP)
+  /// reaches the same implementations, so no rule of the engine or the store is written twice.
+  public func call(_ request: RequestContext) throws -> JSONValue {
+    guard let method = registry[request.method] else { throw RPCError.methodNotFound(request.method) }
+    return try method.handler(request)
+  }
+}
+
+extension InboxServer {
+  /// The contract, Schemas/openrpc.json as embedded at build time.
+  public static var contract: JSONValue { RPCDiscover.document }
+}
+
+extension InboxServer.Session {
+  /// Lints a payload as `inbox-rpc lint` does, under the attributes in force with `patch` applied,
+  /// at `now` or the server's clock.
+  public func lint(_ payload: JSONValue, attributes patch: JSONValue?, now: Int64?) throws -> JSONValue {
+    let attributes = try patch.map { try state.attributes.applying($0) } ?? state.attributes
+    return PayloadLint.json(PayloadLint.lint(payload, attributes: attributes, now: now ?? state.clock.now))
+  }
+}

@@ -21,6 +21,13 @@ public final class Connection: @unchecked Sendable {
     public var json = JSONReadOptions.default
     /// How long in-flight work may run after end of input before it is cancelled.
     public var drainTimeout = 1.5
+    /// The notification that cancels a request, and the member of its params that names it.
+    public var cancelNotification = (method: "$/cancelRequest", idMember: "id")
+    /// Whether a cancelled request is still answered -32800 (LSP) or left unanswered (MCP).
+    public var answersCancelled = true
+    /// Runs on the reader when input ends, before in-flight work is drained: long-lived requests
+    /// (subscription streams) end here rather than waiting out the drain timeout.
+    public var onEndOfInput: (@Sendable () -> Void)?
 
     public init(framing: Framing? = nil) { self.framing = framing }
   }
@@ -75,6 +82,7 @@ public final class Connection: @unchecked Sendable {
           announceFraming()
           handle(last)
         }
+        configuration.onEndOfInput?()
         break
       }
       chunk.withUnsafeBytes { receive(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
@@ -169,8 +177,8 @@ public final class Connection: @unchecked Sendable {
   private func dispatch(_ messages: [Incoming], asBatch: Bool) {
     let needsBackground = messages.contains { message in
       switch message {
-      case .request(_, let method, _), .notification(let method, _):
-        return registry[method]?.execution == .background
+      case .request(_, let method, let params), .notification(let method, let params):
+        return registry[method]?.placement(params) == .background
       case .invalid, .response: return false
       }
     }
@@ -196,6 +204,7 @@ public final class Connection: @unchecked Sendable {
         let reply = run(message, token: token)
         // A cancel that reached a request still waiting for a thread has answered it already.
         if let token, !asBatch, !token.claimReply() { return nil }
+        if let token, token.isCancelled, !configuration.answersCancelled { return nil }
         return reply
       }
       reply(replies, asBatch: asBatch)
@@ -254,11 +263,14 @@ public final class Connection: @unchecked Sendable {
   }
 
   private func runNotification(_ method: String, _ params: JSONValue?) {
+    let cancelling = configuration.cancelNotification
+    if method == cancelling.method {
+      if let id = params?[cancelling.idMember] { cancel(id) }
+      return
+    }
     switch method {
     case "exit":
       exitRequested = true
-    case "$/cancelRequest":
-      if let id = params?["id"] { cancel(id) }
     default:
       guard let handler = registry[method] else {
         logger.debug("notification \(method) ignored: no such method")
@@ -301,7 +313,7 @@ public final class Connection: @unchecked Sendable {
   private func cancel(_ id: JSONValue) {
     let (token, alone) = lock.withLock { (inFlight[id], answersAloneIDs.contains(id)) }
     token?.cancel()
-    if let token, alone, !token.hasStarted, token.claimReply() {
+    if let token, alone, !token.hasStarted, token.claimReply(), configuration.answersCancelled {
       writer.send(Response.error(id: id, .cancelled))
     }
     logger.debug("cancel \(id.jsonString): \(token == nil ? "not in flight" : "cancelled")")
