@@ -68,6 +68,7 @@ serverOptions.sync.tokenSource = token?.1
 serverOptions.sync.timeout = options.backendTimeout
 serverOptions.sync.caFile = options.backendCAFile
 serverOptions.sync.proxy = ProxySettings(environment: environment)
+serverOptions.sync.libcurl = environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl
 if let proxy = serverOptions.sync.proxy.summary {
   if serverOptions.sync.proxy.isUsable { logger.info(proxy) } else { logger.warn(proxy) }
 }
