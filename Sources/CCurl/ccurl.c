@@ -243,10 +243,7 @@ void ccurl_result_get(ccurl_session *session, ccurl_result *result) {
   result->error = session->error[0] ? session->error : api.easy_strerror(session->code);
   api.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &result->http_status);
   api.easy_getinfo(easy, CURLINFO_HTTP_CONNECTCODE, &result->connect_status);
-  api.easy_getinfo(easy, CURLINFO_PRIMARY_IP, &result->peer_ip);
-  api.easy_getinfo(easy, CURLINFO_PRIMARY_PORT, &result->peer_port);
   api.easy_getinfo(easy, CURLINFO_OS_ERRNO, &result->os_errno);
-  api.easy_getinfo(easy, CURLINFO_SSL_VERIFYRESULT, &result->verify_result);
   api.easy_getinfo(easy, CURLINFO_REDIRECT_URL, &result->location);
   api.easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &result->new_connections);
   result->too_large = session->too_large;

@@ -13,7 +13,8 @@ struct TransferOutcome {
 
   init(_ result: ccurl_result, target: TransferTarget, proxy: Proxy?, request: HTTPTransfer.Request) {
     let said = String(cString: result.error)
-    let peer = result.peer_ip.map { "\(String(cString: $0)) port \(result.peer_port)" } ?? target.hostAndPort
+    // The peer a connect failed to: libcurl names it (the host, or the proxy unless no_proxy skipped it).
+    let peer = Self.peer(in: said) ?? proxy?.hostAndPort ?? target.hostAndPort
     if let proxy, result.connect_status != 0, !(200..<300).contains(result.connect_status) {
       failure = .transport(
         reason: "\(proxy.description) refused the tunnel to \(target.hostAndPort): HTTP \(result.connect_status)")
@@ -33,8 +34,8 @@ struct TransferOutcome {
       reason = "cannot connect to \(peer): \(String(cString: strerror(Int32(result.os_errno))))"
     case CCURL_TIMEOUT: reason = "timed out after \(Self.seconds(request.timeout)) s: \(said)"
     case CCURL_CERTIFICATE:
-      // A chain that verified with a certificate for another name: libcurl's own host check failed.
-      let why = result.verify_result == 0 ? "host name mismatch (\(said))" : said
+      // A chain that verified, with a certificate for another name: libcurl's own check says "subject name".
+      let why = said.contains("subject name") ? "host name mismatch (\(said))" : said
       reason = "TLS: the certificate of \(target.hostAndPort) is not accepted: \(why)"
     case CCURL_TLS: reason = "TLS handshake with \(target.hostAndPort) failed: \(said)"
     case CCURL_CA_FILE:
@@ -43,6 +44,12 @@ struct TransferOutcome {
     default: reason = "\(target.hostAndPort): \(said)"
     }
     failure = .transport(reason: reason)
+  }
+
+  /// `host port N` from libcurl's `Failed to connect to host port N after …`.
+  private static func peer(in said: String) -> String? {
+    guard let match = said.firstMatch(of: /connect to (\S+) port (\d+)/) else { return nil }
+    return "\(match.1) port \(match.2)"
   }
 
   /// `0.5`, `30`: seconds as they were given.

@@ -70,13 +70,8 @@ typedef struct {
   long http_status;
   /// A proxy's answer to CONNECT (0: none asked).
   long connect_status;
-  /// The address last connected to (or tried), and its port: the host's or the proxy's.
-  const char *peer_ip;
-  long peer_port;
   /// The system's errno of a failed connect.
   long os_errno;
-  /// The X.509 verification result (0: accepted, or the failure was the host name).
-  long verify_result;
   /// Whether the reply was cut off at `max_reply_bytes`.
   int too_large;
   /// A redirect's absolute target, or NULL.
