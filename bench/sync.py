@@ -179,7 +179,7 @@ def main() -> None:
     binary = os.environ.get("INBOX_RPC_BIN")
     if not binary:
         subprocess.run(
-            ["swift", "build", "-c", "release", "--product", "inbox-rpc", "-Xswiftc", "-static-executable"],
+            ["swift", "build", "-c", "release", "--product", "inbox-rpc", "-Xswiftc", "-static-stdlib"],
             cwd=REPO, check=True, stdout=sys.stderr)
         binary = str(REPO / ".build" / "release" / "inbox-rpc")
     now = int(time.time())
