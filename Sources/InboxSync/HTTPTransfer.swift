@@ -75,36 +75,23 @@ struct HTTPTransfer {
   private static func start(_ request: Request, _ target: TransferTarget, proxy: String, on session: CurlSession)
     throws(Failure)
   {
-    let code = withCStrings(request.headers) { headers in
+    let strings = [request.url, target.protocolName, request.userAgent, proxy, request.proxy.exceptions]
+    let code = withCStrings(strings + [request.caFile ?? ""] + request.headers) { texts in
       request.body.withUnsafeBytes { body in
-        var options = ccurl_request()
-        options.header_count = Int32(headers.count)
-        options.body_length = body.count
-        options.connect_timeout_ms = milliseconds(min(request.connectTimeout, request.timeout))
-        options.timeout_ms = milliseconds(request.timeout)
-        options.max_reply_bytes = Int64(request.maxReplyBytes)
-        return request.url.withCString { url in
-          target.protocolName.withCString { protocolName in
-            request.userAgent.withCString { userAgent in
-              proxy.withCString { proxy in
-                request.proxy.exceptions.withCString { noProxy in
-                  withOptionalCString(request.caFile) { caFile in
-                    headers.withUnsafeBufferPointer { lines in
-                      options.url = url
-                      options.protocol = protocolName
-                      options.user_agent = userAgent
-                      options.proxy = proxy
-                      options.no_proxy = noProxy
-                      options.ca_file = caFile
-                      options.headers = lines.baseAddress
-                      options.body = body.baseAddress
-                      return ccurl_start(session.pointer, &options)
-                    }
-                  }
-                }
-              }
-            }
-          }
+        let headers = Array(texts[(strings.count + 1)...])
+        return headers.withUnsafeBufferPointer { lines in
+          var options = ccurl_request()
+          (options.url, options.protocol, options.user_agent, options.proxy, options.no_proxy) =
+            (texts[0], texts[1], texts[2], texts[3], texts[4])
+          options.ca_file = request.caFile == nil ? nil : texts[strings.count]
+          options.headers = lines.baseAddress
+          options.header_count = Int32(lines.count)
+          options.body = body.baseAddress
+          options.body_length = body.count
+          options.connect_timeout_ms = milliseconds(min(request.connectTimeout, request.timeout))
+          options.timeout_ms = milliseconds(request.timeout)
+          options.max_reply_bytes = Int64(request.maxReplyBytes)
+          return ccurl_start(session.pointer, &options)
         }
       }
     }
@@ -125,9 +112,4 @@ private func withCStrings<T>(_ strings: [String], _ body: ([UnsafePointer<CChar>
   let copies = strings.map { strdup($0) }
   defer { copies.forEach { free($0) } }
   return body(copies.map { UnsafePointer($0) })
-}
-
-private func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
-  guard let string else { return body(nil) }
-  return string.withCString(body)
 }
