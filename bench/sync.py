@@ -225,10 +225,10 @@ def main() -> None:
         f"# feed.sync of {count:,} backend messages",
         "",
         f"Measured by `bench/sync.py` on {datetime.date.today().isoformat()}: {platform.machine()}, "
-        f"{os.cpu_count()} cores, {platform.system()} {platform.release()}; release build, a fully "
-        f"static executable; {count:,} messages; median of {repeat} repetitions.",
+        f"{os.cpu_count()} cores, {platform.system()} {platform.release()}; release build "
+        f"(-static-stdlib); {count:,} messages; median of {repeat} repetitions.",
         "",
-        "A sync is the whole path: HTTP over loopback (the server's own HTTP/1.1 client) from the Python "
+        "A sync is the whole path: HTTP over loopback (libcurl) from the Python "
         "fake backend of the test suite, the reply parsed, every message read by the engine, the merge "
         "planned and written in one transaction. The baseline is Python's sqlite3 module inserting the same rows (same payload "
         "text, same columns, the schema and indexes copied from the server's store) in one transaction, "

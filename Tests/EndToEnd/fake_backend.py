@@ -19,7 +19,9 @@ action_params as a JSON string or an object (alternating), plus any raw entries 
 Control it from the test itself (same process): `backend.fail("timeout", method="inboxStatus")`,
 `backend.add_message("m1")`, `backend.status_of("m1")`, `backend.requests`, `backend.down()`.
 `FakeBackend(tls=context)` serves https with that `ssl.SSLContext` (its URL names `host`, while it
-listens on 127.0.0.1 either way); `backend.chunked = True` sends replies with chunked framing.
+listens on 127.0.0.1 either way); `backend.chunked = True` sends replies with chunked framing,
+`backend.gzip = True` compresses them for a client that accepts gzip, and `backend.body_override`
+is sent instead of every reply's body (before compression).
 Connections are kept alive as HTTP/1.1 allows, and `backend.connections` counts those accepted. A
 `drop` on a connection that already carried a request is also played on the client's retry (HTTP
 clients retry once, on a fresh connection, a request whose kept-alive connection closed unanswered).
@@ -27,6 +29,7 @@ clients retry once, on a fresh connection, a request whose kept-alive connection
 
 from __future__ import annotations
 
+import gzip
 import json
 import socket
 import ssl
@@ -104,6 +107,8 @@ class FakeBackend:
         self.tls = tls
         self.host = host
         self.chunked = False  # replies framed with Transfer-Encoding: chunked instead of Content-Length
+        self.gzip = False  # replies compressed (Content-Encoding: gzip) when the request accepts it
+        self.body_override: bytes | None = None
         self._lock = threading.RLock()
         self._inboxes: dict[str, dict[str, Message]] = {}
         self._deleted: dict[str, list[str]] = {}
@@ -406,6 +411,11 @@ class _Handler(BaseHTTPRequestHandler):
         if fault is not None and fault.kind == "drop":
             self._abort()
             return
+        if fault is None and self.owner.body_override is not None:
+            body = self.owner.body_override
+        if fault is None and self.owner.gzip and "gzip" in headers.get("accept-encoding", ""):
+            body = gzip.compress(body, 1)
+            reply_headers = {**reply_headers, "Content-Encoding": "gzip"}
         try:
             self.send_response(status)
             for name, value in reply_headers.items():

@@ -47,6 +47,28 @@ def test_the_calls_of_a_sync_share_one_connection(servers, store_path, backend):
     assert backend.connections == 1, f"{len(backend.requests)} calls took {backend.connections} connections"
 
 
+def test_compressed_replies_are_accepted(servers, store_path, backend):
+    backend.gzip = True
+    for index in range(50):
+        backend.add_message(f"m{index}")
+    server = start_server(servers, store_path, backend)
+    assert server.sync()["added"] == 50
+    assert "gzip" in backend.requests[0].headers["accept-encoding"]
+
+
+def test_the_size_limit_applies_to_the_decoded_reply(servers, store_path, backend):
+    """A reply of 129 MiB once decoded (a few hundred KiB on the wire) is cut off at the 128 MiB limit."""
+    backend.gzip = True
+    backend.body_override = b" " * (129 << 20)
+    server = start_server(servers, store_path, backend)
+    error = server.error_of("feed.sync", {"force": True}, timeout=30)
+    assert error["code"] == -32032, error
+    assert error["data"]["reason"] == "the reply is larger than 134217728 bytes", error
+    backend.body_override = None
+    backend.add_message("a")
+    assert server.sync()["added"] == 1
+
+
 def test_a_cancel_aborts_a_stalled_transfer_within_200_ms(servers, store_path, backend):
     backend.add_message("a")
     server = start_server(servers, store_path, backend, "--backend-timeout", "30")
