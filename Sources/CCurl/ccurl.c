@@ -245,8 +245,6 @@ void ccurl_result_get(ccurl_session *session, ccurl_result *result) {
   api.easy_getinfo(easy, CURLINFO_HTTP_CONNECTCODE, &result->connect_status);
   api.easy_getinfo(easy, CURLINFO_OS_ERRNO, &result->os_errno);
   api.easy_getinfo(easy, CURLINFO_REDIRECT_URL, &result->location);
-  api.easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &result->new_connections);
-  result->too_large = session->too_large;
   result->outcome = outcome(session->code, session->too_large);
   result->body = session->body;
   result->body_length = session->body_length;

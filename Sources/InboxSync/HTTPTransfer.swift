@@ -35,8 +35,6 @@ struct HTTPTransfer {
     var body: [UInt8]
     /// The `Location` of a 3xx reply, made absolute.
     var redirectURL: String?
-    /// Whether the call opened a connection rather than reusing one.
-    var connected: Bool
   }
 
   enum Failure: Error, Equatable {
@@ -67,8 +65,7 @@ struct HTTPTransfer {
     if let failure = TransferOutcome(result, target: target, proxy: proxy, request: request).failure { throw failure }
     return Reply(
       httpStatus: result.http_status, body: Array(UnsafeBufferPointer(start: result.body, count: result.body_length)),
-      redirectURL: (300..<400).contains(result.http_status) ? result.location.map { String(cString: $0) } : nil,
-      connected: result.new_connections > 0)
+      redirectURL: (300..<400).contains(result.http_status) ? result.location.map { String(cString: $0) } : nil)
   }
 
   /// Hands the request to libcurl (which copies every string before this returns).

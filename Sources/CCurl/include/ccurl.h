@@ -72,14 +72,10 @@ typedef struct {
   long connect_status;
   /// The system's errno of a failed connect.
   long os_errno;
-  /// Whether the reply was cut off at `max_reply_bytes`.
-  int too_large;
   /// A redirect's absolute target, or NULL.
   const char *location;
   const unsigned char *body;
   size_t body_length;
-  /// New connections the transfer opened (0: it reused one).
-  long new_connections;
 } ccurl_result;
 
 /// The outcome of the last transfer; pointers stay valid until the next ccurl_start.
