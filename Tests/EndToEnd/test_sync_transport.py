@@ -1,4 +1,5 @@
-"""What libcurl brings to the sync, end to end: one connection for the calls of a sync, a cancel
+"""What libcurl brings to the sync, end to end: HTTP/2 offered, compressed replies within the size
+limit, one connection for the calls of a sync, a cancel
 that aborts a stalled transfer at once, SOCKS5 and https proxies, a server that starts without
 loading libcurl and keeps serving where it is missing, and the release binary resolving `localhost`."""
 
@@ -8,6 +9,7 @@ import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 
 import pytest
@@ -45,6 +47,35 @@ def test_the_calls_of_a_sync_share_one_connection(servers, store_path, backend):
     assert [r.method for r in backend.requests].count("inboxStatus") == 3
     assert len(backend.requests) == 5
     assert backend.connections == 1, f"{len(backend.requests)} calls took {backend.connections} connections"
+
+
+@needs_openssl
+def test_http2_is_offered_to_the_backend(servers, store_path, pki):
+    """libcurl asks for HTTP/2 in the TLS handshake (ALPN): a listener that accepts only h2 gets it."""
+    context = server_context(pki, "loopback")
+    context.set_alpn_protocols(["h2"])
+    listener = socket.create_server(("127.0.0.1", 0))
+    chosen: list[str | None] = []
+
+    def accept() -> None:
+        client, _ = listener.accept()
+        client.settimeout(5)
+        try:
+            with context.wrap_socket(client, server_side=True) as tls:
+                chosen.append(tls.selected_alpn_protocol())
+        except OSError:
+            chosen.append(None)
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    url = f"https://127.0.0.1:{listener.getsockname()[1]}/json/1.3/"
+    server = SyncServer(store_path, ["--backend-url", url, "--application", "APP-12345",
+                                     "--backend-ca-file", os.path.join(pki, "ca.pem"), "--backend-timeout", "2"])
+    servers.append(server)
+    server.error_of("feed.sync", {"force": True})  # the listener speaks no HTTP/2 after the handshake
+    thread.join(5)
+    listener.close()
+    assert chosen == ["h2"], chosen
 
 
 def test_compressed_replies_are_accepted(servers, store_path, backend):
