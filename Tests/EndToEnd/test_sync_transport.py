@@ -1,7 +1,7 @@
 """What libcurl brings to the sync, end to end: HTTP/2 offered, compressed replies within the size
-limit, one connection for the calls of a sync, a cancel
-that aborts a stalled transfer at once, SOCKS5 and https proxies, a server that starts without
-loading libcurl and keeps serving where it is missing, and the release binary resolving `localhost`."""
+limit, one connection for the calls of a sync, a cancel that aborts a stalled transfer at once,
+SOCKS5 and https proxies, a server that starts without loading libcurl and keeps serving where it
+is missing, and the release binary resolving `localhost`."""
 
 from __future__ import annotations
 
