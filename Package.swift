@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // The inbox-rpc package: a stdio JSON-RPC 2.0 server around a mobile-inbox engine.
-// Dependencies point one way: transport (JSONRPC) -> dispatch (InboxServer) -> engine (InboxCore) -> store/sync.
+// Dependencies point one way: transport (JSONRPC) -> dispatch (InboxServer) -> application (InboxApp)
+// -> engine (InboxCore) -> store/sync.
 import PackageDescription
 
 let package = Package(
@@ -10,7 +11,8 @@ let package = Package(
     .library(
       name: "InboxRPCKit",
       targets: [
-        "JSON", "JSONRPC", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "InboxServer", "InboxMCP",
+        "JSON", "JSONRPC", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "InboxApp", "InboxServer",
+        "InboxMCP",
       ]),
   ],
   targets: [
@@ -30,9 +32,11 @@ let package = Package(
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
     .target(name: "InboxSync", dependencies: ["CCurl", "JSON", "InboxCore", "InboxStore", "Posix"]),
     .target(
+      name: "InboxApp", dependencies: ["JSON", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix"]),
+    .target(
       name: "InboxServer",
       dependencies: [
-        "JSON", "JSONRPC", "JSONSchema", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix",
+        "JSON", "JSONRPC", "JSONSchema", "InboxApp", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix",
       ],
       resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
     .target(name: "InboxMCP", dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxServer"]),

@@ -45,11 +45,11 @@ final class BackgroundSync: @unchecked Sendable {
   }
 
   private func tick(notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger) {
-    guard !stopping.isCancelled, server.sync.settings.application != nil else { return }
-    let events = server.syncEvents(notify: notify, logger: logger, progress: false)
+    guard !stopping.isCancelled, server.inbox.sync.settings.application != nil else { return }
+    let observer = server.syncObserver(notify: notify, logger: logger, progress: false)
     do {
-      let report = try server.sync.sync(
-        force: false, respectBackoff: true, events: events, isCancelled: { [stopping] in stopping.isCancelled })
+      let report = try server.inbox.sync(
+        force: false, respectBackoff: true, observer: observer, isCancelled: { [stopping] in stopping.isCancelled })
       if lastFailure.withLock({ $0 }) != nil { logger.info("background sync: the backend answers again") }
       lastFailure.withLock { $0 = nil }
       logger.debug("background sync: pushed \(report.pushed), pending \(report.pending)")

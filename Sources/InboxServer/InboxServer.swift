@@ -41,7 +41,7 @@ public enum InboxServer {
     /// feed if asked, builds the registry. `backend` replaces the HTTP backend (tests).
     public init(options: ServerOptions, store: InboxStore, backend: (any Backend)? = nil) throws {
       let state = try ServerState(options: options, store: store, backend: backend)
-      if options.sampleFeed { try SampleFeed.seedIfEmpty(state) }
+      if options.sampleFeed { try SampleFeed.seedIfEmpty(state.inbox) }
       var registry = MethodRegistry(InboxServer.methods.map { $0.method(state) })
       if options.testMethods {
         for method in ConformanceMethods.all + ConformanceMethods.stateful(state) { registry.register(method) }
@@ -89,7 +89,7 @@ extension InboxServer.Session {
   /// Lints a payload as `inbox-rpc lint` does, under the attributes in force with `patch` applied,
   /// at `now` or the server's clock.
   public func lint(_ payload: JSONValue, attributes patch: JSONValue?, now: Int64?) throws -> JSONValue {
-    let attributes = try patch.map { try state.attributes.applying($0) } ?? state.attributes
-    return PayloadLint.json(PayloadLint.lint(payload, attributes: attributes, now: now ?? state.clock.now))
+    let attributes = try state.inbox.attributes(merging: patch)
+    return PayloadLint.json(PayloadLint.lint(payload, attributes: attributes, now: now ?? state.inbox.clock.now))
   }
 }

@@ -65,8 +65,8 @@ enum ConformanceMethods {
   static func stateful(_ server: ServerState) -> [Method] {
     [
       Method("test.clock") { request in
-        server.clock.pin(try request.params.int("now"))
-        return ["now": .int(server.clock.now)]
+        server.inbox.clock.pin(try request.params.int("now"))
+        return ["now": .int(server.inbox.clock.now)]
       }
     ]
   }
