@@ -27,19 +27,19 @@ public final class MCPServer: Sendable {
       Self.method("notifications/initialized") { _ in .null },
       Self.method("ping") { _ in [:] },
       Self.method("logging/setLevel", logging.setLevel),
-      Self.method("tools/list", tools.list),
+      Self.method("tools/list", cacheable: true, tools.list),
       Self.method(
         "tools/call",
         placement: { params in
           Tools.slowTools.contains(params?["name"]?.stringValue ?? "") ? .background : .inline
         }, tools.call),
-      Self.method("resources/list", resources.list),
-      Self.method("resources/templates/list", resources.templates),
-      Self.method("resources/read", resources.read),
+      Self.method("resources/list", cacheable: true, resources.list),
+      Self.method("resources/templates/list", cacheable: true, resources.templates),
+      Self.method("resources/read", cacheable: true, resources.read),
       Self.method("resources/subscribe") { try resources.subscribe($0, true) },
       Self.method("resources/unsubscribe") { try resources.subscribe($0, false) },
       Self.method("subscriptions/listen", placement: { _ in .background }, streams.listen),
-      Self.method("prompts/list", prompts.list),
+      Self.method("prompts/list", cacheable: true, prompts.list),
       Self.method("prompts/get", prompts.get),
     ])
   }
@@ -63,8 +63,11 @@ public final class MCPServer: Sendable {
 
   /// A method whose requests are checked for the stateless revision's `_meta` envelope: a revision
   /// not served is -32022; results to such requests carry `resultType` and the server's info.
+  /// `cacheable` results (lists and reads) also carry `ttlMs` and `cacheScope`, which that revision
+  /// requires: 0 and private, since every read may change with the next tap.
   private static func method(
-    _ name: String, placement: @escaping @Sendable (JSONValue?) -> Method.Execution = { _ in .inline },
+    _ name: String, cacheable: Bool = false,
+    placement: @escaping @Sendable (JSONValue?) -> Method.Execution = { _ in .inline },
     _ handler: @escaping @Sendable (RequestContext) throws -> JSONValue
   ) -> Method {
     Method(name, placement: placement) { request in
@@ -76,6 +79,10 @@ public final class MCPServer: Sendable {
       meta[Revision.serverInfoKey] = Handshake.serverInfo
       object["_meta"] = .object(meta)
       object["resultType"] = "complete"
+      if cacheable {
+        object["ttlMs"] = 0
+        object["cacheScope"] = "private"
+      }
       return .object(object)
     }
   }

@@ -67,8 +67,10 @@ struct Resources: Sendable {
         guard let id = ResourceURI.messageID(uri) else { throw Self.notFound(uri) }
         value = try gateway.call("message.get", ["id": .string(id)], for: request)
       }
-    } catch let error as RPCError where error.code.rawValue == -32001 {
-      throw Self.notFound(uri)
+    } catch {
+      // A message id that names nothing visible is a resource that is not there.
+      if RPCError(error).code.rawValue == -32001 { throw Self.notFound(uri) }
+      throw error
     }
     return ["contents": [["uri": .string(uri), "mimeType": .string(Self.json), "text": .string(value.jsonString)]]]
   }
