@@ -12,6 +12,8 @@ final class ChangeFeed: Sendable {
   struct Stream: Sendable {
     var listChanged: Bool
     var uris: Set<String>
+    /// Set by the host's `notifications/cancelled`: from then on the stream hears nothing.
+    var cancellation: CancellationToken
   }
 
   private let era: Era
@@ -39,7 +41,7 @@ final class ChangeFeed: Sendable {
       let wanted = subscribed.withLock { $0 }
       for uri in uris where wanted.contains(uri) { send("notifications/resources/updated", ["uri": .string(uri)]) }
     }
-    for (id, stream) in streams.withLock({ $0 }) {
+    for (id, stream) in streams.withLock({ $0 }) where !stream.cancellation.isCancelled {
       let meta: JSONValue = [Revision.subscriptionKey: id]
       if listChanged && stream.listChanged { send("notifications/resources/list_changed", ["_meta": meta]) }
       for uri in uris where stream.uris.contains(uri) {

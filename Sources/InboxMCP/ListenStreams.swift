@@ -28,7 +28,8 @@ final class ListenStreams: Sendable {
     if listChanged { honored["resourcesListChanged"] = true }
     if !uris.isEmpty { honored["resourceSubscriptions"] = .array(uris.map(JSONValue.string)) }
     let meta: JSONValue = [Revision.subscriptionKey: id]
-    changes.open(id, ChangeFeed.Stream(listChanged: listChanged, uris: Set(uris)))
+    changes.open(
+      id, ChangeFeed.Stream(listChanged: listChanged, uris: Set(uris), cancellation: request.cancellation))
     defer { changes.close(id) }
     request.notify("notifications/subscriptions/acknowledged", ["notifications": .object(honored), "_meta": meta])
     while !ending.load(ordering: .acquiring) {
