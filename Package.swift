@@ -17,8 +17,8 @@ let package = Package(
       name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .systemLibrary(
-      name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    // libcurl's header only: the library is loaded with dlopen on the first backend call.
+    .target(name: "CCurl"),
     .target(name: "Posix"),
     .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
     .target(name: "JSON", dependencies: ["CJansson"]),
@@ -27,7 +27,7 @@ let package = Package(
     .target(name: "InboxCore", dependencies: ["JSON"]),
     .target(name: "InboxPreview", dependencies: ["JSON", "InboxCore"]),
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
-    .target(name: "InboxSync", dependencies: ["COpenSSL", "JSON", "InboxCore", "InboxStore", "Posix"]),
+    .target(name: "InboxSync", dependencies: ["CCurl", "JSON", "InboxCore", "InboxStore", "Posix"]),
     .target(
       name: "InboxApp", dependencies: ["JSON", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix"]),
     .target(

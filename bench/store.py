@@ -183,7 +183,7 @@ def rss_after_paging(binary: str, store: str) -> tuple[int, int, int]:
 def build(args) -> str:
     if os.environ.get("INBOX_RPC_BIN"):
         return os.environ["INBOX_RPC_BIN"]
-    subprocess.run(["swift", "build", "-c", "release", "--product", "inbox-rpc", "-Xswiftc", "-static-executable"],
+    subprocess.run(["swift", "build", "-c", "release", "--product", "inbox-rpc", "-Xswiftc", "-static-stdlib"],
                    cwd=REPO, check=True, stdout=sys.stderr)
     return str(REPO / ".build" / "release" / "inbox-rpc")
 

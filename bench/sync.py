@@ -179,7 +179,7 @@ def main() -> None:
     binary = os.environ.get("INBOX_RPC_BIN")
     if not binary:
         subprocess.run(
-            ["swift", "build", "-c", "release", "--product", "inbox-rpc", "-Xswiftc", "-static-executable"],
+            ["swift", "build", "-c", "release", "--product", "inbox-rpc", "-Xswiftc", "-static-stdlib"],
             cwd=REPO, check=True, stdout=sys.stderr)
         binary = str(REPO / ".build" / "release" / "inbox-rpc")
     now = int(time.time())
@@ -225,10 +225,10 @@ def main() -> None:
         f"# feed.sync of {count:,} backend messages",
         "",
         f"Measured by `bench/sync.py` on {datetime.date.today().isoformat()}: {platform.machine()}, "
-        f"{os.cpu_count()} cores, {platform.system()} {platform.release()}; release build, a fully "
-        f"static executable; {count:,} messages; median of {repeat} repetitions.",
+        f"{os.cpu_count()} cores, {platform.system()} {platform.release()}; release build "
+        f"(-static-stdlib); {count:,} messages; median of {repeat} repetitions.",
         "",
-        "A sync is the whole path: HTTP over loopback (the server's own HTTP/1.1 client) from the Python "
+        "A sync is the whole path: HTTP over loopback (libcurl) from the Python "
         "fake backend of the test suite, the reply parsed, every message read by the engine, the merge "
         "planned and written in one transaction. The baseline is Python's sqlite3 module inserting the same rows (same payload "
         "text, same columns, the schema and indexes copied from the server's store) in one transaction, "

@@ -33,6 +33,8 @@ public struct SyncOptions: Sendable {
   public var caFile: String?
   /// The proxy https calls to the backend tunnel through (from `https_proxy` and `no_proxy`).
   public var proxy = ProxySettings.direct
+  /// The libcurl `dlopen` loads for backend calls (`INBOX_RPC_LIBCURL`, for a test that hides it).
+  public var libcurl = HTTPBackend.libcurl
   /// Seconds between background syncs (`--sync-interval`); nil: no background sync.
   public var interval: Int?
   /// Seconds between two fetches unless forced (`--sync-min-interval`).

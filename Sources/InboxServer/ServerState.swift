@@ -25,7 +25,8 @@ final class ServerState: Sendable {
       backend
       ?? HTTPBackend(
         connectTimeout: 10, timeout: options.sync.timeout, userAgent: "\(ServerInfo.name)/\(ServerInfo.version)",
-        caFile: options.sync.caFile, proxy: options.sync.proxy)
+        caFile: options.sync.caFile, proxy: options.sync.proxy,
+        library: options.sync.libcurl)
     let sync = try Synchronizer(store: store, backend: transport, options: syncOptions, clock: { clock.now })
     inbox = try Inbox(store: store, sync: sync, clock: clock)
     startupOutcome = options.sync.backend.isEmpty ? nil : try sync.configure(options.sync.backend)

@@ -30,7 +30,7 @@ public struct BackendCall: Sendable, Hashable {
 
 /// A transport to the backend: sends one call and returns the reply's envelope, or a `SyncError`.
 ///
-/// `HTTPBackend` is the real one (HTTP/1.1 over sockets and OpenSSL). Tests script replies with a fake. Implementations check
+/// `HTTPBackend` is the real one (libcurl). Tests script replies with a fake. Implementations check
 /// `isCancelled` while they wait and give up promptly with `.cancelled` once it returns true.
 public protocol Backend: Sendable {
   func send(_ call: BackendCall, isCancelled: @escaping @Sendable () -> Bool) throws(SyncError) -> BackendEnvelope

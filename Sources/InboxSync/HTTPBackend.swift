@@ -1,9 +1,10 @@
-/// The real backend: `POST {base}/{method}` over HTTP(S) with `HTTPTransfer` (research §1.1).
+/// The real backend: `POST {base}/{method}` over HTTP(S) with `HTTPTransfer`, on libcurl (research §1.1).
 ///
 /// Headers: `Content-Type: application/json; charset=utf-8`, `Accept: application/json`, and
 /// `Authorization: Token <token>` when a token is configured. Failures map onto `SyncError`:
-/// connect failures, timeouts and a connection closed mid-body are `.unavailable`; every HTTP reply
-/// goes through `BackendEnvelope.decode`.
+/// connect failures, timeouts, a connection closed mid-body and a libcurl that cannot be loaded are
+/// `.unavailable`; every HTTP reply goes through `BackendEnvelope.decode`. libcurl is loaded on the
+/// first call, and the connection of one call is kept for the next.
 public struct HTTPBackend: Backend {
   /// Seconds allowed to open the connection (TCP and TLS).
   public var connectTimeout: Double
@@ -15,12 +16,18 @@ public struct HTTPBackend: Backend {
   public var caFile: String?
   /// The proxy https calls tunnel through (`https_proxy`, `no_proxy`); `.direct` by default.
   public var proxy: ProxySettings
+  private let sessions: CurlSession.Pool
 
-  /// A backend with the given timeouts (the Android SDK's are 30 s to connect and 60 s to read).
+  /// libcurl's file name, as `dlopen` looks it up.
+  public static let libcurl = "libcurl.so.4"
+
+  /// A backend with the given timeouts (the Android SDK's are 30 s to connect and 60 s to read);
+  /// `library` names the libcurl to load.
   public init(
     connectTimeout: Double = 10, timeout: Double = 30, userAgent: String = "inbox-rpc", caFile: String? = nil,
-    proxy: ProxySettings = .direct
+    proxy: ProxySettings = .direct, library: String = HTTPBackend.libcurl
   ) {
+    sessions = CurlSession.Pool(library: library)
     self.connectTimeout = min(connectTimeout, timeout)
     self.timeout = timeout
     self.userAgent = userAgent
@@ -39,7 +46,9 @@ public struct HTTPBackend: Backend {
       userAgent: userAgent, caFile: caFile, proxy: proxy)
     let reply: HTTPTransfer.Reply
     do {
-      reply = try HTTPTransfer.perform(request, isCancelled: isCancelled)
+      reply = try sessions.withSession { session throws(HTTPTransfer.Failure) in
+        try HTTPTransfer.perform(request, on: session, isCancelled: isCancelled)
+      }
     } catch {
       switch error {
       case .cancelled: throw .cancelled

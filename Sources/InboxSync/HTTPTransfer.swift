@@ -1,14 +1,19 @@
+internal import CCurl
 import Posix
 
-/// One HTTP/1.1 POST to an `http://` or `https://` URL, on a connection of its own (through a
-/// CONNECT tunnel when `request.proxy` names a proxy for it), on the calling thread.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One HTTP POST to an `https://` URL (or `http://` to a loopback host) through libcurl, on the
+/// calling thread, over a session whose connection the next call reuses.
 ///
-/// The request says `Connection: close` and the reply is read until its framing ends (see
-/// `HTTPResponseParser`). Redirects are not followed (the `Authorization` header must not travel to
-/// another host): a 3xx reply comes back with its `Location`. Connecting (name lookup, TCP, TLS) is
-/// bounded by `connectTimeout`, the whole call by `timeout`, and every wait checks `isCancelled` at
-/// least every `TransferDeadline.slice` milliseconds, so a cancelled sync stops promptly. No failure
-/// carries a request header: the token stays out of every message.
+/// libcurl negotiates HTTP/2 where the server offers it, accepts compressed replies, verifies the
+/// server's certificate and name (TLS 1.2 or later), and goes through the proxy it is given.
+/// Redirects are not followed (the `Authorization` header must not travel to another host): a 3xx
+/// reply comes back with its `Location`. Connecting is bounded by `connectTimeout`, the whole call
+/// by `timeout`, and `isCancelled` is asked at least every `slice` milliseconds, so a cancelled sync
+/// stops promptly. No failure carries a request header: the token stays out of every message.
 struct HTTPTransfer {
   struct Request {
     var url: String
@@ -20,9 +25,8 @@ struct HTTPTransfer {
     var timeout: Double
     var maxReplyBytes: Int
     var userAgent: String
-    /// A PEM file of the CAs to trust for https instead of the system's; nil: the system's.
+    /// A PEM file of the CAs to trust for https (and an https proxy) instead of the system's.
     var caFile: String? = nil
-    /// The proxy an https request tunnels through, unless `no_proxy` lists its host.
     var proxy = ProxySettings.direct
   }
 
@@ -40,61 +44,69 @@ struct HTTPTransfer {
     case tooLarge(limit: Int)
   }
 
-  /// Bytes asked of the connection at a time.
-  private static let readSize = 64 * 1024
+  /// The longest wait before `isCancelled` is asked again, in milliseconds.
+  static let slice: Int32 = 20
 
-  static func perform(_ request: Request, isCancelled: @escaping @Sendable () -> Bool) throws(Failure) -> Reply {
-    let start = Clock.monotonicNanoseconds
-    let url: HTTPURL
-    do {
-      url = try HTTPURL(request.url)
-    } catch {
-      throw .transport(reason: error.reason)
+  static func perform(_ request: Request, on session: CurlSession, isCancelled: () -> Bool) throws(Failure) -> Reply {
+    let target = try TransferTarget(request.url)
+    let proxy = try request.proxy.proxy(for: target)
+    if let index = request.headers.firstIndex(where: { $0.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }) {
+      throw .transport(reason: "request header \(index + 1) is not a single `Name: value` line")
     }
-    let message = try encode(request, to: url)
-    let whole = TransferDeadline(seconds: request.timeout, from: start, isCancelled: isCancelled)
-    let connecting = TransferDeadline(
-      seconds: min(request.connectTimeout, request.timeout), from: start, isCancelled: isCancelled)
-
-    let context = url.secure ? try TLSContext.shared(caFile: request.caFile) : nil
-    let proxy = try request.proxy.proxy(for: url)
-    let connection = try HTTPConnection.open(url, tls: context, via: proxy, by: connecting)
-    try connection.write(message, by: whole)
-
-    var parser = HTTPResponseParser(maxBodyBytes: request.maxReplyBytes)
-    var buffer = [UInt8](repeating: 0, count: readSize)
-    while true {
-      let count = try connection.read(into: &buffer, by: whole)
-      let response: HTTPResponseParser.Response?
-      do {
-        response = count == 0 ? try parser.end() : try parser.consume(buffer[0..<count])
-      } catch {
-        if case .tooLarge(let limit) = error { throw .tooLarge(limit: limit) }
-        throw .transport(reason: error.reason)
+    try start(request, target, proxy: proxy?.url ?? "", on: session)
+    while ccurl_step(session.pointer, slice) != 0 {
+      if isCancelled() {
+        ccurl_abort(session.pointer)
+        throw .cancelled
       }
-      if let response {
-        let location = (300..<400).contains(response.status) ? response.headers["location"].map(url.resolving) : nil
-        return Reply(httpStatus: response.status, body: response.body, redirectURL: location)
+    }
+    var result = ccurl_result()
+    ccurl_result_get(session.pointer, &result)
+    if let failure = TransferOutcome(result, target: target, proxy: proxy, request: request).failure { throw failure }
+    return Reply(
+      httpStatus: result.http_status, body: Array(UnsafeBufferPointer(start: result.body, count: result.body_length)),
+      redirectURL: (300..<400).contains(result.http_status) ? result.location.map { String(cString: $0) } : nil)
+  }
+
+  /// Hands the request to libcurl (which copies every string before this returns).
+  private static func start(_ request: Request, _ target: TransferTarget, proxy: String, on session: CurlSession)
+    throws(Failure)
+  {
+    let strings = [request.url, target.protocolName, request.userAgent, proxy, request.proxy.exceptions]
+    let code = withCStrings(strings + [request.caFile ?? ""] + request.headers) { texts in
+      request.body.withUnsafeBytes { body in
+        let headers = Array(texts[(strings.count + 1)...])
+        return headers.withUnsafeBufferPointer { lines in
+          var options = ccurl_request()
+          (options.url, options.protocol, options.user_agent, options.proxy, options.no_proxy) =
+            (texts[0], texts[1], texts[2], texts[3], texts[4])
+          options.ca_file = request.caFile == nil ? nil : texts[strings.count]
+          options.headers = lines.baseAddress
+          options.header_count = Int32(lines.count)
+          options.body = body.baseAddress
+          options.body_length = body.count
+          options.connect_timeout_ms = milliseconds(min(request.connectTimeout, request.timeout))
+          options.timeout_ms = milliseconds(request.timeout)
+          options.max_reply_bytes = Int64(request.maxReplyBytes)
+          return ccurl_start(session.pointer, &options)
+        }
       }
+    }
+    guard code == 0 else {
+      var result = ccurl_result()
+      ccurl_result_get(session.pointer, &result)
+      throw .transport(reason: "libcurl refused the request: \(String(cString: result.error))")
     }
   }
 
-  /// The request's bytes: request line, `Host`, `User-Agent`, the given headers, `Content-Length`,
-  /// `Connection: close`, a blank line, the body. A header with a line break in it is refused
-  /// (it would forge more headers), without being shown.
-  static func encode(_ request: Request, to url: HTTPURL) throws(Failure) -> [UInt8] {
-    var head = "POST \(url.target) HTTP/1.1\r\nHost: \(url.hostHeader)\r\n"
-    for (index, line) in (["User-Agent: \(request.userAgent)"] + request.headers).enumerated() {
-      let bytes = line.utf8
-      guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex,
-        !bytes.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
-      else {
-        let which = index == 0 ? "the User-Agent header" : "request header \(index)"
-        throw .transport(reason: "\(which) is not a single `Name: value` line")
-      }
-      head += line + "\r\n"
-    }
-    head += "Content-Length: \(request.body.count)\r\nConnection: close\r\n\r\n"
-    return Array(head.utf8) + request.body
+  private static func milliseconds(_ seconds: Double) -> Int {
+    Int(min(max(seconds, 0.001), 1e9) * 1000)
   }
+}
+
+/// Runs `body` with C strings of `strings` (freed afterwards).
+private func withCStrings<T>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+  let copies = strings.map { strdup($0) }
+  defer { copies.forEach { free($0) } }
+  return body(copies.map { UnsafePointer($0) })
 }

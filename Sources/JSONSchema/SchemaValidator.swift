@@ -168,7 +168,7 @@ public struct SchemaValidator: Sendable {
     },
     Keyword(name: "pattern") { _, value, rules, path, _ in
       guard case .string(let text) = value, let source = rules["pattern"]?.stringValue else { return nil }
-      guard let pattern = try? Pattern(source) else {
+      guard let pattern = Pattern.compiled(source) else {
         return SchemaViolation(path: path, rule: "pattern", message: "the schema's pattern \(source) cannot be read")
       }
       return pattern.matches(text) ? nil : SchemaViolation(path: path, rule: "pattern", message: "must match \(source)")

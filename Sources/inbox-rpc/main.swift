@@ -69,8 +69,10 @@ serverOptions.sync.backend = options.backend
 serverOptions.sync.token = token?.0
 serverOptions.sync.tokenSource = token?.1
 serverOptions.sync.timeout = options.backendTimeout
-serverOptions.sync.caFile = options.backendCAFile
+// Without a CA file of our own, the system's store; SSL_CERT_FILE names another, as for the curl tool.
+serverOptions.sync.caFile = options.backendCAFile ?? environment["SSL_CERT_FILE"]
 serverOptions.sync.proxy = ProxySettings(environment: environment)
+serverOptions.sync.libcurl = environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl
 if let proxy = serverOptions.sync.proxy.summary {
   if serverOptions.sync.proxy.isUsable { logger.info(proxy) } else { logger.warn(proxy) }
 }

@@ -3,23 +3,26 @@
 It records each request head, can demand `Proxy-Authorization`, opens a TCP connection to the
 host and port asked for, answers `200 Connection established` and relays bytes both ways,
 keeping a copy of everything that went from the client to the server (to show it was TLS).
+`ConnectProxy(tls=context)` is an https proxy: the client speaks TLS with the proxy itself too.
 """
 
 from __future__ import annotations
 
 import socket
+import ssl
 import threading
 
 
 class ConnectProxy:
-    def __init__(self, authorization: str | None = None):
+    def __init__(self, authorization: str | None = None, tls: ssl.SSLContext | None = None):
         self.authorization = authorization
+        self.tls = tls
         self.heads: list[str] = []
         self.upstream_bytes = bytearray()
         self._lock = threading.Lock()
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = self._listener.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
         self._closed = False
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -40,6 +43,13 @@ class ConnectProxy:
             threading.Thread(target=self._serve, args=(client,), daemon=True).start()
 
     def _serve(self, client: socket.socket) -> None:
+        if self.tls is not None:
+            try:
+                client.settimeout(10)
+                client = self.tls.wrap_socket(client, server_side=True)
+            except (OSError, ssl.SSLError):
+                client.close()
+                return
         with client:
             client.settimeout(10)
             head = b""

@@ -19,11 +19,17 @@ action_params as a JSON string or an object (alternating), plus any raw entries 
 Control it from the test itself (same process): `backend.fail("timeout", method="inboxStatus")`,
 `backend.add_message("m1")`, `backend.status_of("m1")`, `backend.requests`, `backend.down()`.
 `FakeBackend(tls=context)` serves https with that `ssl.SSLContext` (its URL names `host`, while it
-listens on 127.0.0.1 either way); `backend.chunked = True` sends replies with chunked framing.
+listens on 127.0.0.1 either way); `backend.chunked = True` sends replies with chunked framing,
+`backend.gzip = True` compresses them for a client that accepts gzip, and `backend.body_override`
+is sent instead of every reply's body (before compression).
+Connections are kept alive as HTTP/1.1 allows, and `backend.connections` counts those accepted. A
+`drop` on a connection that already carried a request is also played on the client's retry (HTTP
+clients retry once, on a fresh connection, a request whose kept-alive connection closed unanswered).
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import socket
 import ssl
@@ -101,6 +107,8 @@ class FakeBackend:
         self.tls = tls
         self.host = host
         self.chunked = False  # replies framed with Transfer-Encoding: chunked instead of Content-Length
+        self.gzip = False  # replies compressed (Content-Encoding: gzip) when the request accepts it
+        self.body_override: bytes | None = None
         self._lock = threading.RLock()
         self._inboxes: dict[str, dict[str, Message]] = {}
         self._deleted: dict[str, list[str]] = {}
@@ -108,6 +116,8 @@ class FakeBackend:
         self._faults: list[Fault] = []
         self._orders = 50_000_000_000_000_000  # beyond 2^53: every digit must survive
         self.requests: list[Recorded] = []
+        self.connections = 0  # TCP connections accepted
+        self._open: set[socket.socket] = set()  # connections kept alive, closed by down()
         self.applied: list[tuple[str, str, int]] = []  # (user, inbox_code, status) of every accepted inboxStatus
         self.base_url_reply: str | None = None
         self.prefix = "/json/1.3/"
@@ -156,6 +166,12 @@ class FakeBackend:
         if server is not None:
             server.shutdown()
             server.server_close()
+        with self._lock:
+            for connection in self._open:
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
     def close(self) -> None:
         self.down()
@@ -234,11 +250,11 @@ class FakeBackend:
         with self._lock:
             self._faults.clear()
 
-    def _take_fault(self, method: str) -> Fault | None:
+    def _take_fault(self, method: str, reused: bool) -> Fault | None:
         with self._lock:
             for index, fault in enumerate(self._faults):
                 if fault.method in (None, method):
-                    return self._faults.pop(index)
+                    return fault if reused and fault.kind == "drop" else self._faults.pop(index)
         return None
 
     def calls(self, method: str) -> list[Recorded]:
@@ -295,8 +311,10 @@ class FakeBackend:
             self.applied.append((user, code, status))
         return 200, None
 
-    def handle(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, str], bytes, Fault | None]:
-        """The reply to one request: (HTTP status, headers, body, fault to play out)."""
+    def handle(self, path: str, headers: dict[str, str], raw: bytes, reused: bool = False,
+               ) -> tuple[int, dict[str, str], bytes, Fault | None]:
+        """The reply to one request (`reused`: not the first on its connection): (HTTP status,
+        headers, body, fault to play out)."""
         method = path.rstrip("/").rsplit("/", 1)[-1]
         try:
             body = json.loads(raw)
@@ -307,7 +325,7 @@ class FakeBackend:
             self.requests.append(record)
         if method not in ("getInboxMessages", "inboxStatus"):
             return 404, {"Content-Type": "text/plain"}, b"not found", None
-        fault = self._take_fault(method)
+        fault = self._take_fault(method, reused)
         if fault and fault.kind in ("http500", "http503", "status210", "invalid_json", "empty", "redirect", "wrong_shape"):
             return (*self._fault_reply(fault), None)
 
@@ -364,6 +382,21 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args) -> None:  # quiet: pytest shows what matters
         pass
 
+    def setup(self) -> None:
+        super().setup()
+        self.served = 0
+        with self.owner._lock:
+            self.owner.connections += 1
+            self.owner._open.add(self.connection)
+
+    def finish(self) -> None:
+        with self.owner._lock:
+            self.owner._open.discard(self.connection)
+        try:
+            super().finish()
+        except OSError:
+            pass
+
     def do_GET(self) -> None:
         self.send_error(405)
 
@@ -371,12 +404,18 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         headers = {k.lower(): v for k, v in self.headers.items()}
-        status, reply_headers, body, fault = self.owner.handle(self.path, headers, raw)
+        status, reply_headers, body, fault = self.owner.handle(self.path, headers, raw, self.served > 0)
+        self.served += 1
         if fault is not None and fault.kind == "timeout":
             time.sleep(fault.delay)
         if fault is not None and fault.kind == "drop":
             self._abort()
             return
+        if fault is None and self.owner.body_override is not None:
+            body = self.owner.body_override
+        if fault is None and self.owner.gzip and "gzip" in headers.get("accept-encoding", ""):
+            body = gzip.compress(body, 1)
+            reply_headers = {**reply_headers, "Content-Encoding": "gzip"}
         try:
             self.send_response(status)
             for name, value in reply_headers.items():

@@ -41,10 +41,11 @@ class SyncServer:
 
     _ids = itertools.count(1)
 
-    def __init__(self, store: str, args: list[str] = (), env: dict[str, str] | None = None, clock: int | None = T0):
-        if not os.path.exists(BIN):
-            pytest.fail(f"inbox-rpc binary not found at {BIN!r} (set INBOX_RPC_BIN)", pytrace=False)
-        self.cmd = [BIN, "--store", store, "--test-methods", *args]
+    def __init__(self, store: str, args: list[str] = (), env: dict[str, str] | None = None, clock: int | None = T0,
+                 binary: str = BIN):
+        if not os.path.exists(binary):
+            pytest.fail(f"inbox-rpc binary not found at {binary!r} (set INBOX_RPC_BIN)", pytrace=False)
+        self.cmd = [binary, "--store", store, "--test-methods", *args]
         # The server's own settings and proxy variables come from the test alone, not the machine.
         full_env = {k: v for k, v in os.environ.items() if not k.startswith("INBOX_RPC_") and k not in PROXY_VARIABLES}
         full_env.update(env or {})

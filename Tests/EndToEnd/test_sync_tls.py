@@ -50,7 +50,7 @@ def test_the_ca_file_from_the_environment_and_chunked_replies(servers, store_pat
 
 
 def test_without_the_ca_file_the_system_store_is_used(servers, store_path, tls_backend, pki):
-    """OpenSSL's default store, which SSL_CERT_FILE points elsewhere: here, at the test CA."""
+    """The system's store, which SSL_CERT_FILE points elsewhere (as for the curl tool): here, at the test CA."""
     tls_backend.add_message("a")
     server = start(servers, store_path, tls_backend, env={**token_env(), "SSL_CERT_FILE": os.path.join(pki, "ca.pem")})
     assert server.sync()["added"] == 1

@@ -2,7 +2,7 @@ import Testing
 
 @testable import JSONSchema
 
-/// The `pattern` subset: one row per construct, plus every pattern Schemas/ uses.
+/// `pattern` on the standard library's Regex: one row per construct, plus every pattern Schemas/ uses.
 struct PatternTests {
   @Test(arguments: [
     ("abc", "xxabcxx", true),
@@ -40,5 +40,15 @@ struct PatternTests {
   @Test(arguments: ["(ab", "[ab", "a{2,1}", "*a", "\\", "a)"])
   func refusesWhatItCannotRead(_ pattern: String) {
     #expect(throws: Pattern.Invalid.self) { try Pattern(pattern) }
+  }
+
+  /// A schema's pattern is compiled on first use and kept: the same source gives the same verdicts,
+  /// and one that cannot be read stays refused.
+  @Test func compiledOnceAndKept() {
+    let first = Pattern.compiled("^[1-5] of [1-5]$")
+    #expect(first?.matches("3 of 5") == true)
+    #expect(Pattern.compiled("^[1-5] of [1-5]$")?.matches("6 of 5") == false)
+    #expect(Pattern.compiled("(ab") == nil)
+    #expect(Pattern.compiled("(ab") == nil)
   }
 }
