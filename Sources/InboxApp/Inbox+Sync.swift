@@ -1,5 +1,6 @@
 import InboxCore
 import InboxSync
+import Posix
 
 /// What a sync run reports while it runs. A sync is the one use case that streams: its merge
 /// commits part-way through a run that may still fail (a push after it), so the feed change is
@@ -28,10 +29,11 @@ extension Inbox {
   /// One sync (SPEC.md §7): push every queued status change, fetch the inbox unless the last fetch
   /// is more recent than the minimum interval (`force` fetches anyway), merge, push again.
   /// `respectBackoff` (the periodic sync) waits for each change's retry time; a host's explicit
-  /// sync does not. Throws `SyncFailure` with what was done before the failure.
+  /// sync does not. A run waiting for another to end, or running, stops once `cancellation` is set.
+  /// Throws `SyncFailure` with what was done before the failure.
   public func sync(
     force: Bool = false, respectBackoff: Bool = false, observer: SyncObserver = SyncObserver(),
-    isCancelled: @escaping @Sendable () -> Bool = { false }
+    cancellation: any Cancellable = CancellationFlag()
   ) throws(SyncFailure) -> SyncReport {
     let events = Synchronizer.Events(
       progress: observer.progress,
@@ -41,6 +43,6 @@ extension Inbox {
         if !change.isEmpty { observer.changed(change) }
       },
       warnings: observer.warnings, log: observer.log)
-    return try sync.sync(force: force, respectBackoff: respectBackoff, events: events, isCancelled: isCancelled)
+    return try sync.sync(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation)
   }
 }

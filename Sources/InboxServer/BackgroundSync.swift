@@ -2,6 +2,7 @@ import Dispatch
 import InboxSync
 import JSON
 import JSONRPC
+import Posix
 import Synchronization
 
 /// The periodic sync (`--sync-interval`): every interval, a sync that honours the fetch throttle and
@@ -18,7 +19,7 @@ final class BackgroundSync: @unchecked Sendable {
   // cancelled by `stop`; Dispatch sources are safe to resume and cancel from any thread.
   private let timer: DispatchSourceTimer
   private let started = Atomic<Bool>(false)
-  private let stopping = CancellationToken()
+  private let stopping = CancellationFlag()
   private let lastFailure = Mutex<String?>(nil)
 
   init(server: ServerState, interval: Int) {
@@ -49,7 +50,7 @@ final class BackgroundSync: @unchecked Sendable {
     let observer = server.syncObserver(notify: notify, logger: logger, progress: false)
     do {
       let report = try server.inbox.sync(
-        force: false, respectBackoff: true, observer: observer, isCancelled: { [stopping] in stopping.isCancelled })
+        force: false, respectBackoff: true, observer: observer, cancellation: stopping)
       if lastFailure.withLock({ $0 }) != nil { logger.info("background sync: the backend answers again") }
       lastFailure.withLock { $0 = nil }
       logger.debug("background sync: pushed \(report.pushed), pending \(report.pending)")

@@ -19,10 +19,9 @@ enum FeedSync: RPCMethod {
   static let execution: Method.Execution = .background
 
   static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let token = request.cancellation
     let observer = server.syncObserver(notify: request.notify, logger: request.logger, progress: true)
     let report = try server.inbox.sync(
-      force: params.bool("force") ?? false, observer: observer, isCancelled: { token.isCancelled })
+      force: params.bool("force") ?? false, observer: observer, cancellation: request.cancellation)
     return report.json
   }
 }
