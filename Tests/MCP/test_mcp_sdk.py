@@ -270,3 +270,23 @@ def test_closing_the_session_ends_the_server_with_every_change_stored(store, mod
     page = next(frame["result"] for frame in frames if frame.get("id") == 1)
     ids = {card["id"]: card for card in page["items"]}
     assert "welcome" not in ids and ids["plain-note"]["read"] is True and "flash-sale-42" in ids
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_prompts_embed_the_inbox_state(store, mode):
+    async def main():
+        async with session(store, "--sample-feed", mode=mode) as peer:
+            prompts = {p.name: p for p in (await peer.client.list_prompts()).prompts}
+            assert set(prompts) == {"summarize_unread", "check_payload"}
+            assert [a.name for a in prompts["check_payload"].arguments] == ["payload"]
+            summary = await peer.client.get_prompt("summarize_unread")
+            feed = json.loads(summary.messages[1].content.resource.text)
+            assert len(feed["items"]) == 10 and all(not card["read"] for card in feed["items"])
+            check = await peer.client.get_prompt("check_payload", {"payload": json.dumps(PUSH)})
+            report = json.loads(check.messages[1].content.resource.text)
+            assert report["payloads"][0]["card"]["id"] == "flash-sale-42"
+            with pytest.raises(ProtocolError) as refused:
+                await peer.client.get_prompt("check_payload", {"payload": "{not json"})
+            assert code_of(refused.value) == -32602
+
+    run(main)
