@@ -6,9 +6,9 @@ import Synchronization
 enum LogLevel: String, CaseIterable, Comparable, Sendable {
   case debug, info, notice, warning, error, critical, alert, emergency
 
-  static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
-    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-  }
+  static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
+
+  private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 }
 
 /// Which engine warnings reach the host as `notifications/message`: the level `logging/setLevel`
