@@ -288,3 +288,25 @@ def test_sigkill_never_loses_an_acknowledged_change_in_mcp_mode(mcp):
     lost = acknowledged - stored
     assert not lost, f"acknowledged but lost after kill -9: {sorted(lost)[:5]} (seed {seed})"
     assert stored <= sent
+
+
+def test_the_background_sync_announces_what_it_merged(mcp, tmp_path):
+    from fake_backend import APP, TOKEN, USER, FakeBackend
+
+    backend = FakeBackend()
+    try:
+        token = tmp_path / "token"
+        token.write_text(TOKEN)
+        server = mcp("--backend-url", backend.url, "--application", APP, "--hwid", "hw-test", "--user-id", USER,
+                     "--token-file", str(token), "--sync-interval", "1", "--sync-min-interval", "0")
+        server.initialize()
+        assert server.call("resources/subscribe", {"uri": "inbox://counts"})["result"] == {}
+        backend.add_message("remote-1")
+        seen = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "notifications/resources/updated" not in seen:
+            seen.append(server.recv(timeout=10, skip_notifications=False).get("method"))
+        assert "notifications/resources/list_changed" in seen and "notifications/resources/updated" in seen, seen
+        assert server.tool("inbox_counts")["result"]["structuredContent"]["total"] == 1
+    finally:
+        backend.close()
