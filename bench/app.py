@@ -29,7 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-from results_section import write_section
+from results_section import markdown_table, write_section
 from store import NOW, Server, build, dismiss_us, make_store, raw_commit_us
 
 BENCH = Path(__file__).resolve().parent
@@ -157,8 +157,7 @@ def main() -> int:
         (f"feed.list limit 50, {big // 1000}k store, CPU per request pipelined", f"{listed * 1e6:.0f} µs",
          f"C floor (same SELECT, same reply, jansson): {floored * 1e6:.0f} µs", f"{listed / floored:.2f} (goal ≤ 3)"),
     ]
-    table = "\n".join(["| measure | inbox-rpc | floor | ratio |", "|---|---|---|---|"]
-                      + [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows])
+    table = markdown_table(["measure", "inbox-rpc", "floor", "ratio"], rows)
     print(table)
     if args.quick or args.no_write:
         return 0

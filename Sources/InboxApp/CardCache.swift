@@ -20,16 +20,25 @@ final class CardCache: Sendable {
     var status: MessageStatus
     var state: LocalState
     var card: Card
+    var json: JSONValue
+    var warnings: [Warning]
+  }
+
+  /// A card as resolved, with its wire shape (`Card.json`) made once with it.
+  struct Found {
+    var card: Card
+    var json: JSONValue
     var warnings: [Warning]
   }
 
   private let entries = Mutex<[String: Entry]>([:])
   private let capacity: Int
 
-  init(capacity: Int = 20_000) { self.capacity = capacity }
+  /// Enough for twenty full pages; a feed paged past it starts the cache afresh.
+  init(capacity: Int = 4_096) { self.capacity = capacity }
 
   /// The card for `stored` under `attributes`, with the resolver's warnings.
-  func card(_ stored: StoredMessage, attributes: Attributes) throws -> (card: Card, warnings: [Warning]) {
+  func card(_ stored: StoredMessage, attributes: Attributes) throws -> Found {
     let state = stored.localState
     let found = entries.withLock { entries -> Entry? in
       guard let entry = entries[stored.id], entry.payload == stored.payload, entry.ingestedAt == stored.ingestedAt
@@ -39,16 +48,19 @@ final class CardCache: Sendable {
     if let resolved = found?.resolved, resolved.status == stored.status, resolved.state == state,
       resolved.attributes == attributes
     {
-      return (resolved.card, resolved.warnings)
+      return Found(card: resolved.card, json: resolved.json, warnings: resolved.warnings)
     }
     var message = try found?.message ?? ingest(stored)
     let parsed = message
     message.status = stored.status
     let (card, warnings) = Resolver.resolve(message, attributes: attributes, state: state)
-    let resolved = Resolved(attributes: attributes, status: stored.status, state: state, card: card, warnings: warnings)
+    // Built for encoding once: a page that shows the card again only takes a reference to it.
+    let json = JSONValue.prebuilt(PrebuiltJSON(card.json))
+    let resolved = Resolved(
+      attributes: attributes, status: stored.status, state: state, card: card, json: json, warnings: warnings)
     remember(
       Entry(payload: stored.payload, ingestedAt: stored.ingestedAt, message: parsed, resolved: resolved), stored.id)
-    return (card, warnings)
+    return Found(card: card, json: json, warnings: warnings)
   }
 
   /// Keeps a message just ingested, so the first read of it does not parse its payload again.

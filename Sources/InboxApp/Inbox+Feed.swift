@@ -1,5 +1,6 @@
 import InboxCore
 import InboxStore
+import JSON
 
 /// Which page of the feed: where to resume (a `nextCursor` token; nil for the first page) and how
 /// many cards at most.
@@ -27,6 +28,9 @@ public struct FeedFilter: Sendable, Hashable {
 /// A page of cards in feed order, the cursor after it (nil at the end) and the counts.
 public struct FeedPageResult: Sendable, Hashable {
   public var cards: [Card]
+  /// Each card's wire shape (`Card.json`), made once per resolved card and kept with it, so
+  /// re-reading a page does not rebuild it.
+  public var cardsJSON: [JSONValue]
   public var next: FeedCursor?
   public var counts: FeedCounts
   public var effects: Effects
@@ -67,6 +71,7 @@ extension Inbox {
     var effects = Effects()
     try purgeExpired(now: now, &effects)
     var cards: [Card] = []
+    var cardsJSON: [JSONValue] = []
     var scanned = 0
     let scanLimit = max(10 * limit, 1_000)
     repeat {
@@ -76,9 +81,10 @@ extension Inbox {
       next = batch.next
       for stored in batch.messages {
         scanned += 1
-        let card = try self.card(stored, &effects, attributes: attributes)
-        guard filter.kinds?.contains(card.kind) ?? true else { continue }
-        cards.append(card)
+        let found = try resolved(stored, &effects, attributes: attributes)
+        guard filter.kinds?.contains(found.card.kind) ?? true else { continue }
+        cards.append(found.card)
+        cardsJSON.append(found.json)
         if cards.count == limit {
           // Full: resume right after this message (later ones of the batch are read again).
           if batch.messages.last != stored { next = store.cursor(after: stored, unreadFirst: unreadFirst) }
@@ -86,7 +92,8 @@ extension Inbox {
         }
       }
     } while cards.count < limit && next != nil && scanned < scanLimit
-    return FeedPageResult(cards: cards, next: next, counts: try store.counts(now: now), effects: effects)
+    return FeedPageResult(
+      cards: cards, cardsJSON: cardsJSON, next: next, counts: try store.counts(now: now), effects: effects)
   }
 
   /// `{total, unread, unactioned, pinned}` over visible messages, expired ones purged first.

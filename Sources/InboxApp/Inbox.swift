@@ -56,9 +56,16 @@ public final class Inbox: Sendable {
 
   /// The card for a stored message under `attributes` (default: those in force).
   func card(_ stored: StoredMessage, _ effects: inout Effects, attributes: Attributes? = nil) throws -> Card {
-    let (card, warnings) = try cache.card(stored, attributes: attributes ?? self.attributes)
-    effects.warnings += warnings
-    return card
+    try resolved(stored, &effects, attributes: attributes).card
+  }
+
+  /// The card with its wire shape, both kept by the cache.
+  func resolved(_ stored: StoredMessage, _ effects: inout Effects, attributes: Attributes? = nil) throws
+    -> CardCache.Found
+  {
+    let found = try cache.card(stored, attributes: attributes ?? self.attributes)
+    effects.warnings += found.warnings
+    return found
   }
 
   /// The visible message with this id.

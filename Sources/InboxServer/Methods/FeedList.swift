@@ -17,7 +17,7 @@ enum FeedList: RPCMethod {
         kinds: params.strings("kinds").map { Set($0.compactMap(CardKind.init(rawValue:))) }))
     server.report(page.effects, request)
     return [
-      "items": .array(page.cards.map(\.json)),
+      "items": .array(page.cardsJSON),
       "nextCursor": page.next.map { .string($0.token) } ?? .null,
       "counts": page.counts.json,
     ]
