@@ -6,6 +6,7 @@ extension String {
     let scalars = unicodeScalars
     guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
     guard let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+    if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return self }
     return String(scalars[first...last])
   }
 
