@@ -1,6 +1,5 @@
 import JSON
 import Posix
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -8,9 +7,10 @@ import Synchronization
 
 /// Serves JSON-RPC 2.0 over a pair of file descriptors until end of input or `exit`.
 ///
-/// The reader thread reads, splits and parses frames and runs `inline` methods in arrival order;
-/// `background` methods run on a concurrent queue, so the reader keeps reading and can deliver
-/// `$/cancelRequest` while they work. Replies go out through the one `OutputWriter`.
+/// Three parts: reading (this file and `Connection+Frames`: bytes into frames into messages, on
+/// the reader thread), dispatch (`Dispatcher`: each message run, each request answered once) and
+/// the lifecycle (`Lifecycle`: `shutdown`, `exit`, `$/cancelRequest`, registered as methods).
+/// Replies go out through the one `OutputWriter`.
 public final class Connection: @unchecked Sendable {
   /// Limits and choices that apply to one connection.
   public struct Configuration: Sendable {
@@ -32,33 +32,24 @@ public final class Connection: @unchecked Sendable {
     public init(framing: Framing? = nil) { self.framing = framing }
   }
 
-  /// Methods the connection answers itself: they change its own lifecycle.
-  public static let lifecycleMethods = ["shutdown", "exit", "$/cancelRequest"]
+  /// Methods that change the connection's own lifecycle, registered by the connection itself.
+  public static let lifecycleMethods = Lifecycle.names
 
-  private let configuration: Configuration
-  private let registry: MethodRegistry
-  private let writer: OutputWriter
-  private let logger: Logger
-  /// Background requests: at most 16 run at once, the rest wait their turn in arrival order.
-  private let workers = WorkerPool(limit: 16)
-
-  // Guarded by `lock`: `inFlight`, `answersAloneIDs`. The reader thread and workers both touch them.
-  private let lock = ConditionLock()
-  private var inFlight: [JSONValue: CancellationToken] = [:]
-  /// In-flight ids that are single requests (not batch members), so a cancel may answer them alone.
-  private var answersAloneIDs: Set<JSONValue> = []
-  /// Set by `shutdown`; read by every request after it, on any thread.
-  private let shutdownRequested = Atomic<Bool>(false)
-  // Reader-thread only: `reader`, `framingAnnounced`, `exitRequested` (set by the `exit` notification).
-  private var reader: FrameReader
+  let configuration: Configuration
+  let writer: OutputWriter
+  let logger: Logger
+  let lifecycle = Lifecycle()
+  let dispatcher: Dispatcher
+  // Unchecked Sendable: these are the reader thread's alone.
+  var reader: FrameReader
   private var framingAnnounced = false
-  private var exitRequested = false
 
   public init(configuration: Configuration, registry: MethodRegistry, writer: OutputWriter, logger: Logger) {
     self.configuration = configuration
-    self.registry = registry
     self.writer = writer
     self.logger = logger
+    dispatcher = Dispatcher(
+      registry: registry, lifecycle: lifecycle, cancelling: configuration, writer: writer, logger: logger)
     reader = FrameReader(framing: configuration.framing, maxFrameBytes: configuration.maxFrameBytes)
   }
 
@@ -70,7 +61,7 @@ public final class Connection: @unchecked Sendable {
   /// Reads `input` until end of file or `exit`, then finishes in-flight work; returns the exit code.
   public func serve(input: Int32) -> Int32 {
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while !exitRequested {
+    while !lifecycle.exitRequested {
       let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }
@@ -94,7 +85,7 @@ public final class Connection: @unchecked Sendable {
   /// (or handed to a worker). Call it from one thread only: the reader.
   public func receive(_ bytes: UnsafeRawBufferPointer) {
     reader.append(bytes)
-    while !exitRequested, let event = reader.next() {
+    while !lifecycle.exitRequested, let event = reader.next() {
       announceFraming()
       handle(event)
     }
@@ -110,222 +101,8 @@ public final class Connection: @unchecked Sendable {
 
   /// Ends the session: lets in-flight work finish, flushes the log, and returns the exit code.
   public func finish() -> Int32 {
-    finishInFlightWork()
+    dispatcher.finish(within: configuration.drainTimeout)
     logger.flush()
-    if exitRequested { return shutdownRequested.load(ordering: .acquiring) ? 0 : 1 }
-    return 0
-  }
-
-  // MARK: - Frames
-
-  private func handle(_ event: FrameReader.Event) {
-    switch event {
-    case .frame(let bytes):
-      handleFrame(bytes)
-    case .tooLarge(let limit, let size):
-      var data: JSONObject = ["limit": .int(Int64(limit))]
-      if let size { data["size"] = .int(Int64(size)) }
-      let reason = "frame larger than the limit of \(limit) bytes (--max-frame-bytes)"
-      writer.send(Response.error(id: .null, .invalidRequest(reason, data: data)))
-    case .badHeader(let reason):
-      writer.send(Response.error(id: .null, RPCError(.parseError, "Parse error", data: ["reason": .string(reason)])))
-    }
-  }
-
-  private func handleFrame(_ bytes: [UInt8]) {
-    let value: JSONValue
-    do {
-      value = try JSONValue.parse(bytes: bytes, options: configuration.json)
-    } catch {
-      writer.send(Response.error(id: .null, Self.rpcError(for: error, depthLimit: configuration.json.maxDepth)))
-      return
-    }
-    guard case .array(let items) = value else {
-      dispatch([Incoming(value)], asBatch: false)
-      return
-    }
-    if items.isEmpty {
-      writer.send(Response.error(id: .null, .invalidRequest("empty batch")))
-    } else if items.count > configuration.maxBatchSize {
-      let data: JSONObject = ["limit": .int(Int64(configuration.maxBatchSize)), "size": .int(Int64(items.count))]
-      let reason = "batch too large: \(items.count) requests, limit \(configuration.maxBatchSize) (--max-batch)"
-      writer.send(Response.error(id: .null, .invalidRequest(reason, data: data)))
-    } else {
-      dispatch(items.map(Incoming.init), asBatch: true)
-    }
-  }
-
-  /// -32700 for text that is not JSON; -32600 for JSON nested deeper than the limit.
-  static func rpcError(for error: JSONError, depthLimit: Int) -> RPCError {
-    if error.kind == .tooDeep {
-      return .invalidRequest(
-        "nesting deeper than \(depthLimit) levels (--max-depth)", data: ["limit": .int(Int64(depthLimit))])
-    }
-    var data: JSONObject = ["reason": .string(error.message), "kind": .string(error.kind.rawValue)]
-    if error.position >= 0 {
-      data["line"] = .int(Int64(error.line))
-      data["column"] = .int(Int64(error.column))
-      data["position"] = .int(Int64(error.position))
-    }
-    return RPCError(.parseError, "Parse error", data: .object(data))
-  }
-
-  // MARK: - Dispatch
-
-  /// Runs the messages of one frame: inline when every method is quick, otherwise all of them
-  /// off the reader. A batch gets one array reply, and none when every member was a notification.
-  private func dispatch(_ messages: [Incoming], asBatch: Bool) {
-    let needsBackground = messages.contains { message in
-      switch message {
-      case .request(_, let method, let params), .notification(let method, let params):
-        return registry[method]?.placement(params) == .background
-      case .invalid, .response: return false
-      }
-    }
-    guard needsBackground else {
-      reply(messages.map { run($0, token: nil) }, asBatch: asBatch)
-      return
-    }
-    var tokens: [CancellationToken?] = []
-    for message in messages {
-      guard case .request(let id, _, _) = message else {
-        tokens.append(nil)
-        continue
-      }
-      let token = CancellationToken()
-      track(id, token, answersAlone: !asBatch)
-      tokens.append(token)
-    }
-    let tokensByMessage = tokens
-    workers.submit { [self] in
-      let replies = zip(messages, tokensByMessage).map { message, token -> JSONValue? in
-        token?.markStarted()
-        defer { if case .request(let id, _, _) = message { untrack(id) } }
-        let reply = run(message, token: token)
-        // A cancel that reached a request still waiting for a thread has answered it already.
-        if let token, !asBatch, !token.claimReply() { return nil }
-        if let token, token.isCancelled, !configuration.answersCancelled { return nil }
-        return reply
-      }
-      reply(replies, asBatch: asBatch)
-    }
-  }
-
-  private func reply(_ replies: [JSONValue?], asBatch: Bool) {
-    let sent = replies.compactMap { $0 }
-    if asBatch {
-      if !sent.isEmpty { writer.send(.array(sent)) }
-    } else if let only = sent.first {
-      writer.send(only)
-    }
-  }
-
-  /// Runs one message and returns its reply, or nil for a notification.
-  private func run(_ message: Incoming, token: CancellationToken?) -> JSONValue? {
-    switch message {
-    case .invalid(let id, let error):
-      return Response.error(id: id, error)
-    case .notification(let method, let params):
-      runNotification(method, params)
-      return nil
-    case .response:
-      logger.info("a response object was received and ignored: the server sends no requests")
-      return nil
-    case .request(let id, let method, let params):
-      logger.debug("request \(method) id \(id.jsonString)")
-      do {
-        let result = try runRequest(id: id, method: method, params: params, token: token ?? .inline)
-        return Response.result(id: id, result)
-      } catch {
-        let rpcError = RPCError(error)
-        if rpcError.code == .internalError { logger.error("\(method) failed: \(rpcError.data?.jsonString ?? "")") }
-        return Response.error(id: id, rpcError)
-      }
-    }
-  }
-
-  private func runRequest(id: JSONValue, method: String, params: JSONValue?, token: CancellationToken) throws
-    -> JSONValue
-  {
-    if shutdownRequested.load(ordering: .acquiring) {
-      throw RPCError.invalidRequest("the server is shutting down (shutdown was received)")
-    }
-    if method == "shutdown" {
-      shutdownRequested.store(true, ordering: .releasing)
-      return .null
-    }
-    guard let handler = registry[method] else { throw RPCError.methodNotFound(method) }
-    try token.check()
-    let result = try handler.handler(context(id: id, method: method, params: params, token: token))
-    // A cancel that arrived while the handler worked wins: the host has stopped waiting for a result.
-    try token.check()
-    return result
-  }
-
-  private func runNotification(_ method: String, _ params: JSONValue?) {
-    let cancelling = configuration.cancelNotification
-    if method == cancelling.method {
-      if let id = params?[cancelling.idMember] { cancel(id) }
-      return
-    }
-    switch method {
-    case "exit":
-      exitRequested = true
-    default:
-      guard let handler = registry[method] else {
-        logger.debug("notification \(method) ignored: no such method")
-        return
-      }
-      do {
-        _ = try handler.handler(context(id: nil, method: method, params: params, token: .inline))
-      } catch {
-        logger.debug("notification \(method) failed: \(RPCError(error).message)")
-      }
-    }
-  }
-
-  private func context(id: JSONValue?, method: String, params: JSONValue?, token: CancellationToken)
-    -> RequestContext
-  {
-    RequestContext(
-      id: id, method: method, params: Params(params), cancellation: token,
-      notify: { [writer] method, params in writer.send(Response.notification(method, params)) }, logger: logger)
-  }
-
-  // MARK: - In-flight work and cancellation
-
-  private func track(_ id: JSONValue, _ token: CancellationToken, answersAlone: Bool) {
-    lock.withLock {
-      inFlight[id] = token
-      if answersAlone { answersAloneIDs.insert(id) } else { answersAloneIDs.remove(id) }
-    }
-  }
-
-  private func untrack(_ id: JSONValue) {
-    lock.withLock {
-      inFlight.removeValue(forKey: id)
-      answersAloneIDs.remove(id)
-    }
-  }
-
-  /// Cancels an in-flight request; an id that is not in flight is ignored. A request still waiting
-  /// for a worker thread is answered -32800 at once; one that has started answers when it notices.
-  private func cancel(_ id: JSONValue) {
-    let (token, alone) = lock.withLock { (inFlight[id], answersAloneIDs.contains(id)) }
-    token?.cancel()
-    if let token, alone, !token.hasStarted, token.claimReply(), configuration.answersCancelled {
-      writer.send(Response.error(id: id, .cancelled))
-    }
-    logger.debug("cancel \(id.jsonString): \(token == nil ? "not in flight" : "cancelled")")
-  }
-
-  /// Lets in-flight work finish for up to the drain timeout, then cancels what is left.
-  private func finishInFlightWork() {
-    if !workers.waitUntilIdle(seconds: configuration.drainTimeout) {
-      let tokens = lock.withLock { Array(inFlight.values) }
-      logger.warn("cancelling \(tokens.count) request(s) still running at end of input")
-      for token in tokens { token.cancel() }
-      _ = workers.waitUntilIdle(seconds: 0.3)
-    }
+    return lifecycle.exitCode
   }
 }
