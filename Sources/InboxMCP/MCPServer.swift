@@ -28,11 +28,7 @@ public final class MCPServer: Sendable {
       Self.method("ping") { _ in [:] },
       Self.method("logging/setLevel", logging.setLevel),
       Self.method("tools/list", cacheable: true, tools.list),
-      Self.method(
-        "tools/call",
-        placement: { params in
-          Tools.slowTools.contains(params?["name"]?.stringValue ?? "") ? .background : .inline
-        }, tools.call),
+      Self.method("tools/call", placement: tools.placement, tools.call),
       Self.method("resources/list", cacheable: true, resources.list),
       Self.method("resources/templates/list", cacheable: true, resources.templates),
       Self.method("resources/read", cacheable: true, resources.read),

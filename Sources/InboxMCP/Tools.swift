@@ -14,9 +14,6 @@ struct Tools: Sendable {
     definitions = ToolCatalog.all.map { $0.definition(in: InboxServer.contract) }
   }
 
-  /// The one tool that runs off the reader: it waits on the network and may be cancelled.
-  static let slowTools: Set<String> = ["sync_inbox"]
-
   func list(_ request: RequestContext) throws -> JSONValue {
     ["tools": .array(definitions.map(\.json))]
   }
@@ -41,13 +38,29 @@ struct Tools: Sendable {
         "content": [["type": "text", "text": .string(tool.text(result))]], "structuredContent": result,
         "isError": false,
       ]
-    } catch {
-      let failure = RPCError(error)
-      if failure.code == .requestCancelled { throw failure }
+    } catch let refusal where Self.isRefusal(refusal) {
+      let failure = RPCError(refusal)
       return [
         "content": [["type": "text", "text": .string(ToolFailure.explain(failure, tool: name))]], "isError": true,
       ]
     }
+  }
+
+  /// What the engine and the store answer with (an RPC error or one that converts to it) is the
+  /// tool's result; cancellation, and anything the transport itself must see (an internal failure,
+  /// a request that has to move off the reader), stays a protocol-level outcome.
+  private static func isRefusal(_ error: any Error) -> Bool {
+    guard error is RPCError || error is RPCErrorConvertible else { return false }
+    let code = RPCError(error).code
+    return code != .requestCancelled && code != .internalError
+  }
+
+  /// Where a call runs: where the method it runs would run, so a sync leaves the reader free to
+  /// read its cancel, and every other call keeps arrival order.
+  func placement(_ params: JSONValue?) -> Method.Execution {
+    guard let name = params?["name"]?.stringValue, let tool = definitions.first(where: { $0.tool.name == name })?.tool
+    else { return .inline }
+    return gateway.session.registry[tool.method]?.placement(params?["arguments"]) ?? .inline
   }
 
   private func run(_ tool: Tool, _ arguments: JSONValue, _ request: RequestContext) throws -> JSONValue {
