@@ -39,6 +39,7 @@ do {
 }
 
 StandardStreams.ignoreSIGPIPE()
+StandardStreams.ignoreSIGXFSZ()
 let protocolFD = StandardStreams.reserveStdoutForProtocol()
 let logger = Logger(level: options.logLevel)
 

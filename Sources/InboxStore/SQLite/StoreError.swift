@@ -11,6 +11,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     case busy
     /// The store was written by a newer version of this program.
     case tooNew
+    /// The file behind the open store was deleted or replaced: a write would be lost with it.
+    case fileGone
+    /// The disk is full, or the file reached the size limit of the process (`ulimit -f`).
+    case full
     /// Any other SQLite error.
     case sqlite
   }

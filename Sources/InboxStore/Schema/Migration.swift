@@ -9,6 +9,7 @@ struct Migration: Sendable {
     Migration(id: "0001-initial", sql: initial),
     Migration(id: "0002-outbox-retry-and-expiry-index", sql: outboxRetry),
     Migration(id: "0003-outbox-account", sql: outboxAccount),
+    Migration(id: "0004-feed-counts", sql: feedCounts),
   ]
 
   /// Version 1: messages with their local state, the outbox, settings.
@@ -83,5 +84,33 @@ struct Migration: Sendable {
     DROP TABLE outbox;
     ALTER TABLE outbox_v3 RENAME TO outbox;
     CREATE INDEX outbox_message ON outbox(message_id);
+    """
+
+  /// Version 4: the counts of messages not dismissed, kept by triggers in the transaction of every
+  /// change (whoever makes it, this process or another), so `feed.counts` reads one row instead of
+  /// counting the table; expired messages not yet purged are subtracted at read time (O(expired)).
+  private static let feedCounts = """
+    CREATE TABLE feed_counts (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      total INTEGER NOT NULL, unread INTEGER NOT NULL, unactioned INTEGER NOT NULL, pinned INTEGER NOT NULL
+    );
+    INSERT INTO feed_counts
+      SELECT 1, count(*), coalesce(sum(status < 2), 0), coalesce(sum(status < 3), 0), coalesce(sum(pinned), 0)
+      FROM messages WHERE status < 4;
+    CREATE TRIGGER feed_counts_insert AFTER INSERT ON messages WHEN new.status < 4 BEGIN
+      UPDATE feed_counts SET total = total + 1, unread = unread + (new.status < 2),
+        unactioned = unactioned + (new.status < 3), pinned = pinned + new.pinned;
+    END;
+    CREATE TRIGGER feed_counts_delete AFTER DELETE ON messages WHEN old.status < 4 BEGIN
+      UPDATE feed_counts SET total = total - 1, unread = unread - (old.status < 2),
+        unactioned = unactioned - (old.status < 3), pinned = pinned - old.pinned;
+    END;
+    CREATE TRIGGER feed_counts_update AFTER UPDATE OF status, pinned ON messages
+      WHEN (old.status < 4 OR new.status < 4) AND (old.status != new.status OR old.pinned != new.pinned) BEGIN
+      UPDATE feed_counts SET total = total - (old.status < 4) + (new.status < 4),
+        unread = unread - (old.status < 2) + (new.status < 2),
+        unactioned = unactioned - (old.status < 3) + (new.status < 3),
+        pinned = pinned - (old.status < 4) * old.pinned + (new.status < 4) * new.pinned;
+    END;
     """
 }
