@@ -1,4 +1,5 @@
 internal import CSQLite
+import Posix
 
 #if canImport(Glibc)
   import Glibc
@@ -32,10 +33,24 @@ final class Database {
 
   /// WAL, the durability asked for, foreign keys; a close checkpoints again.
   func configure(durability: StoreDurability, inMemory: Bool = false) throws(StoreError) {
-    if !inMemory { try execute("PRAGMA journal_mode=WAL") }
+    if !inMemory { try retryingWhileBusy { () throws(StoreError) in try execute("PRAGMA journal_mode=WAL") } }
     try execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
     try execute("PRAGMA foreign_keys=ON")
     _ = csq_checkpoint_on_close(handle, 1)
+  }
+
+  /// Runs `body` again while it fails busy, up to the busy timeout: switching a new file to WAL needs
+  /// its exclusive lock, and SQLite reports a process that is switching it at the same time as busy
+  /// without waiting for it.
+  private func retryingWhileBusy(_ body: () throws(StoreError) -> Void) throws(StoreError) {
+    let deadline = Clock.monotonicNanoseconds + 5_000_000_000
+    while true {
+      do throws(StoreError) {
+        return try body()
+      } catch  where error.kind == .busy && Clock.monotonicNanoseconds < deadline {
+        Clock.sleep(milliseconds: 5)
+      }
+    }
   }
 
   /// Keeps the write-ahead log file (emptied) when the connection closes, so the next open still
@@ -124,7 +139,8 @@ final class Database {
     let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
     let kind: StoreError.Kind =
       switch code & 0xFF {
-      case SQLITE_IOERR where systemError == EFBIG || systemError == ENOSPC: .full
+      // A refused write: the size limit (EFBIG), a full disk, or the write error SQLite reports for them.
+      case SQLITE_IOERR where systemError == EFBIG || systemError == ENOSPC || code == SQLITE_IOERR | (3 << 8): .full
       case SQLITE_CORRUPT, SQLITE_NOTADB: .corrupt
       case SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM: .cannotOpen
       case SQLITE_BUSY, SQLITE_LOCKED: .busy

@@ -13,7 +13,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     case tooNew
     /// The file behind the open store was deleted or replaced: a write would be lost with it.
     case fileGone
-    /// The disk is full, or the file reached the size limit of the process (`ulimit -f`).
+    /// A write was refused: the disk is full, or the file reached the size limit of the process
+    /// (`ulimit -f`), or the disk failed the write.
     case full
     /// Any other SQLite error.
     case sqlite
