@@ -91,9 +91,11 @@ public final class InboxStore: @unchecked Sendable {
     let checked = health.waitForCheck()
     try checker?.close()
     checker = nil
-    readLock.lock()
-    defer { readLock.unlock() }
-    if reader !== writer { try reader.close() }
+    if reader !== writer {
+      readLock.lock()
+      defer { readLock.unlock() }
+      try reader.close()
+    }
     writeLock.lock()
     defer { writeLock.unlock() }
     if !checked { writer.keepWriteAheadLogOnClose() }

@@ -6,6 +6,10 @@ enum Migrator {
 
   /// Refuses a database that is not an inbox store or is newer than this program, reading only.
   static func identify(_ database: Database) throws {
+    // One read transaction: the version and the tables come from one state of the file, not from
+    // before and after another process's migration.
+    try database.execute("BEGIN")
+    defer { try? database.execute("COMMIT") }
     let version = try database.userVersion
     if version > latestVersion {
       throw StoreError(
@@ -22,6 +26,14 @@ enum Migrator {
     }
   }
 
+  /// The foreign-file check alone, inside a transaction already open.
+  private static func identifyInside(_ database: Database) throws {
+    let tables = try database.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") ?? 0
+    if tables > 0 {
+      throw StoreError(kind: .corrupt, message: "the file is an SQLite database but not an inbox store")
+    }
+  }
+
   /// Applies the migrations the store lacks. Each step re-reads the version inside its write lock:
   /// another process may have applied it since this one looked.
   static func migrate(_ database: Database) throws {
@@ -31,7 +43,7 @@ enum Migrator {
         let version = try database.userVersion
         guard version == offset else { return }
         if offset == 0 {
-          try identify(database)
+          try identifyInside(database)
           try database.execute(
             "CREATE TABLE schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) WITHOUT ROWID")
         }
