@@ -48,7 +48,8 @@ public final class InboxStore: @unchecked Sendable {
   /// Nothing is written before the file is known to be an inbox store or new and empty. Opening
   /// costs the same whatever the store's size: a store its last process closed cleanly is not
   /// checked (damage met later fails that call and every later one); after an unclean end (a
-  /// write-ahead log left beside it) `quick_check` runs in the background and writes wait for it.
+  /// write-ahead log left beside it) `quick_check` runs in the background, from 250 ms after the
+  /// start or as soon as a write waits for its verdict.
   public static func open(_ options: Options) throws(StoreError) -> InboxStore {
     let path = options.path
     let inMemory = path == ":memory:"
@@ -87,6 +88,7 @@ public final class InboxStore: @unchecked Sendable {
   /// Closes the store; it must not be used afterwards. A background check still running is stopped,
   /// and the write-ahead log is then kept, so the next open runs the check again.
   public func close() throws(StoreError) {
+    health.cancelCheck()
     checker?.interrupt()
     let checked = health.waitForCheck()
     try checker?.close()

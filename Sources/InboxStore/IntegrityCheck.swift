@@ -13,7 +13,8 @@ enum IntegrityCheck {
       kind: .corrupt, message: "the store failed its integrity check: \(problems.prefix(3).joined(separator: "; "))")
   }
 
-  /// Starts the check on a thread of its own, reporting to `health`; writes wait for its verdict.
+  /// Starts the check on a thread of its own, reporting to `health`: 250 ms after the start, or at
+  /// once when a write waits for its verdict.
   /// Returns the connection it reads through, so a close can interrupt it.
   static func startInBackground(path: String, health: StoreHealth) throws(StoreError) -> Database {
     let database = try Database(path: path)
@@ -23,6 +24,10 @@ enum IntegrityCheck {
       var problem: StoreError?
       var completed = true
       do {
+        guard health.waitToStartCheck(milliseconds: 250) else {
+          health.endCheck(problem: nil, completed: false)
+          return
+        }
         problem = try run(box.value, full: false)
       } catch let error as StoreError where error.kind == .sqlite && error.code == 9 {
         completed = false  // SQLITE_INTERRUPT: the store is closing.

@@ -12,6 +12,8 @@ final class StoreHealth: @unchecked Sendable {
   private var checkRunning = false
   private var checkCompleted = true
   private var failure: StoreError?
+  private var checkWanted = false
+  private var closing = false
 
   /// A background check starts: writes wait for its verdict.
   func beginCheck() {
@@ -33,6 +35,25 @@ final class StoreHealth: @unchecked Sendable {
     }
   }
 
+  /// Holds the check back until `delay` has passed or a write waits for it, so the first replies of
+  /// a start do not share the machine with it; false when the store closes first.
+  func waitToStartCheck(milliseconds delay: UInt64) -> Bool {
+    let deadline = Clock.monotonicNanoseconds + delay * 1_000_000
+    return condition.withLock {
+      while !checkWanted && condition.wait(untilMonotonic: deadline) {}
+      return !closing
+    }
+  }
+
+  /// The store closes: a held-back check does not start.
+  func cancelCheck() {
+    condition.withLock {
+      checkWanted = true
+      closing = true
+      condition.broadcast()
+    }
+  }
+
   /// Waits for a running check to end (after it was asked to stop); true when it completed.
   func waitForCheck() -> Bool {
     condition.withLock {
@@ -49,6 +70,10 @@ final class StoreHealth: @unchecked Sendable {
   /// Waits for a running check, then throws the store's failure, if it has one.
   func ensureWritable() throws(StoreError) {
     let found = condition.withLock {
+      if checking {
+        checkWanted = true
+        condition.broadcast()
+      }
       while checking { condition.wait() }
       return failure
     }
