@@ -38,14 +38,24 @@ extension InboxStore {
     return stored
   }
 
-  /// Deletes every expired message (dismissed ones included) and returns their ids.
+  /// Deletes every expired message (dismissed ones included) and returns their ids. Pages and counts
+  /// leave expired messages out by themselves, so while another process holds the store the purge
+  /// is skipped (nothing returned) rather than waited for.
   @discardableResult
   public func purgeExpired(now: Int64) throws -> [String] {
     let due = try read { database in
       try database.scalar("SELECT count(*) FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)])
     }
     guard (due ?? 0) > 0 else { return [] }
-    return try write { database in
+    do {
+      return try writeWithoutWaiting(purge(now: now))
+    } catch let error as StoreError where error.kind == .busy {
+      return []
+    }
+  }
+
+  private func purge(now: Int64) -> (Database) throws -> [String] {
+    { database in
       var ids: [String] = []
       try database.query("SELECT id FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)]) {
         ids.append($0.text(0) ?? "")

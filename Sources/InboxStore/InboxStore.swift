@@ -31,6 +31,7 @@ public final class InboxStore: @unchecked Sendable {
   private let writer: Database
   private let reader: Database
   private let health = StoreHealth()
+  private let lockWait = LockWait()
   private let identity: FileIdentity?
   private var checker: Database?
 
@@ -41,7 +42,11 @@ public final class InboxStore: @unchecked Sendable {
     self.path = path
     self.storeID = storeID
     identity = reader == nil ? nil : FileIdentity(path: path)
+    lockWait.install(on: writer.handle)
   }
+
+  /// True while a write waits for another process to release the store (see `Method.Execution.serial`).
+  public var isWaitingForLock: Bool { lockWait.isWaiting }
 
   /// Opens (creating if needed, mode 0600) and migrates the store to the latest schema.
   ///
@@ -106,6 +111,16 @@ public final class InboxStore: @unchecked Sendable {
 
   // MARK: - Confinement
 
+  /// A write that gives up at once (`StoreError.Kind.busy`) rather than wait: for another process's
+  /// lock, for a write of this process, or for the check of an unclean start.
+  func writeWithoutWaiting<T>(_ body: (Database) throws -> T) throws -> T {
+    let busy = StoreError(kind: .busy, message: "the store is busy")
+    guard !health.isChecking else { throw busy }
+    try health.ensureReadable()
+    guard writeLock.tryLock() else { throw busy }
+    return try lockWait.withoutWaiting { try committing(body) }
+  }
+
   /// Runs a read on the reading connection, under its lock.
   func read<T>(_ body: (Database) throws -> T) throws -> T {
     try health.ensureReadable()
@@ -125,7 +140,15 @@ public final class InboxStore: @unchecked Sendable {
   func write<T>(_ body: (Database) throws -> T) throws -> T {
     try health.ensureWritable()
     writeLock.lock()
-    defer { writeLock.unlock() }
+    return try committing(body)
+  }
+
+  /// Runs `body` in one IMMEDIATE transaction; called with `writeLock` held, and releases it.
+  private func committing<T>(_ body: (Database) throws -> T) throws -> T {
+    defer {
+      lockWait.done()
+      writeLock.unlock()
+    }
     do {
       try identity?.verify(path)
       return try writer.transaction { try body(writer) }

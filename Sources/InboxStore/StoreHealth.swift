@@ -62,6 +62,9 @@ final class StoreHealth: @unchecked Sendable {
     }
   }
 
+  /// True while a background check runs (writes wait for it).
+  var isChecking: Bool { condition.withLock { checking } }
+
   /// Throws the store's failure, if it has one.
   func ensureReadable() throws(StoreError) {
     if let found = condition.withLock({ failure }) { throw found }

@@ -8,6 +8,11 @@ public struct Method: Sendable {
     case inline
     /// Off the reader, so the reader keeps reading (and can cancel it) while it works.
     case background
+    /// Off the reader, one at a time in arrival order, on a lane of its own: work that may wait on
+    /// another process (a store write waiting for a lock). Inline requests after it wait for the
+    /// lane to empty, unless `Connection.Configuration.serialWorkIsWaiting` says it waits on
+    /// someone else, so a stalled write never holds up a read or a ping.
+    case serial
   }
 
   public typealias Handler = @Sendable (RequestContext) throws -> JSONValue

@@ -89,6 +89,7 @@ var configuration = Connection.Configuration(framing: options.framing)
 configuration.maxFrameBytes = options.maxFrameBytes
 configuration.maxBatchSize = options.maxBatchSize
 configuration.json.maxDepth = options.maxDepth
+configuration.serialWorkIsWaiting = { store.isWaitingForLock }
 
 // A host that closed stdout is gone: every reported change is already committed, so leave quietly.
 let writer = OutputWriter(fd: protocolFD) {

@@ -13,6 +13,7 @@ import signal
 import sqlite3
 import subprocess
 import tempfile
+import time
 
 import pytest
 
@@ -182,3 +183,30 @@ def test_two_servers_creating_one_store_both_start(store_dir):
         results = [p.communicate(ping, timeout=30) for p in procs]
         codes = [p.returncode for p in procs]
         assert codes == [0, 0], (trial, codes, [r[1][-300:] for r in results])
+
+
+def test_a_write_waiting_for_another_process_lock_holds_up_no_read_or_ping(store_dir):
+    path = os.path.join(store_dir, "inbox.sqlite")
+    server = open_server(path)
+    ingest(server, [backend_message(i) for i in range(5)])
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)
+    other.execute("BEGIN IMMEDIATE")  # another process's write lock
+    try:
+        server.send({"jsonrpc": "2.0", "id": "w1", "method": "message.dismiss", "params": {"id": "m0001"}})
+        server.send({"jsonrpc": "2.0", "id": "w2", "method": "message.markRead", "params": {"ids": ["m0002"]}})
+        started = time.monotonic()
+        for method, params in [("rpc.ping", None), ("feed.counts", {}), ("feed.list", {"limit": 10}),
+                               ("message.get", {"id": "m0003"})]:
+            reply = server.call(method, params) if params is not None else server.call(method)
+            assert "result" in reply, reply
+        assert time.monotonic() - started < 1.5, "reads and pings waited behind the stalled writes"
+        assert reply["result"]["id"] == "m0003"
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    replies = {r["id"]: r for r in (server.recv(timeout=10), server.recv(timeout=10))}
+    assert replies["w1"]["result"] == {"dismissed": True}, replies
+    assert "result" in replies["w2"], replies
+    assert server.call("feed.counts")["result"]["total"] == 4
+    server.close_stdin()
+    server.wait_exit()
