@@ -22,6 +22,7 @@ extension InboxStore {
       let status = max(existing?.status ?? message.status, message.status)
       try Self.upsertRow(
         database, message, pinned: pinned, serverStatus: message.status, status: status, onlyRaise: true)
+      database.tally(from: existing.map { ($0.status, $0.pinned) }, to: (status, pinned))
       return existing == nil ? .added : .updated
     }
   }
@@ -57,8 +58,11 @@ extension InboxStore {
   private func purge(now: Int64) -> (Database) throws -> [String] {
     { database in
       var ids: [String] = []
-      try database.query("SELECT id FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)]) {
-        ids.append($0.text(0) ?? "")
+      try database.query(
+        "SELECT id, status, pinned FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)]
+      ) { row in
+        ids.append(row.text(0) ?? "")
+        database.tally(from: (MessageStatus(rawValue: row.int(1)), row.int(2) != 0), to: nil)
       }
       try database.run("DELETE FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)])
       return ids

@@ -151,8 +151,13 @@ public final class InboxStore: @unchecked Sendable {
     }
     do {
       try identity?.verify(path)
-      return try writer.transaction { try body(writer) }
+      return try writer.transaction {
+        let result = try body(writer)
+        try writer.flushTally()
+        return result
+      }
     } catch {
+      writer.countChanges = FeedCounts()
       health.record(error)
       throw error
     }

@@ -10,6 +10,8 @@ import Posix
 final class Database {
   fileprivate(set) var handle: OpaquePointer?
   private var statements: [String: Statement] = [:]
+  /// What the open transaction changed in the stored counts (`CountsTally`).
+  var countChanges = FeedCounts()
 
   /// Opens the file without writing to it: `configure` makes it a store connection once the file is
   /// known to be an inbox store (or new and empty). Until then a close never checkpoints into it.

@@ -86,9 +86,9 @@ struct Migration: Sendable {
     CREATE INDEX outbox_message ON outbox(message_id);
     """
 
-  /// Version 4: the counts of messages not dismissed, kept by triggers in the transaction of every
-  /// change (whoever makes it, this process or another), so `feed.counts` reads one row instead of
-  /// counting the table; expired messages not yet purged are subtracted at read time (O(expired)).
+  /// Version 4: the counts of messages not dismissed, in one row, so `feed.counts` reads it instead
+  /// of counting the table. Every change adds what it did to the row in its own transaction (see
+  /// `CountsTally`); expired messages not yet purged are subtracted at read time (O(expired)).
   private static let feedCounts = """
     CREATE TABLE feed_counts (
       id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -97,20 +97,5 @@ struct Migration: Sendable {
     INSERT INTO feed_counts
       SELECT 1, count(*), coalesce(sum(status < 2), 0), coalesce(sum(status < 3), 0), coalesce(sum(pinned), 0)
       FROM messages WHERE status < 4;
-    CREATE TRIGGER feed_counts_insert AFTER INSERT ON messages WHEN new.status < 4 BEGIN
-      UPDATE feed_counts SET total = total + 1, unread = unread + (new.status < 2),
-        unactioned = unactioned + (new.status < 3), pinned = pinned + new.pinned;
-    END;
-    CREATE TRIGGER feed_counts_delete AFTER DELETE ON messages WHEN old.status < 4 BEGIN
-      UPDATE feed_counts SET total = total - 1, unread = unread - (old.status < 2),
-        unactioned = unactioned - (old.status < 3), pinned = pinned - old.pinned;
-    END;
-    CREATE TRIGGER feed_counts_update AFTER UPDATE OF status, pinned ON messages
-      WHEN (old.status < 4 OR new.status < 4) AND (old.status != new.status OR old.pinned != new.pinned) BEGIN
-      UPDATE feed_counts SET total = total - (old.status < 4) + (new.status < 4),
-        unread = unread - (old.status < 2) + (new.status < 2),
-        unactioned = unactioned - (old.status < 3) + (new.status < 3),
-        pinned = pinned - (old.status < 4) * old.pinned + (new.status < 4) * new.pinned;
-    END;
     """
 }
