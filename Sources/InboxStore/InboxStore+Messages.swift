@@ -75,25 +75,31 @@ extension InboxStore {
     _ database: Database, _ message: InboxMessage, pinned: Bool, serverStatus: MessageStatus, status: MessageStatus,
     onlyRaise: Bool
   ) throws {
-    let statuses =
-      onlyRaise
-      ? "server_status = max(server_status, excluded.server_status), status = max(status, excluded.status)"
-      : "server_status = excluded.server_status, status = excluded.status"
     try database.run(
-      """
-      INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
-        expires_at, server_status, status)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
-        source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
-        hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,
-        sent_at = excluded.sent_at, expires_at = excluded.expires_at, \(statuses)
-      """,
+      onlyRaise ? upsertRaisingSQL : upsertSettingSQL,
       [
         .text(message.id), .text(message.raw.jsonString), .int(message.ingestedAt), .text(message.source.rawValue),
         message.order.sql, message.hash.sql, .int(pinned ? 1 : 0), .int(message.sentAt ?? Int64.min),
         message.sentAt.sql, message.expiresAt.sql, .int(serverStatus.rawValue), .int(status.rawValue),
       ])
+  }
+
+  // Built once: the statement cache is keyed by the text, so a sync of 10k rows reuses one statement.
+  private static let upsertRaisingSQL = upsertSQL(
+    statuses: "server_status = max(server_status, excluded.server_status), status = max(status, excluded.status)")
+  private static let upsertSettingSQL = upsertSQL(
+    statuses: "server_status = excluded.server_status, status = excluded.status")
+
+  private static func upsertSQL(statuses: String) -> String {
+    """
+    INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
+      expires_at, server_status, status)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
+      source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
+      hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,
+      sent_at = excluded.sent_at, expires_at = excluded.expires_at, \(statuses)
+    """
   }
 
   static func row(_ database: Database, id: String) throws -> StoredMessage? {
