@@ -1,6 +1,11 @@
 import InboxCore
 import JSON
 import Posix
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The persistent inbox: messages with their local state, the outbox of unconfirmed status
 /// changes, and settings, in one SQLite file (WAL).
@@ -32,6 +37,8 @@ public final class InboxStore: @unchecked Sendable {
   private let reader: Database
   private let health = StoreHealth()
   private let lockWait = LockWait()
+  /// The thread whose writes give up at once rather than wait (`withoutWaiting`), 0 for none.
+  private let impatientThread = Atomic<UInt>(0)
   private let identity: FileIdentity?
   private var checker: Database?
 
@@ -43,6 +50,14 @@ public final class InboxStore: @unchecked Sendable {
     self.storeID = storeID
     identity = reader == nil ? nil : FileIdentity(path: path)
     lockWait.install(on: writer.handle)
+  }
+
+  /// Runs `body` with its writes giving up at once (`StoreError.Kind.busy`, see `isWouldWait`) where
+  /// they would wait: for another process's lock, another write of this process, or a running check.
+  public func withoutWaiting<T>(_ body: () throws -> T) rethrows -> T {
+    impatientThread.store(UInt(pthread_self()), ordering: .sequentiallyConsistent)
+    defer { impatientThread.store(0, ordering: .sequentiallyConsistent) }
+    return try body()
   }
 
   /// True while a write waits for another process to release the store (see `Method.Execution.serial`).
@@ -114,11 +129,15 @@ public final class InboxStore: @unchecked Sendable {
   /// A write that gives up at once (`StoreError.Kind.busy`) rather than wait: for another process's
   /// lock, for a write of this process, or for the check of an unclean start.
   func writeWithoutWaiting<T>(_ body: (Database) throws -> T) throws -> T {
-    let busy = StoreError(kind: .busy, message: "the store is busy")
+    let busy = StoreError.wouldWait
     guard !health.isChecking else { throw busy }
     try health.ensureReadable()
     guard writeLock.tryLock() else { throw busy }
-    return try lockWait.withoutWaiting { try committing(body) }
+    do {
+      return try lockWait.withoutWaiting { try committing(body) }
+    } catch let error as StoreError where error.kind == .busy {
+      throw busy  // SQLite's own "database is locked": another process holds the store
+    }
   }
 
   /// Runs a read on the reading connection, under its lock.
@@ -138,6 +157,9 @@ public final class InboxStore: @unchecked Sendable {
   /// returns. Refused once the store is damaged or its file gone; waits for a running check.
   @discardableResult
   func write<T>(_ body: (Database) throws -> T) throws -> T {
+    if impatientThread.load(ordering: .sequentiallyConsistent) == UInt(pthread_self()) {
+      return try writeWithoutWaiting(body)
+    }
     try health.ensureWritable()
     writeLock.lock()
     return try committing(body)

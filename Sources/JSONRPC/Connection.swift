@@ -184,6 +184,13 @@ public final class Connection: @unchecked Sendable {
       }
     }
     let serial = needs(.serial)
+    if serial, !asBatch, !needs(.background), case .request = messages[0] {
+      awaitSerialLane()
+      if serialCount.load(ordering: .sequentiallyConsistent) == 0, let answer = runUnlessMoved(messages[0]) {
+        reply([answer], asBatch: false)
+        return
+      }
+    }
     guard serial || needs(.background) else {
       awaitSerialLane()
       reply(messages.map { run($0, token: nil) }, asBatch: asBatch)
@@ -242,6 +249,24 @@ public final class Connection: @unchecked Sendable {
     }
   }
 
+  /// Runs a `serial` request on the reader; nil when its handler asked to move off it.
+  private func runUnlessMoved(_ message: Incoming) -> JSONValue? {
+    guard case .request(let id, let method, let params) = message else { return nil }
+    do {
+      return Response.result(id: id, try runRequest(id: id, method: method, params: params, token: .inline))
+    } catch is RunOffReader {
+      return nil
+    } catch {
+      return errorReply(id: id, method: method, error)
+    }
+  }
+
+  private func errorReply(id: JSONValue, method: String, _ error: any Error) -> JSONValue {
+    let rpcError = RPCError(error)
+    if rpcError.code == .internalError { logger.error("\(method) failed: \(rpcError.data?.jsonString ?? "")") }
+    return Response.error(id: id, rpcError)
+  }
+
   /// Runs one message and returns its reply, or nil for a notification.
   private func run(_ message: Incoming, token: CancellationToken?) -> JSONValue? {
     switch message {
@@ -259,9 +284,7 @@ public final class Connection: @unchecked Sendable {
         let result = try runRequest(id: id, method: method, params: params, token: token ?? .inline)
         return Response.result(id: id, result)
       } catch {
-        let rpcError = RPCError(error)
-        if rpcError.code == .internalError { logger.error("\(method) failed: \(rpcError.data?.jsonString ?? "")") }
-        return Response.error(id: id, rpcError)
+        return errorReply(id: id, method: method, error)
       }
     }
   }
