@@ -1,3 +1,4 @@
+import InboxStore
 import JSON
 import JSONRPC
 
@@ -20,7 +21,13 @@ extension RPCMethod {
   static func method(_ server: ServerState) -> Method {
     Method(name, execution: execution) { request in
       try ParamsContract.forMethod(name)?.check(request.params)
-      return try handle(request, server)
+      guard execution == .serial, request.isOnReader else { return try handle(request, server) }
+      // A write tried on the reader must not wait there: if it would, it moves to the serial lane.
+      do {
+        return try server.store.withoutWaiting { try handle(request, server) }
+      } catch let error as StoreError where error.isWouldWait {
+        throw RunOffReader()
+      }
     }
   }
 }

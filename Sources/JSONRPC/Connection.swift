@@ -21,6 +21,9 @@ public final class Connection: @unchecked Sendable {
     public var json = JSONReadOptions.default
     /// How long in-flight work may run after end of input before it is cancelled.
     public var drainTimeout = 1.5
+    /// True while the `serial` work in progress waits on another process: inline requests then go
+    /// ahead of it instead of waiting for it.
+    public var serialWorkIsWaiting: @Sendable () -> Bool = { false }
 
     public init(framing: Framing? = nil) { self.framing = framing }
   }
@@ -34,6 +37,10 @@ public final class Connection: @unchecked Sendable {
   private let logger: Logger
   /// Background requests: at most 16 run at once, the rest wait their turn in arrival order.
   private let workers = WorkerPool(limit: 16)
+  /// `serial` requests: one at a time, in arrival order. `serialCount` counts those not finished.
+  private let serialLane = WorkerPool(limit: 1)
+  private let serialCount = Atomic<Int>(0)
+  private let serialIdle = ConditionLock()
 
   // Guarded by `lock`: `inFlight`, `answersAloneIDs`. The reader thread and workers both touch them.
   private let lock = ConditionLock()
@@ -167,14 +174,25 @@ public final class Connection: @unchecked Sendable {
   /// Runs the messages of one frame: inline when every method is quick, otherwise all of them
   /// off the reader. A batch gets one array reply, and none when every member was a notification.
   private func dispatch(_ messages: [Incoming], asBatch: Bool) {
-    let needsBackground = messages.contains { message in
-      switch message {
-      case .request(_, let method, _), .notification(let method, _):
-        return registry[method]?.execution == .background
-      case .invalid, .response: return false
+    func needs(_ execution: Method.Execution) -> Bool {
+      messages.contains { message in
+        switch message {
+        case .request(_, let method, _), .notification(let method, _):
+          return registry[method]?.execution == execution
+        case .invalid, .response: return false
+        }
       }
     }
-    guard needsBackground else {
+    let serial = needs(.serial)
+    if serial, !asBatch, !needs(.background), case .request = messages[0] {
+      awaitSerialLane()
+      if serialCount.load(ordering: .sequentiallyConsistent) == 0, let answer = runUnlessMoved(messages[0]) {
+        reply([answer], asBatch: false)
+        return
+      }
+    }
+    guard serial || needs(.background) else {
+      awaitSerialLane()
       reply(messages.map { run($0, token: nil) }, asBatch: asBatch)
       return
     }
@@ -189,7 +207,16 @@ public final class Connection: @unchecked Sendable {
       tokens.append(token)
     }
     let tokensByMessage = tokens
-    workers.submit { [self] in
+    if serial { serialCount.add(1, ordering: .sequentiallyConsistent) }
+    (serial ? serialLane : workers).submit { [self] in
+      defer {
+        if serial {
+          serialIdle.withLock {
+            serialCount.subtract(1, ordering: .sequentiallyConsistent)
+            serialIdle.broadcast()
+          }
+        }
+      }
       let replies = zip(messages, tokensByMessage).map { message, token -> JSONValue? in
         token?.markStarted()
         defer { if case .request(let id, _, _) = message { untrack(id) } }
@@ -202,6 +229,17 @@ public final class Connection: @unchecked Sendable {
     }
   }
 
+  /// Keeps inline requests behind earlier `serial` ones, unless those wait on another process.
+  private func awaitSerialLane() {
+    guard serialCount.load(ordering: .sequentiallyConsistent) > 0 else { return }
+    serialIdle.withLock {
+      // Woken when the lane empties; every millisecond, to see whether its work started waiting.
+      while serialCount.load(ordering: .sequentiallyConsistent) > 0 && !configuration.serialWorkIsWaiting() {
+        _ = serialIdle.wait(untilMonotonic: Clock.monotonicNanoseconds + 1_000_000)
+      }
+    }
+  }
+
   private func reply(_ replies: [JSONValue?], asBatch: Bool) {
     let sent = replies.compactMap { $0 }
     if asBatch {
@@ -209,6 +247,24 @@ public final class Connection: @unchecked Sendable {
     } else if let only = sent.first {
       writer.send(only)
     }
+  }
+
+  /// Runs a `serial` request on the reader; nil when its handler asked to move off it.
+  private func runUnlessMoved(_ message: Incoming) -> JSONValue? {
+    guard case .request(let id, let method, let params) = message else { return nil }
+    do {
+      return Response.result(id: id, try runRequest(id: id, method: method, params: params, token: .inline))
+    } catch is RunOffReader {
+      return nil
+    } catch {
+      return errorReply(id: id, method: method, error)
+    }
+  }
+
+  private func errorReply(id: JSONValue, method: String, _ error: any Error) -> JSONValue {
+    let rpcError = RPCError(error)
+    if rpcError.code == .internalError { logger.error("\(method) failed: \(rpcError.data?.jsonString ?? "")") }
+    return Response.error(id: id, rpcError)
   }
 
   /// Runs one message and returns its reply, or nil for a notification.
@@ -228,9 +284,7 @@ public final class Connection: @unchecked Sendable {
         let result = try runRequest(id: id, method: method, params: params, token: token ?? .inline)
         return Response.result(id: id, result)
       } catch {
-        let rpcError = RPCError(error)
-        if rpcError.code == .internalError { logger.error("\(method) failed: \(rpcError.data?.jsonString ?? "")") }
-        return Response.error(id: id, rpcError)
+        return errorReply(id: id, method: method, error)
       }
     }
   }
@@ -309,10 +363,13 @@ public final class Connection: @unchecked Sendable {
 
   /// Lets in-flight work finish for up to the drain timeout, then cancels what is left.
   private func finishInFlightWork() {
-    if !workers.waitUntilIdle(seconds: configuration.drainTimeout) {
+    if !serialLane.waitUntilIdle(seconds: configuration.drainTimeout)
+      || !workers.waitUntilIdle(seconds: configuration.drainTimeout)
+    {
       let tokens = lock.withLock { Array(inFlight.values) }
       logger.warn("cancelling \(tokens.count) request(s) still running at end of input")
       for token in tokens { token.cancel() }
+      _ = serialLane.waitUntilIdle(seconds: 0.3)
       _ = workers.waitUntilIdle(seconds: 0.3)
     }
   }

@@ -10,6 +10,8 @@ import JSONRPC
 /// `expired` (already past its expiry; not stored).
 enum MessageIngest: RPCMethod {
   static let name = "message.ingest"
+  /// A write: on the serial lane, so waiting for another process's lock holds up no read.
+  static let execution: Method.Execution = .serial
 
   static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
     let payload = try request.params.required("payload")
