@@ -260,6 +260,11 @@ public final class Connection: @unchecked Sendable {
     case "$/cancelRequest":
       if let id = params?["id"] { cancel(id) }
     default:
+      // After `shutdown` nothing may change the store, and a notification has no reply to refuse it with.
+      if shutdownRequested.load(ordering: .acquiring) {
+        logger.debug("notification \(method) ignored: the server is shutting down")
+        return
+      }
       guard let handler = registry[method] else {
         logger.debug("notification \(method) ignored: no such method")
         return
