@@ -169,14 +169,14 @@ struct Options {
           throw UsageError(description: "--sync-min-interval needs a whole number of seconds, not \(text)")
         }
         options.minSyncInterval = seconds
-      case _ where isTokenFlag(flag):
-        // The value is not repeated: it would be the secret.
-        throw UsageError(
-          description: "\(flag): the API token is never read from the command line (it would show in ps and shell "
-            + "history); set INBOX_RPC_API_TOKEN or use --token-file PATH")
       case _ where !flag.hasPrefix("-"):
-        // Not repeated: a stray word on the command line may be a pasted secret.
+        // Not repeated, not even in part: a stray word on the command line may be a pasted secret.
         throw UsageError(description: "unexpected argument: inbox-rpc takes options only")
+      case _ where isTokenFlag(flag):
+        // Neither the value nor the flag is repeated: either may carry the secret.
+        throw UsageError(
+          description: "an option naming a token: the API token is never read from the command line (it would "
+            + "show in ps and shell history); set INBOX_RPC_API_TOKEN or use --token-file PATH")
       default:
         // Only the flag's name: a mistyped flag's value may be a secret.
         throw UsageError(description: "unknown option \(flag)")
@@ -227,9 +227,9 @@ struct Options {
     return nil
   }
 
-  /// `--flag=value` or `--flag`.
+  /// `--flag=value` (or `-f=value`: the value is never echoed) or `--flag`.
   private static func split(_ argument: String) -> (String, String?) {
-    guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+    guard argument.hasPrefix("-"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
     return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
   }
 
