@@ -12,6 +12,7 @@ struct Options {
   var framing: Framing?
   var maxFrameBytes = 16 * 1024 * 1024
   var maxBatchSize = 1000
+  var maxReplyBytes = 16 * 1024 * 1024
   var maxDepth = 64
   var logLevel: Logger.Level = .warn
   var testMethods = false
@@ -51,6 +52,8 @@ struct Options {
       --framing auto|ndjson|lsp   How messages are delimited (default: auto, from the first byte).
       --max-frame-bytes N         Largest frame accepted (default: 16777216). Larger: error, keeps serving.
       --max-batch N               Most requests in one batch (default: 1000).
+      --max-reply-bytes N         Reply bytes batches may hold in memory, and the largest single reply
+                                  (default: 16777216). A reply past it: -32600, the request still ran.
       --max-depth N               Deepest JSON nesting accepted (default: 64).
       --log-level LEVEL           error, warn, info or debug (default: warn; env INBOX_RPC_LOG_LEVEL).
       --store PATH                The inbox store, an SQLite file created with mode 0600 (default:
@@ -123,6 +126,7 @@ struct Options {
         options.framing = Framing(rawValue: name)
       case "--max-frame-bytes": options.maxFrameBytes = try positive(flag, try value())
       case "--max-batch": options.maxBatchSize = try positive(flag, try value())
+      case "--max-reply-bytes": options.maxReplyBytes = try positive(flag, try value())
       case "--max-depth": options.maxDepth = min(try positive(flag, try value()), 2000)
       case "--log-level":
         let name = try value()

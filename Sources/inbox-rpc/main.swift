@@ -87,6 +87,7 @@ if let outcome = session.startupOutcome, outcome.accountChanged {
 var configuration = Connection.Configuration(framing: options.framing)
 configuration.maxFrameBytes = options.maxFrameBytes
 configuration.maxBatchSize = options.maxBatchSize
+configuration.maxReplyBytes = options.maxReplyBytes
 configuration.json.maxDepth = options.maxDepth
 
 // A host that closed stdout is gone: every reported change is already committed, so leave quietly.

@@ -4,6 +4,7 @@ the server must keep serving."""
 
 import json
 import subprocess
+import time
 
 import pytest
 
@@ -88,3 +89,87 @@ def test_the_test_clock_method_holds_dates_in_range(spawn):
     reply = server.call("message.ingest", {"id": "x", "payload": {"content": "b", "inbox_days": 7}})
     assert "result" in reply, reply
     server.ping()
+
+
+# ---------------------------------------------------------------- one line must not take gigabytes
+
+
+LIMIT = 16 * 1024 * 1024
+
+
+def peak_rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmHWM")
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.timeout(120)
+def test_a_batch_of_a_thousand_discovers_stays_within_the_reply_limit(spawn):
+    # 1000 rpc.discover make 60 MB of replies; a batch holds at most --max-reply-bytes of them.
+    server = spawn()  # --max-reply-bytes 16 MiB, the default
+    server.ping()
+    before = rss_kib(server.proc.pid)
+    batch = [{"jsonrpc": "2.0", "id": i, "method": "rpc.discover"} for i in range(1000)]
+    server.write(json.dumps(batch).encode() + b"\n")
+    reply = server.recv(timeout=90)
+    peak = peak_rss_kib(server.proc.pid)
+    assert isinstance(reply, list) and len(reply) == 1000
+    assert sorted(r["id"] for r in reply) == list(range(1000))
+    sent = [r for r in reply if "result" in r]
+    refused = [r for r in reply if "error" in r]
+    assert 0 < len(sent) < 1000 and len(sent) + len(refused) == 1000
+    for r in refused:
+        assert r["error"]["code"] == -32600 and r["error"]["data"]["ran"] is True
+        assert r["error"]["data"]["limit"] == LIMIT
+    size = sum(len(json.dumps(r, separators=(",", ":"), ensure_ascii=False).encode()) for r in sent)
+    assert size <= LIMIT
+    # The bound: the reply limit, a frame being encoded, and the array itself; not 60 MB of trees.
+    assert peak - before < 96 * 1024, f"peak RSS grew by {(peak - before) // 1024} MiB"
+    server.ping()
+
+
+@pytest.mark.timeout(120)
+def test_a_thousand_discovers_fit_a_500_mb_address_space():
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (500_000 * 1024, 500_000 * 1024))
+
+    batch = [{"jsonrpc": "2.0", "id": i, "method": "rpc.discover"} for i in range(1000)]
+    run = subprocess.run([BIN, "--store", ":memory:"], input=json.dumps(batch).encode() + b"\n",
+                         capture_output=True, timeout=100, preexec_fn=limit)
+    assert run.returncode == 0, run.stderr[-800:]
+    assert len(json.loads(run.stdout)) == 1000
+
+
+@pytest.mark.timeout(180)
+def test_a_ping_behind_a_heavy_batch_is_answered_promptly(spawn):
+    server = spawn()
+    big = "x" * 60_000
+    for i in range(40):
+        reply = server.call("message.ingest", {"id": f"m{i}", "payload": {"ios_title": "t", "content": big, "inbox_days": 7}})
+        assert "result" in reply, reply
+    batch = [{"jsonrpc": "2.0", "id": i, "method": "feed.list", "params": {"limit": 200}} for i in range(1000)]
+    server.write(json.dumps(batch).encode() + b"\n")
+    time.sleep(0.2)
+    started = time.monotonic()
+    server.send({"jsonrpc": "2.0", "id": "ping", "method": "rpc.ping"})
+    first = server.recv(timeout=30)
+    waited = time.monotonic() - started
+    assert first == {"jsonrpc": "2.0", "id": "ping", "result": "pong"}, str(first)[:300]
+    assert waited < 5, f"the ping waited {waited:.1f} s behind the batch"
+    # End of input cancels what is left; every member is still answered, the writes before it kept.
+    server.close_stdin()
+    rest = server.recv(timeout=60)
+    assert isinstance(rest, list) and len(rest) == 1000
+    assert {r["error"]["code"] for r in rest if "error" in r} <= {-32600, -32800}
