@@ -97,20 +97,13 @@ def test_the_test_clock_method_holds_dates_in_range(spawn):
 LIMIT = 16 * 1024 * 1024
 
 
-def peak_rss_kib(pid: int) -> int:
+def status_kib(pid: int, field: str) -> int:
+    """A memory figure of /proc/PID/status: VmRSS now, VmHWM the peak."""
     with open(f"/proc/{pid}/status", encoding="ascii") as status:
         for line in status:
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
-    raise AssertionError("no VmHWM")
-
-
-def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS")
+    raise AssertionError(f"no {field}")
 
 
 @pytest.mark.timeout(120)
@@ -118,11 +111,11 @@ def test_a_batch_of_a_thousand_discovers_stays_within_the_reply_limit(spawn):
     # 1000 rpc.discover make 60 MB of replies; a batch holds at most --max-reply-bytes of them.
     server = spawn()  # --max-reply-bytes 16 MiB, the default
     server.ping()
-    before = rss_kib(server.proc.pid)
+    before = status_kib(server.proc.pid, "VmRSS")
     batch = [{"jsonrpc": "2.0", "id": i, "method": "rpc.discover"} for i in range(1000)]
     server.write(json.dumps(batch).encode() + b"\n")
     reply = server.recv(timeout=90)
-    peak = peak_rss_kib(server.proc.pid)
+    peak = status_kib(server.proc.pid, "VmHWM")
     assert isinstance(reply, list) and len(reply) == 1000
     assert sorted(r["id"] for r in reply) == list(range(1000))
     sent = [r for r in reply if "result" in r]

@@ -80,7 +80,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
   var configuration = Connection.Configuration(framing: framing)
   // test.sleep and any other background work: cancelled soon after the input ends.
-  configuration.drainTimeout = 0.02
+  configuration.drainTimeout = 0.002
   if control & 0b10_0000 != 0 {
     configuration.maxFrameBytes = 256
     configuration.maxBatchSize = 4
