@@ -5,6 +5,10 @@
 // next input reuses them. Any other method marks the server touched: before the next input it
 // gets a new session, and the store is emptied (`PristineStore`). So every input still starts
 // from the same state, and a crash found replays alone (fuzz/run --replay).
+//
+// `rpc.discover` runs as it is, but its reply carries only the document's version: encoding and
+// checking the 60 KB document took some 20 ms under ASan, a hundred typical inputs, and exercises
+// nothing the other replies do not.
 
 import InboxServer
 import JSONRPC
@@ -44,6 +48,11 @@ final class FuzzServer: Sendable {
     let registry = try InboxServer.registry(options: options, store: pristine.store)
     return MethodRegistry(
       registry.names.compactMap { registry[$0] }.map { method in
+        if method.name == "rpc.discover" {
+          return Method(method.name, execution: method.execution) { request in
+            ["openrpc": try method.handler(request)["openrpc"] ?? .null]
+          }
+        }
         guard !Self.readOnly.contains(method.name) else { return method }
         return Method(method.name, execution: method.execution) { [unowned self] request in
           self.touched.store(true, ordering: .releasing)
