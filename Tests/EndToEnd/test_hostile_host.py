@@ -132,6 +132,20 @@ def test_a_batch_of_a_thousand_discovers_stays_within_the_reply_limit(spawn):
 
 
 @pytest.mark.timeout(120)
+def test_a_write_past_the_reply_limit_still_runs_and_is_reported(spawn):
+    server = spawn("--max-reply-bytes", "200000")
+    batch = [{"jsonrpc": "2.0", "id": i, "method": "rpc.discover"} for i in range(10)]
+    batch.append({"jsonrpc": "2.0", "id": "write", "method": "message.ingest",
+                  "params": {"id": "late", "payload": {"content": "c", "inbox_days": 7}}})
+    server.write(json.dumps(batch).encode() + b"\n")
+    reply = {r["id"]: r for r in server.recv(timeout=60)}
+    assert len(reply) == 11
+    write = reply["write"]
+    assert "result" in write or write["error"]["data"]["ran"] is True, write
+    assert "result" in server.call("message.get", {"id": "late"})
+
+
+@pytest.mark.timeout(120)
 def test_a_thousand_discovers_fit_a_500_mb_address_space():
     import resource
 
