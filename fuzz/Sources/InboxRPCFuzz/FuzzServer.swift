@@ -8,7 +8,9 @@
 //
 // `rpc.discover` runs as it is, but its reply carries only the document's version: encoding and
 // checking the 60 KB document took some 20 ms under ASan, a hundred typical inputs, and exercises
-// nothing the other replies do not.
+// nothing the other replies do not. `test.sleep` sleeps at most 2 ms, so the drain at the end of
+// an input can wait for every batch to finish (batches run on worker threads) without waiting for
+// a sleep a mutation made long.
 
 import InboxServer
 import JSONRPC
@@ -48,6 +50,17 @@ final class FuzzServer: Sendable {
     let registry = try InboxServer.registry(options: options, store: pristine.store)
     return MethodRegistry(
       registry.names.compactMap { registry[$0] }.map { method in
+        if method.name == "test.sleep" {
+          return Method(method.name, execution: method.execution) { request in
+            guard let ms = try? request.params.int("ms"), (0...600_000).contains(ms) else {
+              return try method.handler(request)  // refused as the server refuses it
+            }
+            return try method.handler(
+              RequestContext(
+                id: request.id, method: request.method, params: Params(["ms": .int(min(ms, 2))]),
+                cancellation: request.cancellation, notify: request.notify, logger: request.logger))
+          }
+        }
         if method.name == "rpc.discover" {
           return Method(method.name, execution: method.execution) { request in
             ["openrpc": try method.handler(request)["openrpc"] ?? .null]
