@@ -1,3 +1,4 @@
+import InboxCore
 import Posix
 import Synchronization
 
@@ -5,7 +6,8 @@ import Synchronization
 final class ServerClock: Sendable {
   private let pinned = Mutex<Int64?>(nil)
 
-  var now: Int64 { pinned.withLock { $0 } ?? Clock.unixSeconds }
+  /// Held inside the years RFC 3339 can write, so every date computed from it can be written too.
+  var now: Int64 { RFC3339.clamped(pinned.withLock { $0 } ?? Clock.unixSeconds) }
 
   func pin(_ seconds: Int64?) { pinned.withLock { $0 = seconds } }
 }

@@ -9,8 +9,11 @@ import Synchronization
 /// Serves JSON-RPC 2.0 over a pair of file descriptors until end of input or `exit`.
 ///
 /// The reader thread reads, splits and parses frames and runs `inline` methods in arrival order;
-/// `background` methods run on a concurrent queue, so the reader keeps reading and can deliver
-/// `$/cancelRequest` while they work. Replies go out through the one `OutputWriter`.
+/// `background` methods and every batch run on worker threads, so the reader keeps reading (and
+/// answers a ping, and delivers `$/cancelRequest`) while they work. Replies go out through the one
+/// `OutputWriter`. Memory is bounded whatever the host sends: frames in flight on workers hold at
+/// most twice the frame limit of input (`InputBacklog`), batches hold at most `maxReplyBytes` of
+/// encoded replies (`ReplyBudget`), and no single reply is larger.
 public final class Connection: @unchecked Sendable {
   /// Limits and choices that apply to one connection.
   public struct Configuration: Sendable {
@@ -18,6 +21,8 @@ public final class Connection: @unchecked Sendable {
     public var framing: Framing?
     public var maxFrameBytes = 16 * 1024 * 1024
     public var maxBatchSize = 1000
+    /// Reply bytes held for batches, across the connection; also the largest single reply.
+    public var maxReplyBytes = 16 * 1024 * 1024
     public var json = JSONReadOptions.default
     /// How long in-flight work may run after end of input before it is cancelled.
     public var drainTimeout = 1.5
@@ -41,6 +46,8 @@ public final class Connection: @unchecked Sendable {
   private let serialLane = WorkerPool(limit: 1)
   private let serialCount = Atomic<Int>(0)
   private let serialIdle = ConditionLock()
+  private let backlog: InputBacklog
+  private let replyBudget: ReplyBudget
 
   // Guarded by `lock`: `inFlight`, `answersAloneIDs`. The reader thread and workers both touch them.
   private let lock = ConditionLock()
@@ -49,10 +56,11 @@ public final class Connection: @unchecked Sendable {
   private var answersAloneIDs: Set<JSONValue> = []
   /// Set by `shutdown`; read by every request after it, on any thread.
   private let shutdownRequested = Atomic<Bool>(false)
-  // Reader-thread only: `reader`, `framingAnnounced`, `exitRequested` (set by the `exit` notification).
+  /// Set by the `exit` notification, which a batch may carry to a worker thread.
+  private let exitFlag = Atomic<Bool>(false)
+  // Reader-thread only: `reader`, `framingAnnounced`.
   private var reader: FrameReader
   private var framingAnnounced = false
-  private var exitRequested = false
 
   public init(configuration: Configuration, registry: MethodRegistry, writer: OutputWriter, logger: Logger) {
     self.configuration = configuration
@@ -60,7 +68,11 @@ public final class Connection: @unchecked Sendable {
     self.writer = writer
     self.logger = logger
     reader = FrameReader(framing: configuration.framing, maxFrameBytes: configuration.maxFrameBytes)
+    backlog = InputBacklog(limit: 2 * configuration.maxFrameBytes)
+    replyBudget = ReplyBudget(limit: configuration.maxReplyBytes)
   }
+
+  private var exitRequested: Bool { exitFlag.load(ordering: .acquiring) }
 
   /// Sends a notification to the host (handlers reach this through `RequestContext.notify`).
   public func notify(_ method: String, _ params: JSONValue) {
@@ -140,7 +152,7 @@ public final class Connection: @unchecked Sendable {
       return
     }
     guard case .array(let items) = value else {
-      dispatch([Incoming(value)], asBatch: false)
+      dispatch([Incoming(value)], asBatch: false, inputBytes: bytes.count)
       return
     }
     if items.isEmpty {
@@ -150,7 +162,7 @@ public final class Connection: @unchecked Sendable {
       let reason = "batch too large: \(items.count) requests, limit \(configuration.maxBatchSize) (--max-batch)"
       writer.send(Response.error(id: .null, .invalidRequest(reason, data: data)))
     } else {
-      dispatch(items.map(Incoming.init), asBatch: true)
+      dispatch(items.map(Incoming.init), asBatch: true, inputBytes: bytes.count)
     }
   }
 
@@ -171,9 +183,10 @@ public final class Connection: @unchecked Sendable {
 
   // MARK: - Dispatch
 
-  /// Runs the messages of one frame: inline when every method is quick, otherwise all of them
-  /// off the reader. A batch gets one array reply, and none when every member was a notification.
-  private func dispatch(_ messages: [Incoming], asBatch: Bool) {
+  /// Runs the messages of one frame: a single quick request inline, anything else off the reader
+  /// (a batch may be a thousand heavy requests); writes one at a time on a lane of their own. A
+  /// batch gets one array reply, and none when every member was a notification.
+  private func dispatch(_ messages: [Incoming], asBatch: Bool, inputBytes: Int) {
     func needs(_ execution: Method.Execution) -> Bool {
       messages.contains { message in
         switch message {
@@ -184,16 +197,17 @@ public final class Connection: @unchecked Sendable {
       }
     }
     let serial = needs(.serial)
-    if serial, !asBatch, !needs(.background), case .request = messages[0] {
+    let background = asBatch || needs(.background)
+    if serial, !background, case .request = messages[0] {
       awaitSerialLane()
       if serialCount.load(ordering: .sequentiallyConsistent) == 0, let answer = runUnlessMoved(messages[0]) {
-        reply([answer], asBatch: false)
+        sendSingle(answer)
         return
       }
     }
-    guard serial || needs(.background) else {
+    guard serial || background else {
       awaitSerialLane()
-      reply(messages.map { run($0, token: nil) }, asBatch: asBatch)
+      if let only = messages.first.flatMap({ run($0, token: nil) }) { sendSingle(only) }
       return
     }
     var tokens: [CancellationToken?] = []
@@ -207,9 +221,11 @@ public final class Connection: @unchecked Sendable {
       tokens.append(token)
     }
     let tokensByMessage = tokens
+    backlog.acquire(inputBytes)
     if serial { serialCount.add(1, ordering: .sequentiallyConsistent) }
     (serial ? serialLane : workers).submit { [self] in
       defer {
+        backlog.release(inputBytes)
         if serial {
           serialIdle.withLock {
             serialCount.subtract(1, ordering: .sequentiallyConsistent)
@@ -217,15 +233,19 @@ public final class Connection: @unchecked Sendable {
           }
         }
       }
-      let replies = zip(messages, tokensByMessage).map { message, token -> JSONValue? in
+      var batch = BatchReply(budget: replyBudget)
+      for (message, token) in zip(messages, tokensByMessage) {
         token?.markStarted()
         defer { if case .request(let id, _, _) = message { untrack(id) } }
-        let reply = run(message, token: token)
-        // A cancel that reached a request still waiting for a thread has answered it already.
-        if let token, !asBatch, !token.claimReply() { return nil }
-        return reply
+        guard let reply = run(message, token: token) else { continue }
+        if asBatch {
+          batch.append(reply)
+        } else if token?.claimReply() ?? true {
+          // A cancel that reached a request still waiting for a thread has answered it already.
+          sendSingle(reply)
+        }
       }
-      reply(replies, asBatch: asBatch)
+      if asBatch { batch.finish { writer.send(encoded: $0) } }
     }
   }
 
@@ -240,13 +260,11 @@ public final class Connection: @unchecked Sendable {
     }
   }
 
-  private func reply(_ replies: [JSONValue?], asBatch: Bool) {
-    let sent = replies.compactMap { $0 }
-    if asBatch {
-      if !sent.isEmpty { writer.send(.array(sent)) }
-    } else if let only = sent.first {
-      writer.send(only)
-    }
+  /// Writes a single reply, or -32600 in its place when it is larger than the reply limit.
+  private func sendSingle(_ reply: JSONValue) {
+    let body = reply.serialized()
+    guard body.count > replyBudget.limit else { return writer.send(encoded: body) }
+    writer.send(Response.error(id: reply["id"] ?? .null, .replyTooLarge(size: body.count, limit: replyBudget.limit)))
   }
 
   /// Runs a `serial` request on the reader; nil when its handler asked to move off it.
@@ -310,10 +328,15 @@ public final class Connection: @unchecked Sendable {
   private func runNotification(_ method: String, _ params: JSONValue?) {
     switch method {
     case "exit":
-      exitRequested = true
+      exitFlag.store(true, ordering: .releasing)
     case "$/cancelRequest":
       if let id = params?["id"] { cancel(id) }
     default:
+      // After `shutdown` nothing may change the store, and a notification has no reply to refuse it with.
+      if shutdownRequested.load(ordering: .acquiring) {
+        logger.debug("notification \(method) ignored: the server is shutting down")
+        return
+      }
       guard let handler = registry[method] else {
         logger.debug("notification \(method) ignored: no such method")
         return

@@ -93,6 +93,7 @@ if let outcome = session.startupOutcome, outcome.accountChanged {
 var configuration = Connection.Configuration(framing: options.framing)
 configuration.maxFrameBytes = options.maxFrameBytes
 configuration.maxBatchSize = options.maxBatchSize
+configuration.maxReplyBytes = options.maxReplyBytes
 configuration.json.maxDepth = options.maxDepth
 configuration.serialWorkIsWaiting = { store.isWaitingForLock }
 

@@ -3,7 +3,8 @@ import JSON
 import JSONRPC
 
 /// `initialize {client?, platform?, capabilities?: {walletPasses?}, attributes?, backend?}` ->
-/// `{server, protocolVersion, methods, attributes}` (`config.get` shows the backend settings).
+/// `{server, serverInfo, capabilities, protocolVersion, methods, attributes}` (`config.get` shows the
+/// backend settings).
 ///
 /// Optional: a host that never calls it gets the attributes saved with the store. The attributes it
 /// sets apply to this session only; `config.set` is the way to save attributes with the store.
@@ -26,8 +27,12 @@ enum Initialize: RPCMethod {
     _ = try server.attributes.applying(.object(partial))
     if let backend = try params.objectParam("backend") { try server.configureBackend(backend, request) }
     let attributes = try server.applyAttributes(.object(partial), persist: false)
+    let info: JSONValue = ["name": .string(ServerInfo.name), "version": .string(ServerInfo.version)]
     return [
-      "server": ["name": .string(ServerInfo.name), "version": .string(ServerInfo.version)],
+      "server": info,
+      // LSP's names: its clients wait for `capabilities` and read `serverInfo` before they go on.
+      "serverInfo": info,
+      "capabilities": [:],
       "protocolVersion": .string(ServerInfo.protocolVersion),
       "methods": .array(InboxServer.publicMethodNames.map { .string($0) }),
       "attributes": attributes.json,
