@@ -186,7 +186,9 @@ public struct FrameReader: Sendable {
   }
 
   /// Reads header lines up to the blank line. Lenient: any order, any case, `\r\n` or bare `\n`,
-  /// unknown fields (such as `Content-Type`) skipped.
+  /// unknown fields (such as `Content-Type`) skipped. Strict where leniency would lose a message
+  /// silently: a line that is not `name: value` with a token name (a JSON text sent without a header)
+  /// is refused at once, and so are two `Content-Length` headers that disagree.
   private func parseHeaderBlock() -> HeaderParse {
     var lineStart = start
     var length: Int?
@@ -202,19 +204,39 @@ public struct FrameReader: Sendable {
         guard let length else { return .bad("missing Content-Length header", end: lineStart) }
         return .header(length: length, bodyStart: lineStart)
       }
-      guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-        problem = problem ?? "header line without a colon"
-        continue
+      guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+        line[line.startIndex..<colon].allSatisfy(Self.isTokenByte)
+      else {
+        return .bad(Self.notAHeader(line), end: lineStart)
       }
       let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self)
       guard name.lowercased() == "content-length" else { continue }
       let value = line[(colon + 1)...].drop(while: Self.isBlank).reversed().drop(while: Self.isBlank).reversed()
       if let parsed = Self.decimal(value) {
+        if let length, length != parsed {
+          problem = problem ?? "two Content-Length headers that disagree (\(length) and \(parsed))"
+        }
         length = parsed
       } else {
         problem = problem ?? "Content-Length is not a decimal number"
       }
     }
+  }
+
+  /// A byte of an HTTP header name (RFC 9110 `tchar`).
+  private static func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+    default: return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    }
+  }
+
+  private static func notAHeader(_ line: ArraySlice<UInt8>) -> String {
+    let first = line.first { !isBlank($0) }
+    if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+      return "a JSON text without a Content-Length header (the stream is in Content-Length framing)"
+    }
+    return "not a header line (expected name: value)"
   }
 
   /// Strict ASCII digits, at most 15 of them (no sign, no overflow).

@@ -26,18 +26,19 @@ public final class OutputWriter: @unchecked Sendable {
 
   /// Encodes and writes one message as one frame. Encoding happens outside the lock.
   public func send(_ message: JSONValue) {
-    let frame: [UInt8]
     switch currentFraming {
-    case .ndjson:
-      frame = message.serialized(terminatedBy: 0x0A)
-    case .lsp:
-      // Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
-      let body = message.serialized()
-      var framed = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
-      framed.append(contentsOf: body)
-      frame = framed
+    case .ndjson: emit([message.serialized(terminatedBy: 0x0A)])
+    case .lsp: send(encoded: message.serialized())
     }
-    emit(frame)
+  }
+
+  /// Writes one already encoded JSON text as one frame (a batch's array, built member by member).
+  public func send(encoded body: [UInt8]) {
+    switch currentFraming {
+    case .ndjson: emit([body, [0x0A]])
+    // Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
+    case .lsp: emit([Array("Content-Length: \(body.count)\r\n\r\n".utf8), body])
+    }
   }
 
   private var currentFraming: Framing {
@@ -46,14 +47,15 @@ public final class OutputWriter: @unchecked Sendable {
     return framing
   }
 
-  /// Writes one whole frame, unless the host has gone.
-  private func emit(_ frame: [UInt8]) {
+  /// Writes the parts of one whole frame back to back, unless the host has gone.
+  private func emit(_ parts: [[UInt8]]) {
     lock.lock()
     defer { lock.unlock() }
     guard !closed else { return }
-    if !writeAll(frame) {
+    for part in parts where !writeAll(part) {
       closed = true
       onClosed()
+      return
     }
   }
 

@@ -42,6 +42,7 @@ do {
 }
 
 StandardStreams.ignoreSIGPIPE()
+StandardStreams.ignoreSIGXFSZ()
 let protocolFD = StandardStreams.reserveStdoutForProtocol()
 let logger = Logger(level: options.logLevel)
 
@@ -92,7 +93,9 @@ if let outcome = session.startupOutcome, outcome.accountChanged {
 var configuration = Connection.Configuration(framing: options.framing)
 configuration.maxFrameBytes = options.maxFrameBytes
 configuration.maxBatchSize = options.maxBatchSize
+configuration.maxReplyBytes = options.maxReplyBytes
 configuration.json.maxDepth = options.maxDepth
+configuration.serialWorkIsWaiting = { store.isWaitingForLock }
 
 // A host that closed stdout is gone: every reported change is already committed, so leave quietly.
 let writer = OutputWriter(fd: protocolFD) {
