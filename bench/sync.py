@@ -2,7 +2,7 @@
 """bench/sync.py: feed.sync of 10,000 backend messages, beside raw SQLite inserting the same rows.
 
 The server syncs from the loopback fake backend of the test suite (Tests/EndToEnd/fake_backend.py),
-so a sync here is the whole path: HTTP through the server's own client, the JSON reply parsed by
+so a sync here is the whole path: HTTP through libcurl, the JSON reply parsed by
 jansson, every message read by the engine, the merge planned and written in one transaction. Scenarios:
 
   empty store      10,000 new messages into a fresh store
@@ -125,10 +125,10 @@ class PrebuiltBackend(FakeBackend):
         body = json.dumps({"request": {"application": APP, "hwid": user, "userId": user}}).encode()
         self.prebuilt = super().handle("/json/1.3/getInboxMessages", {"authorization": f"Token {TOKEN}"}, body)[2]
 
-    def handle(self, path, headers, raw):
+    def handle(self, path, headers, raw, reused=False):
         if self.prebuilt is not None and path.rstrip("/").endswith("getInboxMessages"):
             return 200, {"Content-Type": "application/json"}, self.prebuilt, None
-        return super().handle(path, headers, raw)
+        return super().handle(path, headers, raw, reused)
 
 
 def fake_reply_cost(backend: FakeBackend, user: str) -> float:
