@@ -12,7 +12,10 @@ The composed document inlines every shape under components/schemas (references r
 with their "x-direction", and attaches the examples. It also enforces that every property of
 every schema has a description: the schemas are the API reference a host developer reads.
 
-Usage: build.py            write openrpc.json
+Each shape file also gets an absolute root $id and a generated bundle of the shapes it refers to
+(bundle.py), so any validator resolves its references offline from any directory.
+
+Usage: build.py            write openrpc.json (and the shapes' ids and bundles)
        build.py --check    exit 1 if openrpc.json is stale or a description is missing
 """
 
@@ -21,6 +24,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+
+from bundle import BASE_ID, bundled
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REF_SUFFIX = ".schema.json"
@@ -75,10 +80,10 @@ def compose() -> tuple[dict, list[str]]:
             continue
         schema = load(os.path.join(HERE, "shapes", file))
         name = file[: -len(REF_SUFFIX)]
-        if schema.get("$id") != file:
-            problems.append(f"shapes/{file}: $id must be {file}")
+        if schema.get("$id") != BASE_ID + file:
+            problems.append(f"shapes/{file}: $id must be {BASE_ID + file}")
         missing_descriptions(schema, f"shapes/{file}", problems)
-        shapes[name] = rewrite_refs({k: v for k, v in schema.items() if k not in ("$schema", "$id")})
+        shapes[name] = rewrite_refs({k: v for k, v in schema.items() if k not in ("$schema", "$id", "definitions")})
 
     errors = source["errors"]
     methods = []
@@ -131,6 +136,16 @@ def render(document: dict) -> str:
 
 
 def main() -> int:
+    shapes_dir = os.path.join(HERE, "shapes")
+    stale = {file: text for file, text in bundled(shapes_dir).items()
+             if open(os.path.join(shapes_dir, file), encoding="utf-8").read() != text}
+    if "--check" in sys.argv and stale:
+        print(f"build.py: shapes/{', '.join(sorted(stale))}: $id or bundle stale: run python3 Schemas/build.py",
+              file=sys.stderr)
+        return 1
+    for file, text in stale.items():
+        with open(os.path.join(shapes_dir, file), "w", encoding="utf-8") as f:
+            f.write(text)
     document, problems = compose()
     target = os.path.join(HERE, "openrpc.json")
     for problem in problems:

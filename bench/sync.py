@@ -2,7 +2,7 @@
 """bench/sync.py: feed.sync of 10,000 backend messages, beside raw SQLite inserting the same rows.
 
 The server syncs from the loopback fake backend of the test suite (Tests/EndToEnd/fake_backend.py),
-so a sync here is the whole path: HTTP through the server's own client, the JSON reply parsed by
+so a sync here is the whole path: HTTP through libcurl, the JSON reply parsed by
 jansson, every message read by the engine, the merge planned and written in one transaction. Scenarios:
 
   empty store      10,000 new messages into a fresh store
@@ -10,7 +10,8 @@ jansson, every message read by the engine, the merge planned and written in one 
   full, all read   the same 10,000, each now read on the backend (10,000 rows rewritten)
   full, replaced   10,000 other messages (10,000 removed and 10,000 added)
 
-The baseline is Python's sqlite3 module inserting the same 10,000 rows (the same payload text, the
+The server's backend is the fake with a prebuilt reply body, so the figure is the server's own. The
+baseline is Python's sqlite3 module inserting the same 10,000 rows (the same payload text, the
 same columns, the schema copied from a store the server made, indexes included) in one transaction,
 on a file in WAL mode with synchronous=NORMAL, as the server opens its store. Each figure is the
 median of the repetitions; the ratio is sync / baseline. sync.progress notifications split a sync
@@ -113,6 +114,23 @@ def timed_sync(client: Client) -> dict[str, float]:
     return {"total": total, "fetch": merge_start - start, "merge": start + total - merge_start, "result": result}
 
 
+class PrebuiltBackend(FakeBackend):
+    """The fake backend with its getInboxMessages reply built once per scenario and then served as
+    bytes, so a sync's time is the server's own (HTTP, parsing, merge), not the fake's."""
+
+    prebuilt: bytes | None = None
+
+    def prebuild(self, user: str) -> None:
+        self.prebuilt = None
+        body = json.dumps({"request": {"application": APP, "hwid": user, "userId": user}}).encode()
+        self.prebuilt = super().handle("/json/1.3/getInboxMessages", {"authorization": f"Token {TOKEN}"}, body)[2]
+
+    def handle(self, path, headers, raw, reused=False):
+        if self.prebuilt is not None and path.rstrip("/").endswith("getInboxMessages"):
+            return 200, {"Content-Type": "application/json"}, self.prebuilt, None
+        return super().handle(path, headers, raw, reused)
+
+
 def fake_reply_cost(backend: FakeBackend, user: str) -> float:
     """Seconds the fake backend itself takes to build one getInboxMessages reply (Python)."""
     body = json.dumps({"request": {"application": APP, "hwid": user, "userId": user}}).encode()
@@ -152,10 +170,13 @@ def raw_sqlite_insert(schema: list[str], rows: list[tuple]) -> float:
 
 
 def stored_rows(path: str) -> tuple[list[str], list[tuple]]:
-    """The schema of the messages table (and its indexes) and its rows, from a store the server wrote."""
+    """The store's whole schema (tables, then indexes, then the triggers that keep the counts) and the
+    rows of its messages table, from a store the server wrote."""
     connection = sqlite3.connect(path)
     schema = [sql for (sql,) in connection.execute(
-        "SELECT sql FROM sqlite_schema WHERE tbl_name = 'messages' AND sql IS NOT NULL ORDER BY type DESC")]
+        "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' "
+        "ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END")]
+    schema.append("INSERT INTO feed_counts VALUES (1, 0, 0, 0, 0)")
     rows = connection.execute(
         "SELECT id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at, expires_at, "
         "server_status, status FROM messages").fetchall()
@@ -183,7 +204,7 @@ def main() -> None:
             cwd=REPO, check=True, stdout=sys.stderr)
         binary = str(REPO / ".build" / "release" / "inbox-rpc")
     now = int(time.time())
-    backend = FakeBackend()
+    backend = PrebuiltBackend()
     env = {k: v for k, v in os.environ.items() if not k.startswith("INBOX_RPC_")}
     env["INBOX_RPC_API_TOKEN"] = TOKEN
     figures: dict[str, list[dict]] = {name: [] for name in ("empty", "unchanged", "all read", "replaced")}
@@ -199,16 +220,19 @@ def main() -> None:
                 for inbox_user in ("bench",):
                     backend._inboxes[inbox_user] = backend._inboxes.pop("user-1")
                 fake.append(fake_reply_cost(backend, "bench"))
+                backend.prebuild("bench")
                 figures["empty"].append(timed_sync(client))
                 assert figures["empty"][-1]["result"]["added"] == count, figures["empty"][-1]
                 figures["unchanged"].append(timed_sync(client))
                 assert figures["unchanged"][-1]["result"]["updated"] == 0
                 for message in backend.inbox("bench").values():
                     message.status = 2
+                backend.prebuild("bench")
                 figures["all read"].append(timed_sync(client))
                 assert figures["all read"][-1]["result"]["updated"] == count
                 fill(backend, count, "b", now)
                 backend._inboxes["bench"] = backend._inboxes.pop("user-1")
+                backend.prebuild("bench")
                 figures["replaced"].append(timed_sync(client))
                 result = figures["replaced"][-1]["result"]
                 assert result["added"] == count and result["removed"] == count, result
@@ -229,9 +253,9 @@ def main() -> None:
         f"(-static-stdlib); {count:,} messages; median of {repeat} repetitions.",
         "",
         "A sync is the whole path: HTTP over loopback (libcurl) from the Python "
-        "fake backend of the test suite, the reply parsed, every message read by the engine, the merge "
+        "fake backend of the test suite serving a prebuilt body, the reply parsed, every message read by the engine, the merge "
         "planned and written in one transaction. The baseline is Python's sqlite3 module inserting the same rows (same payload "
-        "text, same columns, the schema and indexes copied from the server's store) in one transaction, "
+        "text, same columns, the whole schema copied from the server's store) in one transaction, "
         "WAL with synchronous=NORMAL, as the server opens its store.",
         "",
         "| scenario | sync (ms) | fetch: HTTP + parse (ms) | merge: plan + write (ms) | µs per message | "
@@ -254,11 +278,12 @@ def main() -> None:
         )
     lines += [
         "",
-        f"The fetch column includes the fake backend's own work: building and serialising a reply of "
-        f"{count:,} messages takes it {fake_ms:.0f} ms (median, measured in-process), so the server's share "
-        "of a fetch is the column minus about that much. The merge of an unchanged inbox still reads every row "
-        "and compares each copy; a changed copy is also re-read by the engine to tell a real update from a "
-        "different wire shape.",
+        "The fake backend serves a reply body built before the sync (building it takes the Python fake "
+        f"{fake_ms:.0f} ms, not counted), so every column is the server's own work. The fetch column is "
+        "the HTTP transfer of the body, its parse into JSON values and every message read by the engine; "
+        "it is the same for every scenario and is most of an unchanged sync. The merge writes each row "
+        "with one reused statement in one transaction, keeps the stored counts with one UPDATE at the end, "
+        "and tells a status changed elsewhere from the stored text without re-reading the payload.",
         "",
     ]
     report = "\n".join(lines)

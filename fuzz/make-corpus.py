@@ -219,13 +219,60 @@ SEEDS: dict[str, tuple[int, bytes]] = {
         req("feed.list", {"limit": 100000, "kinds": "banner"}, 6), req("message.markRead", {"ids": "x"}, 7),
         req("config.set", {"attributes": {"forceCellKind": "nonsense", "unknown": 1}}, 8),
         req("message.ingest", {"payload": {"nothing": "here"}}, 9), req("test.clock", {"now": None}, 10))),
+    # Careless and hostile hosts: one seed per break found by an adversarial run, so mutations start
+    # from each of them (the store ones as the frames a host sends in that situation).
+    "hostile-01-discover-batch": (AUTO, nd([req("rpc.discover", id=i) for i in range(40)], PING)),
+    "hostile-01-heavy-batch-then-ping": (AUTO, nd(
+        *[req("message.ingest", {"id": f"m{i}", "payload": {"ios_title": "t", "content": "x" * 2000, "inbox_days": 1}}, i)
+          for i in range(4)],
+        [req("feed.list", {"limit": 200}, 100 + i) for i in range(8)], req("rpc.ping", id="after"))),
+    "hostile-02-nul-ids": (AUTO, nd(
+        req("message.ingest", {"id": "a\u0000b", "payload": {"content": "one", "inbox_days": 1}}, 1),
+        req("message.ingest", {"id": "a\u0000c", "payload": {"content": "two", "inbox_days": 1}}, 2),
+        req("message.get", {"id": "a\u0000b"}, 3), req("message.dismiss", {"id": "a\u0000c"}, 4))),
+    "hostile-03-foreign-store-config": (AUTO, nd(
+        req("config.get", id=1), req("config.set", {"attributes": {"platform": "linux"}}, 2), req("feed.counts", id=3))),
+    "hostile-04-first-writes-of-a-new-store": (AUTO, nd(
+        [req("message.ingest", {"id": f"n{i}", "payload": {"content": "c", "inbox_days": 1}}, i) for i in range(3)],
+        req("feed.counts", id=9))),
+    "hostile-05-writes-then-ping": (AUTO, nd(
+        req("message.markRead", {"ids": ["a", "b"]}, 1), req("feed.markAllRead", id=2), req("rpc.ping", id=3))),
+    "hostile-06-large-write": (AUTO, nd(
+        req("message.ingest", {"id": "big", "payload": {"content": "z" * 20000, "inbox_days": 1}}, 1))),
+    "hostile-07-writes-after-store-loss": (AUTO, nd(
+        req("message.ingest", {"id": "gone", "payload": {"content": "c", "inbox_days": 1}}, 1),
+        req("message.dismiss", {"id": "gone"}, 2), req("message.get", {"id": "gone"}, 3))),
+    "hostile-08-ndjson-line-in-lsp": (AUTO, lsp(PING) + nd(req("rpc.ping", id=2)) + lsp(req("rpc.ping", id=3))),
+    "hostile-08-two-content-lengths": (AUTO, b"Content-Length: 44\r\nContent-Length: 45\r\n\r\n"
+                                        + j(PING) + lsp(req("rpc.ping", id=2))),
+    "hostile-09-notification-after-shutdown": (AUTO, nd(
+        req("message.ingest", {"id": "k", "payload": {"content": "c", "inbox_days": 1}}, 1), req("shutdown", id=2),
+        note("message.dismiss", {"id": "k"}), note("feed.markAllRead"), note("exit"))),
+    "hostile-10-clock-at-the-end": (AUTO, nd(
+        req("test.clock", {"now": 9223372036854775000}, 1),
+        req("message.ingest", {"id": "far", "payload": {"content": "c", "inbox_days": 36500}}, 2),
+        req("test.clock", {"now": -9223372036854775000}, 3),
+        req("message.ingest", {"id": "near", "payload": {"content": "c", "send_date": "9999-12-31 23:59", "inbox_days": 7}}, 4))),
+    "hostile-11-token-words": (AUTO, nd(req("config.set", {"backend": {"application": "TOKEN-abc"}}, 1),
+                                      req("initialize", {"client": {"name": "TOKEN"}}, 2))),
+    "hostile-unsafe-schemes": (AUTO, nd(
+        req("message.ingest", {"id": "u", "payload": {"ios_title": "t", "content": "c", "inbox_days": 1,
+                                                      "link": "javascript:alert(1)",
+                                                      "data": {"image": "data:image/png;base64,AA==",
+                                                               "buttons": [{"title": "f", "url": "file:///etc/passwd"}],
+                                                               "carousel": [{"image": "vbscript:x", "url": "intent://x"}]}}}, 1),
+        req("config.set", {"attributes": {"allowedSchemes": ["file", "javascript"]}}, 2),
+        req("message.get", {"id": "u"}, 3))),
+    "hostile-lsp-initialize": (AUTO, lsp(
+        req("initialize", {"processId": None, "rootUri": None, "capabilities": {"textDocument": {}}}, 1),
+        note("initialized", {}), req("shutdown", id=2), note("exit"))),
 }
 
 
 def main() -> int:
     check = "--check" in sys.argv[1:]
     wanted = {name: bytes([control]) + stream for name, (control, stream) in SEEDS.items()}
-    assert 30 <= len(wanted) <= 60, len(wanted)
+    assert 30 <= len(wanted) <= 90, len(wanted)
     too_big = [name for name, data in wanted.items() if len(data) > 65536]
     assert not too_big, too_big
     existing = {p.name: p.read_bytes() for p in CORPUS.glob("*")} if CORPUS.exists() else {}

@@ -1,3 +1,4 @@
+import InboxCore
 import Posix
 import Synchronization
 
@@ -7,7 +8,8 @@ public final class InboxClock: Sendable {
 
   public init(pinned seconds: Int64? = nil) { pin(seconds) }
 
-  public var now: Int64 { pinned.withLock { $0 } ?? Clock.unixSeconds }
+  /// Held inside the years RFC 3339 can write, so every date computed from it can be written too.
+  public var now: Int64 { RFC3339.clamped(pinned.withLock { $0 } ?? Clock.unixSeconds) }
 
   /// Pins the clock at `seconds`; nil lets it run again.
   public func pin(_ seconds: Int64?) { pinned.withLock { $0 = seconds } }

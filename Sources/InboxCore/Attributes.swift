@@ -4,7 +4,8 @@ import JSON
 ///
 /// JSON (every member optional on input; `null` resets a member to its default):
 /// ```
-/// {"forceCellKind": "classic", "platform": "ios", "walletPasses": true, "unreadFirst": false}
+/// {"forceCellKind": "classic", "platform": "ios", "walletPasses": true, "unreadFirst": false,
+///  "allowedSchemes": ["file"]}
 /// ```
 /// Unknown members are ignored, so a server can carry switches of its own next to these.
 public struct Attributes: Sendable, Hashable {
@@ -17,6 +18,9 @@ public struct Attributes: Sendable, Hashable {
   /// InboxKit's transform: inside each pinned group, unread before read. Off by default because it
   /// reorders the feed while a host pages through it (SPEC.md §5).
   public var unreadFirst: Bool
+  /// Schemes of `SchemeGuard.deniedByDefault` this host accepts all the same (lower-cased); empty by
+  /// default, so a web or editor host is never handed `javascript:` or `file:` links.
+  public var allowedSchemes: Set<String> = []
 
   /// Platforms that can add wallet passes when `walletPasses` is unset (lower-cased names).
   public static let walletPlatforms: Set<String> = ["ios", "ipados", "maccatalyst"]
@@ -35,6 +39,9 @@ public struct Attributes: Sendable, Hashable {
   public init(json: JSONValue) throws(AttributesError) {
     self = try Attributes().merging(json)
   }
+
+  /// What keeps unsafe schemes from the host.
+  public var schemeGuard: SchemeGuard { SchemeGuard(allowed: allowedSchemes) }
 
   // MARK: - Wallet capability
 
@@ -105,16 +112,38 @@ public struct Attributes: Sendable, Hashable {
         throw AttributesError(path: "attributes.unreadFirst", reason: "expected a boolean, got \(value.typeName)")
       }
     }
+    if let value = object["allowedSchemes"] { merged.allowedSchemes = try Self.schemes(value) }
     return merged
   }
 
-  /// All four members, unset ones as null: `{"forceCellKind", "platform", "walletPasses", "unreadFirst"}`.
+  /// An array of scheme names (`["file"]`, any case); null is none.
+  private static func schemes(_ value: JSONValue) throws(AttributesError) -> Set<String> {
+    if value == .null { return [] }
+    guard let items = value.arrayValue else {
+      throw AttributesError(
+        path: "attributes.allowedSchemes", reason: "expected an array of scheme names or null, got \(value.typeName)")
+    }
+    var schemes = Set<String>()
+    for (index, item) in items.enumerated() {
+      guard let text = item.stringValue, let scheme = SchemeGuard.scheme(of: text + ":"), scheme == text.lowercased()
+      else {
+        throw AttributesError(
+          path: "attributes.allowedSchemes[\(index)]", reason: "expected a scheme name such as \"file\" (no colon)")
+      }
+      schemes.insert(scheme)
+    }
+    return schemes
+  }
+
+  /// Every member, unset ones as null:
+  /// `{"forceCellKind", "platform", "walletPasses", "unreadFirst", "allowedSchemes"}` (sorted).
   public var json: JSONValue {
     .object([
       "forceCellKind": forceCellKind.map { .string($0.rawValue) } ?? .null,
       "platform": platform.map(JSONValue.string) ?? .null,
       "walletPasses": walletPasses.map(JSONValue.bool) ?? .null,
       "unreadFirst": .bool(unreadFirst),
+      "allowedSchemes": .array(allowedSchemes.sorted().map(JSONValue.string)),
     ])
   }
 }

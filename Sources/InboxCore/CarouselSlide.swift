@@ -45,7 +45,9 @@ public struct CarouselSlide: Sendable, Hashable {
   /// Rules: a non-object item or one without a parseable `image` is dropped and does not use one of the
   /// 5 places; usable slides past the fifth are dropped; a `url` that is not a parseable URL is left out
   /// (the slide falls back to the row action). Every drop adds a warning.
-  static func decodeAll(_ data: CustomData, diagnostics: inout Diagnostics) -> Outcome<[CarouselSlide]> {
+  static func decodeAll(
+    _ data: CustomData, schemes: SchemeGuard, diagnostics: inout Diagnostics
+  ) -> Outcome<[CarouselSlide]> {
     guard let value = data.value(for: "carousel"), value != .null else {
       return .fail("carousel needs data.carousel with 1-5 slides; data.carousel is missing")
     }
@@ -71,13 +73,21 @@ public struct CarouselSlide: Sendable, Hashable {
             + "(it does not use one of the 5 places)")
         continue
       }
+      if let scheme = schemes.deniedScheme(image.string) {
+        let consequence = "the slide is dropped (it does not use one of the 5 places)"
+        diagnostics.warn(.unsafeScheme, schemes.refusal("slide \(number) image", scheme: scheme, then: consequence))
+        continue
+      }
       guard kept.count < maximumCount else {
         diagnostics.warn(.slideDropped, "slide \(number) is past the 5th usable slide; dropped")
         continue
       }
       var url: String?
       if let urlValue = slide["url"], urlValue != .null, urlValue.stringValue?.isBlank != true {
-        if let parsed = ParseableURL(urlValue, policy: .anyScheme) {
+        if let parsed = ParseableURL(urlValue, policy: .anyScheme), let scheme = schemes.deniedScheme(parsed.string) {
+          let consequence = "left out, a tap opens the message's row action"
+          diagnostics.warn(.unsafeScheme, schemes.refusal("slide \(number) url", scheme: scheme, then: consequence))
+        } else if let parsed = ParseableURL(urlValue, policy: .anyScheme) {
           url = parsed.string
         } else {
           diagnostics.warn(

@@ -53,7 +53,7 @@ extension InboxMessage {
     }
     if expiresAt == nil, let inboxDays = object["inbox_days"], inboxDays != .null {
       if let days = Lenient.int64(inboxDays), days >= 0, days <= 36_500 {
-        expiresAt = sentAt + days * 86_400
+        expiresAt = RFC3339.adding(days * 86_400, to: sentAt)
       } else {
         diagnostics.warn(.invalidField, "inbox_days is \(describe(inboxDays)), not a number of days; ignored")
       }

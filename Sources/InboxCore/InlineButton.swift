@@ -35,7 +35,7 @@ public struct InlineButton: Sendable, Hashable {
   ///
   /// A non-object item or one without a non-blank string `title` is dropped and does not use one of the
   /// 3 places (as slides without an image do not); usable buttons past the third are dropped.
-  static func decodeAll(_ data: CustomData, diagnostics: inout Diagnostics) -> [InlineButton] {
+  static func decodeAll(_ data: CustomData, schemes: SchemeGuard, diagnostics: inout Diagnostics) -> [InlineButton] {
     guard let value = data.value(for: "buttons"), value != .null else { return [] }
     guard let items = value.arrayValue else {
       diagnostics.warn(.buttonDropped, "data.buttons is \(InboxMessage.describe(value)), not an array; no buttons")
@@ -54,11 +54,17 @@ public struct InlineButton: Sendable, Hashable {
           .buttonDropped, "button \(number) has no title (title is \(found), a non-empty string is required); dropped")
         continue
       }
+      let action = resolveAction(button, number: number, &diagnostics)
+      if case .openURL(let url) = action, let scheme = schemes.deniedScheme(url) {
+        let consequence = "the button is dropped (it does not use one of the 3 places)"
+        diagnostics.warn(.unsafeScheme, schemes.refusal("button \(number) url", scheme: scheme, then: consequence))
+        continue
+      }
       guard kept.count < maximumCount else {
         diagnostics.warn(.buttonDropped, "button \(number) \(title.quotedForMessage) is past the 3rd button; dropped")
         continue
       }
-      kept.append(InlineButton(title: title, action: resolveAction(button, number: number, &diagnostics)))
+      kept.append(InlineButton(title: title, action: action))
     }
     return kept
   }

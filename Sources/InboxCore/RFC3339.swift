@@ -8,6 +8,19 @@ public enum RFC3339 {
   /// 9999-12-31T23:59:59Z, the last instant RFC 3339 can write.
   public static let latest: Int64 = 253_402_300_799
 
+  /// `base + seconds`, held inside the years RFC 3339 can write: a clock or a payload date near the
+  /// ends of `Int64` must not overflow (a trap) when a duration is added to it.
+  public static func adding(_ seconds: Int64, to base: Int64) -> Int64 {
+    let (sum, overflow) = base.addingReportingOverflow(seconds)
+    if overflow { return seconds > 0 ? latest : earliest }
+    return clamped(sum)
+  }
+
+  /// `seconds` held inside `earliest...latest`.
+  public static func clamped(_ seconds: Int64) -> Int64 {
+    min(max(seconds, earliest), latest)
+  }
+
   /// `2026-11-30T08:00:00Z` for unix seconds; nil outside years 0000-9999, which RFC 3339 cannot write.
   public static func string(fromUnixSeconds seconds: Int64) -> String? {
     guard seconds >= earliest, seconds <= latest else { return nil }

@@ -14,12 +14,15 @@ public enum Resolver {
   ///    card is classic with a `Degradation` and a `degraded` warning naming the reason.
   /// 4. Buttons are decoded for captioned and classic cards only; on other kinds they are dropped with one
   ///    warning.
+  /// 5. No image, row link, button URL or slide handed to the host uses a scheme `SchemeGuard` denies
+  ///    (unless `attributes.allowedSchemes` names it): each is dropped with an `unsafeScheme` warning.
   /// Ingest warnings (custom data, lenient fields) are not repeated here: they were returned by ingest.
   public static func resolve(
     _ message: InboxMessage, attributes: Attributes = Attributes(), state: LocalState? = nil
   ) -> (card: Card, warnings: [Warning]) {
     var diagnostics = Diagnostics(messageId: message.id)
-    let image = resolvedImage(message, &diagnostics)
+    let schemes = attributes.schemeGuard
+    let image = schemes.image(resolvedImage(message, &diagnostics), &diagnostics)
     let requested =
       attributes.forceCellKind ?? displayType(message, &diagnostics)
       ?? heuristic(image: image, title: message.title, body: message.body)
@@ -36,7 +39,7 @@ public enum Resolver {
 
     var buttons: [InlineButton] = []
     if content.kind.showsButtons {
-      buttons = InlineButton.decodeAll(message.data, diagnostics: &diagnostics)
+      buttons = InlineButton.decodeAll(message.data, schemes: schemes, diagnostics: &diagnostics)
     } else if let items = message.value(for: "buttons")?.arrayValue, !items.isEmpty {
       diagnostics.warn(
         .buttonDropped,
@@ -50,7 +53,8 @@ public enum Resolver {
       body: message.body, image: image, sentAt: message.sentAt, expiresAt: message.expiresAt,
       read: status.isRead || state?.read == true || state?.opened == true,
       actionPerformed: status.isActionPerformed || state?.opened == true, pinned: message.isPinned,
-      buttons: buttons, customData: message.customData, rowAction: RowAction(actionParams: message.actionParams),
+      buttons: buttons, customData: message.customData,
+      rowAction: schemes.rowAction(RowAction(actionParams: message.actionParams), &diagnostics),
       content: content)
     return (card, diagnostics.stamped(requested: requested, used: content.kind))
   }
@@ -111,7 +115,7 @@ public enum Resolver {
       guard missing.isEmpty else {
         return .fail("carousel needs a title and a body; missing: \(missing.joined(separator: ", "))")
       }
-      switch CarouselSlide.decodeAll(message.data, diagnostics: &diagnostics) {
+      switch CarouselSlide.decodeAll(message.data, schemes: attributes.schemeGuard, diagnostics: &diagnostics) {
       case .ok(let slides): return .ok(.carousel(slides))
       case .fail(let reason): return .fail(reason)
       }

@@ -32,6 +32,8 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
     public static let invalidCustomData = Code(rawValue: "invalidCustomData")
     /// An optional or defaultable field was missing or malformed and was ignored or defaulted.
     public static let invalidField = Code(rawValue: "invalidField")
+    /// A link or image used a scheme the host did not allow (`javascript:`, `file:`, ...; `SchemeGuard`).
+    public static let unsafeScheme = Code(rawValue: "unsafeScheme")
 
     /// The raw code.
     public var description: String { rawValue }

@@ -1,3 +1,4 @@
+import InboxStore
 import JSON
 import JSONRPC
 
@@ -21,7 +22,14 @@ extension RPCMethod {
   static func method(_ server: ServerState) -> Method {
     Method(name, execution: execution) { request in
       try ParamsContract.forMethod(name)?.check(request.params)
-      return try handle(ValidParams(checked: request.params), request, server)
+      let params = ValidParams(checked: request.params)
+      guard execution == .serial, request.isOnReader else { return try handle(params, request, server) }
+      // A write tried on the reader must not wait there: if it would, it moves to the serial lane.
+      do {
+        return try server.inbox.store.withoutWaiting { try handle(params, request, server) }
+      } catch let error as StoreError where error.isWouldWait {
+        throw RunOffReader()
+      }
     }
   }
 }

@@ -70,24 +70,27 @@ extension InboxStore {
       sortTime: message.sentAt ?? Int64.min, id: message.id)
   }
 
-  /// `{total, unread, unactioned, pinned}` over visible messages; cached until the next change or
-  /// the next expiry, so paging a large feed does not recount it for every page.
+  /// `{total, unread, unactioned, pinned}` over visible messages: the counts the store keeps (one
+  /// row), less the expired messages not purged yet (an index range, empty once purged).
   public func counts(now: Int64) throws -> FeedCounts {
-    try cachedCounts(now: now) { database in
+    try read { database in
       var counts = FeedCounts()
-      var nextExpiry = Int64.max
-      try database.query(
-        """
-        SELECT count(*), coalesce(sum(status < 2), 0), coalesce(sum(status < 3), 0), coalesce(sum(pinned), 0),
-          min(expires_at)
-        FROM messages WHERE status < 4 AND (expires_at IS NULL OR expires_at > ?)
-        """, [.int(now)]
-      ) { row in
+      try database.query("SELECT total, unread, unactioned, pinned FROM feed_counts") { row in
         counts = FeedCounts(
           total: Int(row.int(0)), unread: Int(row.int(1)), unactioned: Int(row.int(2)), pinned: Int(row.int(3)))
-        nextExpiry = row.optionalInt(4) ?? Int64.max
       }
-      return (counts, nextExpiry)
+      try database.query(
+        """
+        SELECT count(*), coalesce(sum(status < 2), 0), coalesce(sum(status < 3), 0), coalesce(sum(pinned), 0)
+        FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ? AND status < 4
+        """, [.int(now)]
+      ) { row in
+        counts.total -= Int(row.int(0))
+        counts.unread -= Int(row.int(1))
+        counts.unactioned -= Int(row.int(2))
+        counts.pinned -= Int(row.int(3))
+      }
+      return counts
     }
   }
 }

@@ -58,6 +58,7 @@ extension InboxStore {
     try database.run(
       "UPDATE messages SET status = max(status, ?), \(column) = coalesce(\(column), ?) WHERE id = ?",
       [.int(status.rawValue), .int(now), .text(row.id)])
+    database.tally(from: (row.status, row.pinned), to: (max(row.status, status), row.pinned))
     try Outbox.enqueue(database, messageID: row.id, status: status, order: row.order, hash: row.hash, now: now)
   }
 }

@@ -22,6 +22,7 @@ extension InboxStore {
       let status = max(existing?.status ?? message.status, message.status)
       try Self.upsertRow(
         database, message, pinned: pinned, serverStatus: message.status, status: status, onlyRaise: true)
+      database.tally(from: existing.map { ($0.status, $0.pinned) }, to: (status, pinned))
       return existing == nil ? .added : .updated
     }
   }
@@ -38,17 +39,30 @@ extension InboxStore {
     return stored
   }
 
-  /// Deletes every expired message (dismissed ones included) and returns their ids.
+  /// Deletes every expired message (dismissed ones included) and returns their ids. Pages and counts
+  /// leave expired messages out by themselves, so while another process holds the store the purge
+  /// is skipped (nothing returned) rather than waited for.
   @discardableResult
   public func purgeExpired(now: Int64) throws -> [String] {
     let due = try read { database in
       try database.scalar("SELECT count(*) FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)])
     }
     guard (due ?? 0) > 0 else { return [] }
-    return try write { database in
+    do {
+      return try writeWithoutWaiting(purge(now: now))
+    } catch let error as StoreError where error.kind == .busy {
+      return []
+    }
+  }
+
+  private func purge(now: Int64) -> (Database) throws -> [String] {
+    { database in
       var ids: [String] = []
-      try database.query("SELECT id FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)]) {
-        ids.append($0.text(0) ?? "")
+      try database.query(
+        "SELECT id, status, pinned FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)]
+      ) { row in
+        ids.append(row.text(0) ?? "")
+        database.tally(from: (MessageStatus(rawValue: row.int(1)), row.int(2) != 0), to: nil)
       }
       try database.run("DELETE FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)])
       return ids
@@ -61,25 +75,31 @@ extension InboxStore {
     _ database: Database, _ message: InboxMessage, pinned: Bool, serverStatus: MessageStatus, status: MessageStatus,
     onlyRaise: Bool
   ) throws {
-    let statuses =
-      onlyRaise
-      ? "server_status = max(server_status, excluded.server_status), status = max(status, excluded.status)"
-      : "server_status = excluded.server_status, status = excluded.status"
     try database.run(
-      """
-      INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
-        expires_at, server_status, status)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
-        source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
-        hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,
-        sent_at = excluded.sent_at, expires_at = excluded.expires_at, \(statuses)
-      """,
+      onlyRaise ? upsertRaisingSQL : upsertSettingSQL,
       [
         .text(message.id), .text(message.raw.jsonString), .int(message.ingestedAt), .text(message.source.rawValue),
         message.order.sql, message.hash.sql, .int(pinned ? 1 : 0), .int(message.sentAt ?? Int64.min),
         message.sentAt.sql, message.expiresAt.sql, .int(serverStatus.rawValue), .int(status.rawValue),
       ])
+  }
+
+  // Built once: the statement cache is keyed by the text, so a sync of 10k rows reuses one statement.
+  private static let upsertRaisingSQL = upsertSQL(
+    statuses: "server_status = max(server_status, excluded.server_status), status = max(status, excluded.status)")
+  private static let upsertSettingSQL = upsertSQL(
+    statuses: "server_status = excluded.server_status, status = excluded.status")
+
+  private static func upsertSQL(statuses: String) -> String {
+    """
+    INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
+      expires_at, server_status, status)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
+      source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
+      hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,
+      sent_at = excluded.sent_at, expires_at = excluded.expires_at, \(statuses)
+    """
   }
 
   static func row(_ database: Database, id: String) throws -> StoredMessage? {

@@ -28,6 +28,7 @@ extension InboxStore {
       // A change already queued for that account under the same key stays queued once.
       try database.run("DELETE FROM outbox WHERE account = ''")
       try database.run("DELETE FROM messages")
+      try database.run("UPDATE feed_counts SET total = 0, unread = 0, unactioned = 0, pinned = 0")
       for (key, value) in settings { try Settings.set(database, key, value) }
       return (removed, dropped)
     }
@@ -46,6 +47,11 @@ extension InboxStore {
 /// Not `Sendable` and not to be kept: it wraps the connection for the length of one transaction.
 public final class SyncTransaction {
   fileprivate let database: Database
+  /// The status and pin of each row as `messages()` read it and the writes since left it, so the
+  /// counts are tallied without reading a row back.
+  private var known: [String: (status: MessageStatus, pinned: Bool)] = [:]
+  /// Set once `messages()` read every row: an id not in `known` is then absent.
+  private var knowsEveryRow = false
 
   fileprivate init(database: Database) { self.database = database }
 
@@ -55,6 +61,9 @@ public final class SyncTransaction {
   public func messages() throws -> [StoredMessage] {
     var rows: [StoredMessage] = []
     try database.query("SELECT \(StoredMessage.columns) FROM messages") { rows.append(StoredMessage(row: $0)) }
+    known.reserveCapacity(rows.count)
+    for row in rows { known[row.id] = (row.status, row.pinned) }
+    knowsEveryRow = true
     return rows
   }
 
@@ -78,24 +87,44 @@ public final class SyncTransaction {
   /// Writes a backend message as the merge decided: its payload, `order` and `hash`, and both
   /// statuses exactly as given (the merge computed them); the local change times are kept.
   public func upsert(_ message: InboxMessage, status: MessageStatus, serverStatus: MessageStatus) throws {
+    let old = try state(of: message.id)
     try InboxStore.upsertRow(
       database, message, pinned: message.isPinned, serverStatus: serverStatus, status: status, onlyRaise: false)
+    record(message.id, from: old, to: (status, message.isPinned))
   }
 
   /// Updates the statuses (and fills a missing `order`/`hash`) of a message whose payload stays.
   public func setState(
     id: String, status: MessageStatus, serverStatus: MessageStatus, order: String?, hash: String?
   ) throws {
-    try database.run(
+    let old = try state(of: id)
+    let changed = try database.run(
       """
       UPDATE messages SET status = ?, server_status = ?, order_code = coalesce(?, order_code),
         hash = coalesce(hash, ?) WHERE id = ?
       """, [.int(status.rawValue), .int(serverStatus.rawValue), order.sql, hash.sql, .text(id)])
+    if changed > 0, let old { record(id, from: old, to: (status, old.pinned)) }
   }
 
   /// Deletes a message row.
   public func delete(id: String) throws {
+    let old = try state(of: id)
     try database.run("DELETE FROM messages WHERE id = ?", [.text(id)])
+    record(id, from: old, to: nil)
+  }
+
+  /// A row's status and pin: as last read or written here, else read from the store.
+  private func state(of id: String) throws -> (status: MessageStatus, pinned: Bool)? {
+    if let state = known[id] { return state }
+    if knowsEveryRow { return nil }
+    return try InboxStore.row(database, id: id).map { ($0.status, $0.pinned) }
+  }
+
+  private func record(
+    _ id: String, from old: (status: MessageStatus, pinned: Bool)?, to new: (status: MessageStatus, pinned: Bool)?
+  ) {
+    database.tally(from: old, to: new)
+    known[id] = new
   }
 
   /// Queues a status change for the account in force (a re-send); nothing when it is queued already.

@@ -21,12 +21,16 @@ enum Settings {
     }
   }
 
-  /// The store's id, made on first use.
+  /// The store's id, made on first use; read again under the write lock, so two processes creating
+  /// one store agree on it.
   static func storeID(_ database: Database) throws -> String {
     if let id = try get(database, storeIDKey)?.stringValue { return id }
-    let id = randomHex(bytes: 8)
-    try database.transaction { try set(database, storeIDKey, .string(id)) }
-    return id
+    return try database.transaction {
+      if let id = try get(database, storeIDKey)?.stringValue { return id }
+      let id = randomHex(bytes: 8)
+      try set(database, storeIDKey, .string(id))
+      return id
+    }
   }
 }
 

@@ -34,3 +34,26 @@ public enum StoreFile {
     Glibc.close(fd)
   }
 }
+
+/// Which file a path named when the store was opened (device and inode), to tell later that it was
+/// deleted or replaced while open: SQLite would go on writing to the unlinked file, and every
+/// change acknowledged after that would be lost with it.
+struct FileIdentity: Equatable {
+  let device: UInt64
+  let inode: UInt64
+
+  init?(path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+  }
+
+  /// Throws `.fileGone` unless `path` still names this file.
+  func verify(_ path: String) throws(StoreError) {
+    guard FileIdentity(path: path) != self else { return }
+    throw StoreError(
+      kind: .fileGone,
+      message: "the store file \(path) was deleted or replaced while open; no change is accepted any more")
+  }
+}

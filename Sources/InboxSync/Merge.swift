@@ -117,9 +117,14 @@ public enum Merge {
   /// its own). Compared as the engine reads both, so `"order": "7"` and `"order": 7`, or `action_params`
   /// as a string and as an object, are the same message.
   static func contentChanged(_ row: StoredMessage, _ message: InboxMessage) -> Bool {
-    guard row.order == message.order, row.source == message.source.rawValue, var stored = try? row.message() else {
-      return true
+    guard row.order == message.order, row.source == message.source.rawValue else { return true }
+    // The usual case, a status changed elsewhere: the copy is the stored one but for its `status`,
+    // told without reading the stored payload again.
+    if case .object(var fields) = message.raw, fields["status"] != nil {
+      fields["status"] = .int(row.serverStatus.rawValue)
+      if JSONValue.object(fields).jsonString == row.payload { return false }
     }
+    guard var stored = try? row.message() else { return true }
     var fetched = message
     stored.raw = .null
     fetched.raw = .null

@@ -26,7 +26,7 @@ extension Connection {
       return
     }
     guard case .array(let items) = value else {
-      dispatcher.dispatch([Incoming(value)], asBatch: false)
+      dispatcher.dispatch([Incoming(value)], asBatch: false, inputBytes: bytes.count)
       return
     }
     if items.isEmpty {
@@ -36,7 +36,7 @@ extension Connection {
       let reason = "batch too large: \(items.count) requests, limit \(configuration.maxBatchSize) (--max-batch)"
       writer.send(Response.error(id: .null, .invalidRequest(reason, data: data)))
     } else {
-      dispatcher.dispatch(items.map(Incoming.init), asBatch: true)
+      dispatcher.dispatch(items.map(Incoming.init), asBatch: true, inputBytes: bytes.count)
     }
   }
 

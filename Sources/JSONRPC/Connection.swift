@@ -8,9 +8,12 @@ import Posix
 /// Serves JSON-RPC 2.0 over a pair of file descriptors until end of input or `exit`.
 ///
 /// Three parts: reading (this file and `Connection+Frames`: bytes into frames into messages, on
-/// the reader thread), dispatch (`Dispatcher`: each message run, each request answered once) and
-/// the lifecycle (`Lifecycle`: `shutdown`, `exit`, `$/cancelRequest`, registered as methods).
-/// Replies go out through the one `OutputWriter`.
+/// the reader thread), dispatch (`Dispatcher`: each message run where its method runs, each
+/// request answered once) and the lifecycle (`Lifecycle`: `shutdown`, `exit`, `$/cancelRequest`,
+/// registered as methods). Replies go out through the one `OutputWriter`. Memory is bounded
+/// whatever the host sends: frames in flight on workers hold at most twice the frame limit of
+/// input (`InputBacklog`), batches hold at most `maxReplyBytes` of encoded replies
+/// (`ReplyBudget`), and no single reply is larger.
 public final class Connection: @unchecked Sendable {
   /// Limits and choices that apply to one connection.
   public struct Configuration: Sendable {
@@ -18,9 +21,14 @@ public final class Connection: @unchecked Sendable {
     public var framing: Framing?
     public var maxFrameBytes = 16 * 1024 * 1024
     public var maxBatchSize = 1000
+    /// Reply bytes held for batches, across the connection; also the largest single reply.
+    public var maxReplyBytes = 16 * 1024 * 1024
     public var json = JSONReadOptions.default
     /// How long in-flight work may run after end of input before it is cancelled.
     public var drainTimeout = 1.5
+    /// True while the `serial` work in progress waits on another process: inline requests then go
+    /// ahead of it instead of waiting for it.
+    public var serialWorkIsWaiting: @Sendable () -> Bool = { false }
     /// The notification that cancels a request, and the member of its params that names it.
     public var cancelNotification = (method: "$/cancelRequest", idMember: "id")
     /// Whether a cancelled request is still answered -32800 (LSP) or left unanswered (MCP).
@@ -49,7 +57,7 @@ public final class Connection: @unchecked Sendable {
     self.writer = writer
     self.logger = logger
     dispatcher = Dispatcher(
-      registry: registry, lifecycle: lifecycle, cancelling: configuration, writer: writer, logger: logger)
+      registry: registry, lifecycle: lifecycle, configuration: configuration, writer: writer, logger: logger)
     reader = FrameReader(framing: configuration.framing, maxFrameBytes: configuration.maxFrameBytes)
   }
 

@@ -1,34 +1,38 @@
 import JSON
 
-/// Runs the messages of each frame and answers every request exactly once.
+/// Runs the messages of each frame where their methods run, and answers every request once.
 ///
-/// `inline` methods run on the reader, in arrival order; a frame with a `background` method runs
-/// off the reader (`WorkerPool`), so the reader keeps reading and can deliver `$/cancelRequest`
-/// while it works. Each request's reply is a `PendingReply`, consumed by the one path that answers.
+/// A single quick request runs on the reader; `background` methods and every batch (a batch may
+/// be a thousand heavy requests) run on workers, so the reader keeps reading (and answers a ping,
+/// and delivers `$/cancelRequest`) while they work; `serial` ones run one at a time on their lane
+/// (`SerialLane`), tried first on the reader while the lane is idle. Each request's reply is a
+/// `PendingReply`, consumed by the one path that answers it.
 final class Dispatcher: Sendable {
-  private let registry: MethodRegistry
-  private let writer: OutputWriter
-  private let logger: Logger
-  private let lifecycle: Lifecycle
-  private let inFlight: InFlight
+  let registry: MethodRegistry
+  let writer: OutputWriter
+  let logger: Logger
+  let lifecycle: Lifecycle
+  let inFlight: InFlight
+  let replyBudget: ReplyBudget
+  private let serialWorkIsWaiting: @Sendable () -> Bool
   /// Background requests: at most 16 run at once, the rest wait their turn in arrival order.
   private let workers = WorkerPool(limit: 16)
+  private let serialLane = SerialLane()
+  private let backlog: InputBacklog
 
-  /// Serves `registry` and the lifecycle's own methods, with cancellation as `cancelling` says.
+  /// Serves `registry` and the lifecycle's own methods.
   init(
-    registry: MethodRegistry, lifecycle: Lifecycle, cancelling: Connection.Configuration, writer: OutputWriter,
+    registry: MethodRegistry, lifecycle: Lifecycle, configuration: Connection.Configuration, writer: OutputWriter,
     logger: Logger
   ) {
     let inFlight = InFlight()
     var registry = registry
-    let answers = cancelling.answersCancelled
-    for method in lifecycle.methods(
-      notification: cancelling.cancelNotification,
-      cancel: { id in
-        let found = inFlight.cancel(id, writer: answers ? writer : nil)
-        logger.debug("cancel \(id.jsonString): \(found ? "cancelled" : "not in flight")")
-      })
-    {
+    let answers = configuration.answersCancelled
+    let cancel: @Sendable (JSONValue) -> Void = { id in
+      let found = inFlight.cancel(id, writer: answers ? writer : nil)
+      logger.debug("cancel \(id.jsonString): \(found ? "cancelled" : "not in flight")")
+    }
+    for method in lifecycle.methods(notification: configuration.cancelNotification, cancel: cancel) {
       registry.register(method)
     }
     self.registry = registry
@@ -36,20 +40,35 @@ final class Dispatcher: Sendable {
     self.inFlight = inFlight
     self.writer = writer
     self.logger = logger
+    serialWorkIsWaiting = configuration.serialWorkIsWaiting
+    backlog = InputBacklog(limit: 2 * configuration.maxFrameBytes)
+    replyBudget = ReplyBudget(limit: configuration.maxReplyBytes)
   }
 
-  /// Runs the messages of one frame: inline when every method is quick, otherwise all of them off
-  /// the reader. A batch gets one array reply, and none when every member was a notification.
-  func dispatch(_ messages: [Incoming], asBatch: Bool) {
-    let needsBackground = messages.contains { message in
-      switch message {
-      case .request(_, let method, let params), .notification(let method, let params):
-        return registry[method]?.placement(params) == .background
-      case .invalid, .response: return false
+  /// Runs the messages of one frame (`inputBytes` long). A batch gets one array reply, and none
+  /// when every member was a notification.
+  func dispatch(_ messages: [Incoming], asBatch: Bool, inputBytes: Int) {
+    func needs(_ execution: Method.Execution) -> Bool {
+      messages.contains { message in
+        switch message {
+        case .request(_, let method, let params), .notification(let method, let params):
+          return registry[method]?.placement(params) == execution
+        case .invalid, .response: return false
+        }
       }
     }
-    guard needsBackground else {
-      reply(messages.map { run($0, token: nil) }, asBatch: asBatch)
+    let serial = needs(.serial)
+    let background = asBatch || needs(.background)
+    if serial, !background, case .request = messages[0] {
+      serialLane.awaitIdle(unless: serialWorkIsWaiting)
+      if serialLane.isIdle, let answer = runUnlessMoved(messages[0]) {
+        sendSingle(answer)
+        return
+      }
+    }
+    guard serial || background else {
+      serialLane.awaitIdle(unless: serialWorkIsWaiting)
+      if let only = messages.first.flatMap({ run($0, token: nil) }) { sendSingle(only) }
       return
     }
     let tokens = messages.map { message -> CancellationToken? in
@@ -58,88 +77,33 @@ final class Dispatcher: Sendable {
       inFlight.track(id, token, answersAlone: !asBatch)
       return token
     }
-    workers.submit { [self] in
-      let replies = zip(messages, tokens).map { message, token -> JSONValue? in
+    backlog.acquire(inputBytes)
+    let job: @Sendable () -> Void = { [self] in
+      defer { backlog.release(inputBytes) }
+      var batch = BatchReply(budget: replyBudget)
+      for (message, token) in zip(messages, tokens) {
         token?.markStarted()
         defer { if case .request(let id, _, _) = message { inFlight.untrack(id) } }
-        return run(message, token: token)
+        guard let reply = run(message, token: token) else { continue }
+        if asBatch { batch.append(reply) } else { sendSingle(reply) }
       }
-      reply(replies, asBatch: asBatch)
+      if asBatch { batch.finish { writer.send(encoded: $0) } }
     }
+    if serial { serialLane.submit(job) } else { workers.submit(job) }
   }
 
   /// Lets work off the reader finish for up to `seconds`, then cancels what is left.
   func finish(within seconds: Double) {
-    guard !workers.waitUntilIdle(seconds: seconds) else { return }
+    guard !serialLane.waitUntilIdle(seconds: seconds) || !workers.waitUntilIdle(seconds: seconds) else { return }
     logger.warn("cancelling \(inFlight.cancelAll()) request(s) still running at end of input")
+    _ = serialLane.waitUntilIdle(seconds: 0.3)
     _ = workers.waitUntilIdle(seconds: 0.3)
   }
 
-  private func reply(_ replies: [JSONValue?], asBatch: Bool) {
-    let sent = replies.compactMap { $0 }
-    if asBatch {
-      if !sent.isEmpty { writer.send(.array(sent)) }
-    } else if let only = sent.first {
-      writer.send(only)
-    }
-  }
-
-  /// Runs one message and returns its reply: nil for a notification, and for a request a cancel
-  /// has answered already.
-  private func run(_ message: Incoming, token: CancellationToken?) -> JSONValue? {
-    switch message {
-    case .invalid(let id, let error):
-      return Response.error(id: id, error)
-    case .notification(let method, let params):
-      runNotification(method, params)
-      return nil
-    case .response:
-      logger.info("a response object was received and ignored: the server sends no requests")
-      return nil
-    case .request(let id, let method, let params):
-      logger.debug("request \(method) id \(id.jsonString)")
-      let pending = PendingReply(id: id, token: token, writer: writer)
-      return pending.answer(outcome(id: id, method: method, params: params, token: token ?? .inline))
-    }
-  }
-
-  private func outcome(id: JSONValue, method: String, params: JSONValue?, token: CancellationToken)
-    -> Result<JSONValue, RPCError>
-  {
-    do {
-      if lifecycle.isShuttingDown {
-        throw RPCError.invalidRequest("the server is shutting down (shutdown was received)")
-      }
-      guard let handler = registry[method] else { throw RPCError.methodNotFound(method) }
-      try token.check()
-      let result = try handler.handler(context(id: id, method: method, params: params, token: token))
-      // A cancel that arrived while the handler worked wins: the host has stopped waiting for a result.
-      try token.check()
-      return .success(result)
-    } catch {
-      let rpcError = RPCError(error)
-      if rpcError.code == .internalError { logger.error("\(method) failed: \(rpcError.data?.jsonString ?? "")") }
-      return .failure(rpcError)
-    }
-  }
-
-  private func runNotification(_ method: String, _ params: JSONValue?) {
-    guard let handler = registry[method] else {
-      logger.debug("notification \(method) ignored: no such method")
-      return
-    }
-    do {
-      _ = try handler.handler(context(id: nil, method: method, params: params, token: .inline))
-    } catch {
-      logger.debug("notification \(method) failed: \(RPCError(error).message)")
-    }
-  }
-
-  private func context(id: JSONValue?, method: String, params: JSONValue?, token: CancellationToken)
-    -> RequestContext
-  {
-    RequestContext(
-      id: id, method: method, params: Params(params), cancellation: token,
-      notify: { [writer] method, params in writer.send(Response.notification(method, params)) }, logger: logger)
+  /// Writes a single reply, or -32600 in its place when it is larger than the reply limit.
+  func sendSingle(_ reply: JSONValue) {
+    let body = reply.serialized()
+    guard body.count > replyBudget.limit else { return writer.send(encoded: body) }
+    writer.send(Response.error(id: reply["id"] ?? .null, .replyTooLarge(size: body.count, limit: replyBudget.limit)))
   }
 }

@@ -88,12 +88,8 @@ public struct FrameReader: Sendable {
   }
 
   private mutating func skipBlank() {
-    while start < buffer.count, Self.isBlank(buffer[start]) { start += 1 }
+    while start < buffer.count, HeaderBlock.isBlank(buffer[start]) { start += 1 }
     scanFrom = max(scanFrom, start)
-  }
-
-  private static func isBlank(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
   // MARK: - Newline-delimited JSON
@@ -122,7 +118,7 @@ public struct FrameReader: Sendable {
       }
       var lineEnd = newline
       if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-      if buffer[lineStart..<lineEnd].allSatisfy(Self.isBlank) { continue }
+      if buffer[lineStart..<lineEnd].allSatisfy(HeaderBlock.isBlank) { continue }
       // The size of a line is known only when it arrived whole, so it is never reported: the event does
       // not depend on how the bytes were chunked.
       if lineEnd - lineStart > maxFrameBytes { return .tooLarge(limit: maxFrameBytes, size: nil) }
@@ -154,7 +150,7 @@ public struct FrameReader: Sendable {
       }
       skipBlank()
       guard start < buffer.count else { return nil }
-      switch parseHeaderBlock() {
+      switch HeaderBlock.parse(buffer, from: start) {
       case .needMore:
         if buffer.count - start > Self.maxHeaderBytes {
           start = buffer.count
@@ -177,55 +173,6 @@ public struct FrameReader: Sendable {
         return .frame(Array(buffer[bodyStart..<start]))
       }
     }
-  }
-
-  private enum HeaderParse {
-    case needMore
-    case bad(String, end: Int)
-    case header(length: Int, bodyStart: Int)
-  }
-
-  /// Reads header lines up to the blank line. Lenient: any order, any case, `\r\n` or bare `\n`,
-  /// unknown fields (such as `Content-Type`) skipped.
-  private func parseHeaderBlock() -> HeaderParse {
-    var lineStart = start
-    var length: Int?
-    var problem: String?
-    while true {
-      guard let newline = indexOfNewline(from: lineStart) else { return .needMore }
-      var lineEnd = newline
-      if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-      let line = buffer[lineStart..<lineEnd]
-      lineStart = newline + 1
-      if line.isEmpty {
-        if let problem { return .bad(problem, end: lineStart) }
-        guard let length else { return .bad("missing Content-Length header", end: lineStart) }
-        return .header(length: length, bodyStart: lineStart)
-      }
-      guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-        problem = problem ?? "header line without a colon"
-        continue
-      }
-      let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self)
-      guard name.lowercased() == "content-length" else { continue }
-      let value = line[(colon + 1)...].drop(while: Self.isBlank).reversed().drop(while: Self.isBlank).reversed()
-      if let parsed = Self.decimal(value) {
-        length = parsed
-      } else {
-        problem = problem ?? "Content-Length is not a decimal number"
-      }
-    }
-  }
-
-  /// Strict ASCII digits, at most 15 of them (no sign, no overflow).
-  private static func decimal<Digits: Collection<UInt8>>(_ digits: Digits) -> Int? {
-    guard !digits.isEmpty, digits.count <= 15 else { return nil }
-    var value = 0
-    for digit in digits {
-      guard digit >= 0x30, digit <= 0x39 else { return nil }
-      value = value * 10 + Int(digit - 0x30)
-    }
-    return value
   }
 
   /// Skips to the next `Content-Length` (any case), wherever it starts: after a frame whose length
@@ -254,12 +201,12 @@ public struct FrameReader: Sendable {
   public mutating func finish() -> Event? {
     defer { start = buffer.count }
     let rest = buffer[start...]
-    guard !discardingLine, !rest.allSatisfy(Self.isBlank) else { return nil }
+    guard !discardingLine, !rest.allSatisfy(HeaderBlock.isBlank) else { return nil }
     switch framing {
     case .lsp?: return .badHeader("input ended inside a frame")
     default:
       var end = buffer.count
-      while end > start, Self.isBlank(buffer[end - 1]) { end -= 1 }
+      while end > start, HeaderBlock.isBlank(buffer[end - 1]) { end -= 1 }
       guard end - start <= maxFrameBytes else { return .tooLarge(limit: maxFrameBytes, size: nil) }
       framing = framing ?? .ndjson
       return .frame(Array(buffer[start..<end]))

@@ -8,6 +8,13 @@ public struct Method: Sendable {
     case inline
     /// Off the reader, so the reader keeps reading (and can cancel it) while it works.
     case background
+    /// One at a time in arrival order: work that may wait on another process (a store write waiting
+    /// for a lock). A lone request is tried on the reader while the lane is idle, and moves to the
+    /// lane (off the reader) when its handler throws `RunOffReader`; batches and the requests after
+    /// a moved one run on the lane. Inline requests after it wait for the lane to empty, unless
+    /// `Connection.Configuration.serialWorkIsWaiting` says it waits on someone else, so a stalled
+    /// write never holds up a read or a ping.
+    case serial
   }
 
   public typealias Handler = @Sendable (RequestContext) throws -> JSONValue
@@ -26,6 +33,19 @@ public struct Method: Sendable {
     self.placement = placement
     self.handler = handler
   }
+}
+
+/// Thrown by a `serial` handler run on the reader that would have to wait (for another process's
+/// lock): the connection runs the request again on the serial lane, where it may wait. The handler
+/// must not have changed anything it would change again.
+public struct RunOffReader: Error, Sendable {
+  public init() {}
+}
+
+extension RequestContext {
+  /// True when the handler runs on the reader thread: a `serial` request tried there first, while
+  /// the lane is idle, so a write that needs no wait costs no thread hand-off.
+  public var isOnReader: Bool { cancellation === CancellationToken.inline }
 }
 
 /// What a handler gets: its params, its cancellation flag, and a way to talk back.

@@ -1,14 +1,12 @@
 import JSON
 import Posix
+import Synchronization
 
 /// The one writer of protocol frames: each frame goes out whole in one `write` loop under a lock,
 /// so frames never interleave, and nothing is buffered, so every frame is flushed as written.
-public final class OutputWriter: @unchecked Sendable {
+public final class OutputWriter: Sendable {
   private let fd: Int32
-  // Guarded by `lock`: `framing`, `closed`.
-  private let lock = ConditionLock()
-  private var framing: Framing = .ndjson
-  private var closed = false
+  private let state = Mutex<(framing: Framing, closed: Bool)>((.ndjson, false))
   /// Called once, from the writing thread, when the host has closed its end (EPIPE).
   private let onClosed: @Sendable () -> Void
 
@@ -19,41 +17,37 @@ public final class OutputWriter: @unchecked Sendable {
 
   /// Sets the framing replies use: the one the host's input was read in.
   public func use(_ framing: Framing) {
-    lock.lock()
-    self.framing = framing
-    lock.unlock()
+    state.withLock { $0.framing = framing }
   }
 
   /// Encodes and writes one message as one frame. Encoding happens outside the lock.
   public func send(_ message: JSONValue) {
-    let frame: [UInt8]
     switch currentFraming {
-    case .ndjson:
-      frame = message.serialized(terminatedBy: 0x0A)
-    case .lsp:
-      // Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
-      let body = message.serialized()
-      var framed = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
-      framed.append(contentsOf: body)
-      frame = framed
+    case .ndjson: emit([message.serialized(terminatedBy: 0x0A)])
+    case .lsp: send(encoded: message.serialized())
     }
-    emit(frame)
   }
 
-  private var currentFraming: Framing {
-    lock.lock()
-    defer { lock.unlock() }
-    return framing
+  /// Writes one already encoded JSON text as one frame (a batch's array, built member by member).
+  public func send(encoded body: [UInt8]) {
+    switch currentFraming {
+    case .ndjson: emit([body, [0x0A]])
+    // Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
+    case .lsp: emit([Array("Content-Length: \(body.count)\r\n\r\n".utf8), body])
+    }
   }
 
-  /// Writes one whole frame, unless the host has gone.
-  private func emit(_ frame: [UInt8]) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !closed else { return }
-    if !writeAll(frame) {
-      closed = true
-      onClosed()
+  private var currentFraming: Framing { state.withLock { $0.framing } }
+
+  /// Writes the parts of one whole frame back to back, unless the host has gone.
+  private func emit(_ parts: [[UInt8]]) {
+    state.withLock { state in
+      guard !state.closed else { return }
+      for part in parts where !writeAll(part) {
+        state.closed = true
+        onClosed()
+        return
+      }
     }
   }
 

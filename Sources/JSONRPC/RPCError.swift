@@ -45,6 +45,14 @@ public struct RPCError: Error, Sendable, Hashable {
     RPCError(.methodNotFound, "Method not found", data: ["method": .string(method)])
   }
 
+  /// A reply that would pass the limit of reply bytes in flight: the request ran, its result is not sent.
+  public static func replyTooLarge(size: Int, limit: Int) -> RPCError {
+    invalidRequest(
+      "the reply (\(size) bytes) would pass the limit of \(limit) reply bytes in flight (--max-reply-bytes); "
+        + "the request ran but its result is not sent: send it alone or in a smaller batch",
+      data: ["limit": .int(Int64(limit)), "size": .int(Int64(size)), "ran": true])
+  }
+
   public static func invalidRequest(_ reason: String, data extra: JSONObject = [:]) -> RPCError {
     var data = extra
     data["reason"] = .string(reason)

@@ -12,6 +12,7 @@ struct Options {
   var framing: Framing?
   var maxFrameBytes = 16 * 1024 * 1024
   var maxBatchSize = 1000
+  var maxReplyBytes = 16 * 1024 * 1024
   var maxDepth = 64
   var logLevel: Logger.Level = .warn
   var testMethods = false
@@ -53,6 +54,8 @@ struct Options {
       --framing auto|ndjson|lsp   How messages are delimited (default: auto, from the first byte).
       --max-frame-bytes N         Largest frame accepted (default: 16777216). Larger: error, keeps serving.
       --max-batch N               Most requests in one batch (default: 1000).
+      --max-reply-bytes N         Reply bytes batches may hold in memory, and the largest single reply
+                                  (default: 16777216). A reply past it: -32600, the request still ran.
       --max-depth N               Deepest JSON nesting accepted (default: 64).
       --log-level LEVEL           error, warn, info or debug (default: warn; env INBOX_RPC_LOG_LEVEL).
       --store PATH                The inbox store, an SQLite file created with mode 0600 (default:
@@ -125,6 +128,7 @@ struct Options {
         options.framing = Framing(rawValue: name)
       case "--max-frame-bytes": options.maxFrameBytes = try positive(flag, try value())
       case "--max-batch": options.maxBatchSize = try positive(flag, try value())
+      case "--max-reply-bytes": options.maxReplyBytes = try positive(flag, try value())
       case "--max-depth": options.maxDepth = min(try positive(flag, try value()), 2000)
       case "--log-level":
         let name = try value()
@@ -171,14 +175,14 @@ struct Options {
           throw UsageError(description: "--sync-min-interval needs a whole number of seconds, not \(text)")
         }
         options.minSyncInterval = seconds
-      case _ where isTokenFlag(flag):
-        // The value is not repeated: it would be the secret.
-        throw UsageError(
-          description: "\(flag): the API token is never read from the command line (it would show in ps and shell "
-            + "history); set INBOX_RPC_API_TOKEN or use --token-file PATH")
       case _ where !flag.hasPrefix("-"):
-        // Not repeated: a stray word on the command line may be a pasted secret.
+        // Not repeated, not even in part: a stray word on the command line may be a pasted secret.
         throw UsageError(description: "unexpected argument: inbox-rpc takes options only")
+      case _ where isTokenFlag(flag):
+        // Neither the value nor the flag is repeated: either may carry the secret.
+        throw UsageError(
+          description: "an option naming a token: the API token is never read from the command line (it would "
+            + "show in ps and shell history); set INBOX_RPC_API_TOKEN or use --token-file PATH")
       default:
         // Only the flag's name: a mistyped flag's value may be a secret.
         throw UsageError(description: "unknown option \(flag)")
@@ -229,9 +233,9 @@ struct Options {
     return nil
   }
 
-  /// `--flag=value` or `--flag`.
+  /// `--flag=value` (or `-f=value`: the value is never echoed) or `--flag`.
   private static func split(_ argument: String) -> (String, String?) {
-    guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+    guard argument.hasPrefix("-"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
     return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
   }
 

@@ -11,6 +11,12 @@ enum StandardStreams {
     signal(SIGPIPE, SIG_IGN)
   }
 
+  /// Ignores SIGXFSZ, so a store write past the file-size limit (`ulimit -f`) fails with EFBIG and is
+  /// reported (-32020, kind `full`) instead of killing the server.
+  static func ignoreSIGXFSZ() {
+    signal(SIGXFSZ, SIG_IGN)
+  }
+
   /// Moves the protocol to a private copy of fd 1 and points fd 1 at stderr, so a stray `print`
   /// from any library lands in the log instead of corrupting a frame. Returns the protocol fd.
   static func reserveStdoutForProtocol() -> Int32 {

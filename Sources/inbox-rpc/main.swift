@@ -48,6 +48,7 @@ do {
 }
 
 StandardStreams.ignoreSIGPIPE()
+StandardStreams.ignoreSIGXFSZ()
 let protocolFD = StandardStreams.reserveStdoutForProtocol()
 let logger = Logger(level: options.logLevel)
 
@@ -98,7 +99,9 @@ if let outcome = session.startupOutcome, outcome.accountChanged {
 var configuration = Connection.Configuration(framing: options.framing)
 configuration.maxFrameBytes = options.maxFrameBytes
 configuration.maxBatchSize = options.maxBatchSize
+configuration.maxReplyBytes = options.maxReplyBytes
 configuration.json.maxDepth = options.maxDepth
+configuration.serialWorkIsWaiting = { store.isWaitingForLock }
 
 // A host that closed stdout is gone: every reported change is already committed, so leave quietly.
 let writer = OutputWriter(fd: protocolFD) {

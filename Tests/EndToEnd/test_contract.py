@@ -34,7 +34,7 @@ def test_schema_file_is_valid_in_both_dialects(path):
     schema = json.load(open(path, encoding="utf-8"))
     Draft7Validator.check_schema(schema)
     Draft202012Validator.check_schema(schema)
-    assert schema["$id"] == os.path.basename(path)
+    assert schema["$id"] == "https://schemas.inbox-rpc.example/shapes/" + os.path.basename(path)
     assert schema.get("description"), "every shape says what it is"
 
 
@@ -86,3 +86,26 @@ def test_recorded_examples_replay_to_the_same_results(monkeypatch):
             result = assert_result(server.call(method, example["params"]), server.next_id() - 1)
             assert record_examples.normalise(record_examples.abridge(method, result)) == example["result"], (
                 f"{method} ({example['name']}) no longer gives its recorded result")
+
+
+CHECK_JSONSCHEMA = os.path.join(os.path.dirname(sys.executable), "check-jsonschema")
+
+
+@pytest.mark.parametrize("cwd", ["elsewhere", "root"])
+def test_check_jsonschema_resolves_the_shapes_from_any_directory(tmp_path, cwd):
+    # The shapes' absolute $ids and bundles let any validator resolve "Card.schema.json" offline.
+    valid = {"items": [], "nextCursor": None, "counts": {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0}}
+    invalid = {"items": [{"kind": "nonsense"}], "nextCursor": None,
+               "counts": {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0}}
+    (tmp_path / "valid.json").write_text(json.dumps(valid))
+    (tmp_path / "invalid.json").write_text(json.dumps(invalid))
+    schema = os.path.join(SCHEMAS, "shapes", "FeedPage.schema.json")
+    where = str(tmp_path) if cwd == "elsewhere" else os.path.dirname(SCHEMAS)
+    if cwd == "root":
+        schema = os.path.relpath(schema, where)
+    run = lambda name: subprocess.run([CHECK_JSONSCHEMA, "--no-cache", "--schemafile", schema, str(tmp_path / name)],
+                                      cwd=where, capture_output=True, text=True, timeout=60)
+    ok = run("valid.json")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    bad = run("invalid.json")
+    assert bad.returncode == 1 and "kind" in bad.stdout + bad.stderr, bad.stdout + bad.stderr

@@ -4,6 +4,8 @@
   Content-Type header with the legacy `charset=utf8`, strict reader (the
   Content-Length header must come first).
 - jsonrpcclient: request builders / response parsers over NDJSON in text mode.
+- pygls's LanguageClient and sansio-lsp-client: LSP clients that wait for `capabilities` in the
+  initialize result before they go on, driven to a completed handshake and a clean exit.
 """
 
 import json
@@ -276,3 +278,68 @@ def test_jsonrpcclient_notification_then_request(line_client):
     resp = parse(json.loads(line_client.readline()))
     assert isinstance(resp, Ok) and resp.result == "pong", resp
     assert line_client.close() == 0
+
+
+# ---------------------------------------------------------------- LSP clients: the handshake
+
+
+def test_pygls_language_client_completes_the_handshake():
+    import asyncio
+
+    from lsprotocol import types
+    from pygls.lsp.client import LanguageClient
+
+    async def session():
+        client = LanguageClient("e2e", "1.0")
+        await client.start_io(*CMD)
+        try:
+            params = types.InitializeParams(capabilities=types.ClientCapabilities(), process_id=None, root_uri=None)
+            result = await asyncio.wait_for(client.initialize_async(params), 10)
+            assert result.server_info.name == "inbox-rpc" and result.server_info.version
+            assert isinstance(result.capabilities, types.ServerCapabilities)
+            client.initialized(types.InitializedParams())
+            assert await asyncio.wait_for(client.protocol.send_request_async("rpc.ping", None), 10) == "pong"
+            await asyncio.wait_for(client.shutdown_async(None), 10)
+            client.exit(None)
+        finally:
+            await asyncio.wait_for(client.stop(), 10)
+
+    asyncio.run(session())
+
+
+def test_sansio_lsp_client_completes_the_handshake():
+    import os
+    import select
+
+    import sansio_lsp_client as lsp
+
+    proc = subprocess.Popen(CMD, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    client = lsp.Client(process_id=os.getpid(), root_uri=None, trace="off")
+
+    def pump(until):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            out = client.send()
+            if out:
+                proc.stdin.write(out)
+                proc.stdin.flush()
+            if select.select([proc.stdout], [], [], 0.1)[0]:
+                data = os.read(proc.stdout.fileno(), 65536)
+                assert data, "the server closed stdout"
+                for event in client.recv(data):
+                    if isinstance(event, until):
+                        return event
+        raise AssertionError(f"no {until.__name__} within 10 s; client state {client.state}")
+
+    try:
+        pump(lsp.Initialized)
+        assert client.state == lsp.ClientState.NORMAL
+        client.shutdown()
+        pump(lsp.Shutdown)
+        client.exit()
+        proc.stdin.write(client.send())
+        proc.stdin.close()
+        assert proc.wait(5) == 0
+    finally:
+        proc.kill()
+        proc.wait()

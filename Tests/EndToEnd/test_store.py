@@ -272,7 +272,7 @@ def test_a_file_that_is_not_sqlite_is_refused_and_kept(store_dir):
     assert open(path, "rb").read() == before
 
 
-def test_a_corrupt_store_is_refused(store_dir):
+def test_a_corrupt_store_is_refused_by_check_store(store_dir):
     path = os.path.join(store_dir, "inbox.sqlite")
     server = open_server(path)
     ingest(server, [backend_message(i) for i in range(300)])
@@ -282,7 +282,7 @@ def test_a_corrupt_store_is_refused(store_dir):
         f.seek(8192)
         f.write(b"\xa5" * 16384)
     damaged = open(path, "rb").read()
-    done = run_once(["--store", path])
+    done = run_once(["--store", path, "--check-store"])
     assert done.returncode == 4, done.stderr
     assert b"integrity" in done.stderr or b"malformed" in done.stderr
     assert open(path, "rb").read() == damaged, "a damaged store must not be overwritten"

@@ -360,7 +360,8 @@ SECRET = "s3cret-T0ken-do-not-print"
 
 
 @pytest.mark.parametrize("argv", [["--token", SECRET], [f"--token={SECRET}"], [f"--api-token={SECRET}"],
-                                  [f"--tokn={SECRET}"], [SECRET]])
+                                  [f"--tokn={SECRET}"], [SECRET], [f"TOKEN{SECRET}"], [f"my-TOKEN-{SECRET}"],
+                                  [f"--TOKEN{SECRET}"], [f"-x={SECRET}"]])
 def test_the_token_is_never_taken_from_the_command_line(store_path, argv):
     run = subprocess.run([BIN, "--store", store_path, *argv], input=b"", capture_output=True, timeout=10)
     assert run.returncode == 2

@@ -13,12 +13,12 @@ import Testing
       attributes == Attributes(forceCellKind: .carousel, platform: "ios", walletPasses: false, unreadFirst: true))
   }
 
-  /// An empty object gives the defaults: nothing forced, no platform, passes unknown, unreadFirst off.
+  /// An empty object gives the defaults: nothing forced, no platform, passes unknown, unreadFirst off, no unsafe scheme allowed.
   @Test func emptyObjectGivesDefaults() throws {
     #expect(try Attributes(json: [:]) == Attributes())
     #expect(
       Attributes().json
-        == ["forceCellKind": nil, "platform": nil, "walletPasses": nil, "unreadFirst": false])
+        == ["forceCellKind": nil, "platform": nil, "walletPasses": nil, "unreadFirst": false, "allowedSchemes": []])
   }
 
   struct BadRow: Sendable, CustomTestStringConvertible {

@@ -78,4 +78,12 @@ import Testing
     }
     #expect(RFC3339.string(fromUnixSeconds: seconds) == "2002-01-01T00:00:00Z")
   }
+
+  /// A duration added to a date near either end of Int64 saturates inside the years RFC 3339 writes.
+  @Test func addingStaysInRange() {
+    #expect(RFC3339.adding(86_400, to: Int64.max - 10) == RFC3339.latest)
+    #expect(RFC3339.adding(-86_400, to: Int64.min + 10) == RFC3339.earliest)
+    #expect(RFC3339.adding(36_500 * 86_400, to: 9_223_372_036_854_775_000) == RFC3339.latest)
+    #expect(RFC3339.adding(60, to: 0) == 60)
+  }
 }

@@ -62,26 +62,74 @@ struct StoreFileTests {
     try check.close()
   }
 
-  @Test func aDamagedStoreIsRefused() throws {
-    let directory = try scratch()
-    defer { try? FileManager.default.removeItem(at: directory) }
+  /// A store of 400 messages, closed cleanly, with a stretch of pages in the middle overwritten.
+  func damagedStore(in directory: URL) throws -> String {
     let path = directory.appendingPathComponent("damaged.sqlite").path
     do {
       let store = try InboxStore.open(InboxStore.Options(path: path))
       for index in 0..<400 { try store.add(try backendMessage("m\(index)", sentAt: Int64(index))) }
       try store.close()
     }
-    // Overwrite a stretch of pages in the middle of the file with garbage.
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     try handle.seek(toOffset: 8192)
     handle.write(Data(repeating: 0xA5, count: 16384))
     try handle.close()
+    return path
+  }
+
+  func expectDamaged(_ body: () throws -> Void) {
     do {
-      _ = try InboxStore.open(InboxStore.Options(path: path))
-      Issue.record("opened a damaged store")
+      try body()
+      Issue.record("served from a damaged store")
     } catch {
-      #expect(error.kind == .corrupt)
+      #expect((error as? StoreError)?.kind == .corrupt)
     }
+  }
+
+  @Test func aDamagedStoreClosedCleanlyFailsAtTheFirstReadThatMeetsTheDamage() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = try damagedStore(in: directory)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let store = try InboxStore.open(InboxStore.Options(path: path))
+    expectDamaged { _ = try store.page(after: nil, limit: 400, unreadOnly: false, unreadFirst: false, now: 1) }
+    // From then on every call fails, and nothing is written.
+    expectDamaged { try store.add(try backendMessage("new", sentAt: 1)) }
+    expectDamaged { _ = try store.counts(now: 1) }
+    try store.close()
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
+  @Test func aDamagedStoreAfterAnUncleanEndIsFoundByTheBackgroundCheck() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = try damagedStore(in: directory)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    FileManager.default.createFile(atPath: path + "-wal", contents: nil)  // what a killed process leaves
+    let store = try InboxStore.open(InboxStore.Options(path: path))
+    // A write waits for the check's verdict, and is refused.
+    expectDamaged { try store.add(try backendMessage("new", sentAt: 1)) }
+    expectDamaged { _ = try store.message(id: "m1") }
+    try store.close()
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
+  @Test func aDamagedStoreIsRefusedAtOpenByTheFullCheck() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = try damagedStore(in: directory)
+    var options = InboxStore.Options(path: path)
+    options.fullCheck = true
+    expectDamaged { _ = try InboxStore.open(options) }
+  }
+
+  @Test func aTruncatedStoreIsRefusedAtOpen() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = try damagedStore(in: directory)
+    truncate(path, 12288)
+    expectDamaged { _ = try InboxStore.open(InboxStore.Options(path: path)) }
+    #expect((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 12288)
   }
 
   @Test func aStoreFromANewerVersionIsRefused() throws {

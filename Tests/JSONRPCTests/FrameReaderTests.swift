@@ -56,6 +56,27 @@ struct FrameReaderCase: CustomTestStringConvertible, Sendable {
       name: "lsp non-numeric length", input: Array(("Content-Length: 1x\r\n\r\n" + lsp("[2]")).utf8),
       expected: [.badHeader("Content-Length is not a decimal number"), frame("[2]")], detected: .lsp),
     .init(
+      name: "lsp a JSON line without a header is refused, then serving goes on",
+      input: Array(("Content-Length: 3\r\n\r\n[0]{\"jsonrpc\":\"2.0\",\"id\":1}\n" + lsp("[1]")).utf8),
+      expected: [
+        frame("[0]"),
+        .badHeader("a JSON text without a Content-Length header (the stream is in Content-Length framing)"),
+        frame("[1]"),
+      ], detected: .lsp),
+    .init(
+      name: "lsp a JSON line alone is answered, not awaited", framing: .lsp,
+      input: Array("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"rpc.ping\"}\n".utf8),
+      expected: [.badHeader("a JSON text without a Content-Length header (the stream is in Content-Length framing)")],
+      detected: .lsp),
+    .init(
+      name: "lsp two Content-Length headers that disagree are refused",
+      input: Array(("Content-Length: 3\r\nContent-Length: 4\r\n\r\n[22]" + lsp("[1]")).utf8),
+      expected: [.badHeader("two Content-Length headers that disagree (3 and 4)"), frame("[1]")], detected: .lsp),
+    .init(
+      name: "lsp the same Content-Length twice is one",
+      input: Array("Content-Length: 2\r\ncontent-length: 2\r\n\r\n{}".utf8),
+      expected: [frame("{}")], detected: .lsp),
+    .init(
       name: "forced ndjson reads a header as a line", framing: .ndjson, input: Array("Content-Length: 2\n".utf8),
       expected: [frame("Content-Length: 2")], detected: .ndjson),
   ]

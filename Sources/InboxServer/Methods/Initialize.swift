@@ -4,7 +4,8 @@ import JSON
 import JSONRPC
 
 /// `initialize {client?, platform?, capabilities?: {walletPasses?}, attributes?, backend?}` ->
-/// `{server, protocolVersion, methods, attributes}` (`config.get` shows the backend settings).
+/// `{server, serverInfo, capabilities, protocolVersion, methods, attributes}` (`config.get` shows the
+/// backend settings).
 ///
 /// Optional: a host that never calls it gets the attributes saved with the store. The attributes it
 /// sets apply to this session only; `config.set` is the way to save attributes with the store.
@@ -20,8 +21,12 @@ enum Initialize: RPCMethod {
     let result = try server.inbox.configure(
       attributes: .object(partial), backend: try ServerState.backendPatch(params.object("backend")), scope: .session)
     server.report(result, request)
+    let info: JSONValue = ["name": .string(ServerInfo.name), "version": .string(ServerInfo.version)]
     return [
-      "server": ["name": .string(ServerInfo.name), "version": .string(ServerInfo.version)],
+      "server": info,
+      // LSP's names: its clients wait for `capabilities` and read `serverInfo` before they go on.
+      "serverInfo": info,
+      "capabilities": [:],
       "protocolVersion": .string(ServerInfo.protocolVersion),
       "methods": .array(InboxServer.publicMethodNames.map { .string($0) }),
       "attributes": result.attributes.json,

@@ -7,6 +7,8 @@ import JSONRPC
 /// its row action and custom data for the host to act on.
 enum MessageTap: RPCMethod {
   static let name = "message.tap"
+  /// A write: on the serial lane, so waiting for another process's lock holds up no read.
+  static let execution: Method.Execution = .serial
 
   static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
     let outcome = try server.inbox.tap(

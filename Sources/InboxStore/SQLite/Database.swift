@@ -1,12 +1,21 @@
 internal import CSQLite
+import Posix
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// One SQLite connection. Owns its handle: closes it if opening fails, and later only through
 /// `close()`. Not thread-safe by itself: `InboxStore` confines it behind one lock.
 final class Database {
   fileprivate(set) var handle: OpaquePointer?
   private var statements: [String: Statement] = [:]
+  /// What the open transaction changed in the stored counts (`CountsTally`).
+  var countChanges = FeedCounts()
 
-  init(path: String, readOnly: Bool = false, durability: StoreDurability = .normal) throws(StoreError) {
+  /// Opens the file without writing to it: `configure` makes it a store connection once the file is
+  /// known to be an inbox store (or new and empty). Until then a close never checkpoints into it.
+  init(path: String, readOnly: Bool = false) throws(StoreError) {
     var opened: OpaquePointer?
     let flags =
       (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
@@ -21,17 +30,40 @@ final class Database {
     }
     sqlite3_extended_result_codes(opened, 1)
     sqlite3_busy_timeout(opened, 5_000)
-    do throws(StoreError) {
-      if path != ":memory:" { try execute("PRAGMA journal_mode=WAL") }
-      try execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
-      try execute("PRAGMA foreign_keys=ON")
-    } catch {
-      // A file that is not a database fails here, at its first read: close before reporting it.
-      sqlite3_close_v2(opened)
-      handle = nil
-      throw error
+    _ = csq_checkpoint_on_close(opened, 0)
+  }
+
+  /// WAL, the durability asked for, foreign keys; a close checkpoints again.
+  func configure(durability: StoreDurability, inMemory: Bool = false) throws(StoreError) {
+    if !inMemory { try retryingWhileBusy { () throws(StoreError) in try execute("PRAGMA journal_mode=WAL") } }
+    try execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
+    try execute("PRAGMA foreign_keys=ON")
+    _ = csq_checkpoint_on_close(handle, 1)
+  }
+
+  /// Runs `body` again while it fails busy, up to the busy timeout: switching a new file to WAL needs
+  /// its exclusive lock, and SQLite reports a process that is switching it at the same time as busy
+  /// without waiting for it.
+  private func retryingWhileBusy(_ body: () throws(StoreError) -> Void) throws(StoreError) {
+    let deadline = Clock.monotonicNanoseconds + 5_000_000_000
+    while true {
+      do throws(StoreError) {
+        return try body()
+      } catch  where error.kind == .busy && Clock.monotonicNanoseconds < deadline {
+        Clock.sleep(milliseconds: 5)
+      }
     }
   }
+
+  /// Keeps the write-ahead log file (emptied) when the connection closes, so the next open still
+  /// finds it and knows the check it asks for has not been completed.
+  func keepWriteAheadLogOnClose() {
+    var on: Int32 = 1
+    sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
+  }
+
+  /// Makes a running statement on this connection stop with SQLITE_INTERRUPT (any thread may call it).
+  func interrupt() { sqlite3_interrupt(handle) }
 
   deinit {
     assert(handle == nil, "Database deallocated without close()")
@@ -106,11 +138,15 @@ final class Database {
 
   func error(_ code: Int32, sql: String?) -> StoreError {
     let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection"
+    let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
     let kind: StoreError.Kind =
       switch code & 0xFF {
+      // A refused write: the size limit (EFBIG), a full disk, or the write error SQLite reports for them.
+      case SQLITE_IOERR where systemError == EFBIG || systemError == ENOSPC || code == SQLITE_IOERR | (3 << 8): .full
       case SQLITE_CORRUPT, SQLITE_NOTADB: .corrupt
       case SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM: .cannotOpen
       case SQLITE_BUSY, SQLITE_LOCKED: .busy
+      case SQLITE_FULL: .full
       default: .sqlite
       }
     return StoreError(kind: kind, code: code, message: message, sql: sql)

@@ -29,9 +29,19 @@ final class Statement {
         case .null: sqlite3_bind_null(handle, index)
         case .int(let number): sqlite3_bind_int64(handle, index, number)
         case .double(let number): sqlite3_bind_double(handle, index, number)
-        case .text(let text): sqlite3_bind_text(handle, index, text, -1, csq_transient())
+        case .text(let text): bindText(text, at: index)
         }
       precondition(code == SQLITE_OK, "binding parameter \(index) of \(sql) failed: \(code)")
+    }
+  }
+
+  /// Binds by byte length, never up to a NUL: "a\0b" and "a\0c" stay two texts (SQLite copies them).
+  private func bindText(_ text: String, at index: Int32) -> Int32 {
+    var text = text
+    return text.withUTF8 { bytes in
+      // A nil pointer would bind NULL; the empty text needs a real (empty) one.
+      guard let start = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csq_transient()) }
+      return sqlite3_bind_text64(handle, index, start, UInt64(bytes.count), csq_transient(), UInt8(SQLITE_UTF8))
     }
   }
 

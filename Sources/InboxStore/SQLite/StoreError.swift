@@ -11,6 +11,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     case busy
     /// The store was written by a newer version of this program.
     case tooNew
+    /// The file behind the open store was deleted or replaced: a write would be lost with it.
+    case fileGone
+    /// A write was refused: the disk is full, or the file reached the size limit of the process
+    /// (`ulimit -f`), or the disk failed the write.
+    case full
     /// Any other SQLite error.
     case sqlite
   }
@@ -26,6 +31,12 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     self.message = message
     self.sql = sql
   }
+
+  /// What a write that was told not to wait throws where it would have waited.
+  public static let wouldWait = StoreError(kind: .busy, message: "the store is busy; the write did not wait")
+
+  /// True for `wouldWait`.
+  public var isWouldWait: Bool { kind == .busy && message == Self.wouldWait.message }
 
   public var description: String {
     var text = "\(kind.rawValue): \(message)"

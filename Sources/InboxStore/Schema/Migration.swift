@@ -9,6 +9,7 @@ struct Migration: Sendable {
     Migration(id: "0001-initial", sql: initial),
     Migration(id: "0002-outbox-retry-and-expiry-index", sql: outboxRetry),
     Migration(id: "0003-outbox-account", sql: outboxAccount),
+    Migration(id: "0004-feed-counts", sql: feedCounts),
   ]
 
   /// Version 1: messages with their local state, the outbox, settings.
@@ -83,5 +84,18 @@ struct Migration: Sendable {
     DROP TABLE outbox;
     ALTER TABLE outbox_v3 RENAME TO outbox;
     CREATE INDEX outbox_message ON outbox(message_id);
+    """
+
+  /// Version 4: the counts of messages not dismissed, in one row, so `feed.counts` reads it instead
+  /// of counting the table. Every change adds what it did to the row in its own transaction (see
+  /// `CountsTally`); expired messages not yet purged are subtracted at read time (O(expired)).
+  private static let feedCounts = """
+    CREATE TABLE feed_counts (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      total INTEGER NOT NULL, unread INTEGER NOT NULL, unactioned INTEGER NOT NULL, pinned INTEGER NOT NULL
+    );
+    INSERT INTO feed_counts
+      SELECT 1, count(*), coalesce(sum(status < 2), 0), coalesce(sum(status < 3), 0), coalesce(sum(pinned), 0)
+      FROM messages WHERE status < 4;
     """
 }

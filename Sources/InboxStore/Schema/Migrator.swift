@@ -1,10 +1,15 @@
-/// Brings a store to the latest schema in place, one migration per IMMEDIATE transaction that
-/// also records it, so a crash between two leaves a store at a well-defined version.
+/// Tells an inbox store from other SQLite files, and brings it to the latest schema in place: one
+/// migration per IMMEDIATE transaction that also records it, so a crash between two leaves a store at
+/// a well-defined version, and two processes opening one new store at once apply each step once.
 enum Migrator {
   static var latestVersion: Int { Migration.all.count }
 
-  /// Checks what the file is, then applies the migrations it lacks.
-  static func migrate(_ database: Database) throws {
+  /// Refuses a database that is not an inbox store or is newer than this program, reading only.
+  static func identify(_ database: Database) throws {
+    // One read transaction: the version and the tables come from one state of the file, not from
+    // before and after another process's migration.
+    try database.execute("BEGIN")
+    defer { try? database.execute("COMMIT") }
     let version = try database.userVersion
     if version > latestVersion {
       throw StoreError(
@@ -12,16 +17,33 @@ enum Migrator {
         message:
           "the store has schema version \(version), newer than this program's \(latestVersion); upgrade inbox-rpc")
     }
-    if version == 0 {
-      // A fresh file has no tables; anything else at version 0 is somebody else's database.
-      let tables = try database.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") ?? 0
-      if tables > 0 {
-        throw StoreError(kind: .corrupt, message: "the file is an SQLite database but not an inbox store")
-      }
+    let tables = try database.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") ?? 0
+    let recorded =
+      try database.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
+    // A fresh file has no tables; a store records its migrations; anything else is another program's.
+    if (version == 0 && tables > 0) || (version > 0 && recorded == 0) {
+      throw StoreError(kind: .corrupt, message: "the file is an SQLite database but not an inbox store")
     }
-    for (offset, migration) in Migration.all.enumerated() where offset >= version {
+  }
+
+  /// The foreign-file check alone, inside a transaction already open.
+  private static func identifyInside(_ database: Database) throws {
+    let tables = try database.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") ?? 0
+    if tables > 0 {
+      throw StoreError(kind: .corrupt, message: "the file is an SQLite database but not an inbox store")
+    }
+  }
+
+  /// Applies the migrations the store lacks. Each step re-reads the version inside its write lock:
+  /// another process may have applied it since this one looked.
+  static func migrate(_ database: Database) throws {
+    try identify(database)
+    for (offset, migration) in Migration.all.enumerated() {
       try database.transaction {
+        let version = try database.userVersion
+        guard version == offset else { return }
         if offset == 0 {
+          try identifyInside(database)
           try database.execute(
             "CREATE TABLE schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) WITHOUT ROWID")
         }

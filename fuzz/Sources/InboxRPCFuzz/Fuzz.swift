@@ -11,9 +11,10 @@
 //   bits 6-7  ignored, so '@' (0x40) = auto, 'A' = ndjson, 'B' = lsp, all in one receive; '`' 'a' 'b'
 //             are the same with tight limits. fuzz/make-corpus.py writes seeds this way.
 //
-// Each input gets a fresh connection, registry and in-memory store (no state leaks between
-// inputs), and `finish()` drains background work (`test.sleep`) with a short drain timeout before
-// the next input.
+// Each input gets a fresh connection, and a server in its first state: one in-memory store and a
+// session, rebuilt (a new session, the store emptied) only after an input that reached a method
+// that may change them (`FuzzServer`, `PristineStore`), so no state leaks between inputs;
+// `finish()` drains background work (`test.sleep`) with a short drain timeout before the next input.
 //
 // Replies go to /dev/null. With INBOX_FUZZ_CHECK_REPLIES=1 (fuzz/run sets it unless
 // FUZZ_CHECK_REPLIES=0) they go to an unlinked temporary file instead and every reply frame is
@@ -57,6 +58,14 @@ private let serverOptions: ServerOptions = {
   return options
 }()
 
+private let server: FuzzServer = {
+  do {
+    return try FuzzServer(options: serverOptions)
+  } catch {
+    fatalError("inbox-rpc fuzz: cannot open the store: \(error)")
+  }
+}()
+
 private let chunkSizes = [0, 1, 2, 3, 7, 16, 64, 1024]
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -70,24 +79,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     default: nil
     }
   var configuration = Connection.Configuration(framing: framing)
-  // test.sleep and any other background work: cancelled soon after the input ends.
-  configuration.drainTimeout = 0.02
+  // Long enough for any batch to finish on its worker thread (FuzzServer caps test.sleep at 2 ms).
+  configuration.drainTimeout = 2
   if control & 0b10_0000 != 0 {
     configuration.maxFrameBytes = 256
     configuration.maxBatchSize = 4
     configuration.json.maxDepth = 8
   }
 
-  // A fresh in-memory store per input, like `inbox-rpc --store :memory:`.
-  let store: InboxStore
   let registry: MethodRegistry
   do {
-    store = try InboxStore.open(InboxStore.Options(path: ":memory:"))
-    registry = try InboxServer.registry(options: serverOptions, store: store)
+    registry = try server.registry()
   } catch {
     fatalError("inbox-rpc fuzz: cannot set up the server: \(error)")
   }
-  defer { try? store.close() }
   let writer = OutputWriter(fd: outputFD)
   let connection = Connection(configuration: configuration, registry: registry, writer: writer, logger: logger)
 

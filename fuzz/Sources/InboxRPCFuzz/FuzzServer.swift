@@ -1,0 +1,76 @@
+// The server one input talks to, rebuilt only after an input that may have changed it.
+//
+// A server session (attributes in force, pinned clock, warnings already said) and the store are
+// state; an input that reaches none but read-only methods leaves both as it found them, so the
+// next input reuses them. Any other method marks the server touched: before the next input it
+// gets a new session, and the store is emptied (`PristineStore`). So every input still starts
+// from the same state, and a crash found replays alone (fuzz/run --replay).
+//
+// `rpc.discover` runs as it is, but its reply carries only the document's version: encoding and
+// checking the 60 KB document took some 20 ms under ASan, a hundred typical inputs, and exercises
+// nothing the other replies do not. `test.sleep` sleeps at most 2 ms, so the drain at the end of
+// an input can wait for every batch to finish (batches run on worker threads) without waiting for
+// a sleep a mutation made long.
+
+import InboxServer
+import JSONRPC
+import Synchronization
+
+final class FuzzServer: Sendable {
+  /// Methods that change nothing, whatever their params, on a store that starts empty.
+  private static let readOnly: Set<String> = [
+    "rpc.ping", "rpc.discover", "config.get", "feed.counts", "feed.list", "message.get",
+    "subtract", "sum", "update", "notify_hello", "notify_sum", "get_data", "test.echo", "test.sleep", "test.log",
+  ]
+
+  private let options: ServerOptions
+  private let pristine: PristineStore
+  private let touched = Atomic<Bool>(false)
+  private let current: Mutex<MethodRegistry>
+
+  init(options: ServerOptions) throws {
+    self.options = options
+    pristine = try PristineStore(options: options)
+    current = Mutex(MethodRegistry())
+    current.withLock { $0 = (try? self.session()) ?? MethodRegistry() }
+  }
+
+  /// The registry for the next input: the same one, or a new session on an emptied store.
+  func registry() throws -> MethodRegistry {
+    if touched.exchange(false, ordering: .acquiringAndReleasing) {
+      try pristine.reset()
+      let fresh = try session()
+      current.withLock { $0 = fresh }
+    }
+    return current.withLock { $0 }
+  }
+
+  /// A new session whose handlers note that a method that may write was reached.
+  private func session() throws -> MethodRegistry {
+    let registry = try InboxServer.registry(options: options, store: pristine.store)
+    return MethodRegistry(
+      registry.names.compactMap { registry[$0] }.map { method in
+        if method.name == "test.sleep" {
+          return Method(method.name, placement: method.placement) { request in
+            guard let ms = try? request.params.int("ms"), (0...600_000).contains(ms) else {
+              return try method.handler(request)  // refused as the server refuses it
+            }
+            return try method.handler(
+              RequestContext(
+                id: request.id, method: request.method, params: Params(["ms": .int(min(ms, 2))]),
+                cancellation: request.cancellation, notify: request.notify, logger: request.logger))
+          }
+        }
+        if method.name == "rpc.discover" {
+          return Method(method.name, placement: method.placement) { request in
+            ["openrpc": try method.handler(request)["openrpc"] ?? .null]
+          }
+        }
+        guard !Self.readOnly.contains(method.name) else { return method }
+        return Method(method.name, placement: method.placement) { [unowned self] request in
+          self.touched.store(true, ordering: .releasing)
+          return try method.handler(request)
+        }
+      })
+  }
+}
