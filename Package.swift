@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // The inbox-rpc package: a stdio JSON-RPC 2.0 server around a mobile-inbox engine.
-// Dependencies point one way: transport (JSONRPC) -> dispatch (InboxServer) -> engine (InboxCore) -> store/sync.
+// Dependencies point one way: transport (JSONRPC) -> dispatch (InboxServer) -> application (InboxApp)
+// -> engine (InboxCore) -> store/sync.
 import PackageDescription
 
 let package = Package(
@@ -9,7 +10,7 @@ let package = Package(
     .executable(name: "inbox-rpc", targets: ["inbox-rpc"]),
     .library(
       name: "InboxRPCKit",
-      targets: ["JSON", "JSONRPC", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "InboxServer"]),
+      targets: ["JSON", "JSONRPC", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "InboxApp", "InboxServer"]),
   ],
   targets: [
     .systemLibrary(
@@ -28,9 +29,11 @@ let package = Package(
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
     .target(name: "InboxSync", dependencies: ["CCurl", "JSON", "InboxCore", "InboxStore", "Posix"]),
     .target(
+      name: "InboxApp", dependencies: ["JSON", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix"]),
+    .target(
       name: "InboxServer",
       dependencies: [
-        "JSON", "JSONRPC", "JSONSchema", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix",
+        "JSON", "JSONRPC", "JSONSchema", "InboxApp", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix",
       ],
       resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
     .executableTarget(
@@ -43,6 +46,8 @@ let package = Package(
       name: "InboxStoreTests", dependencies: ["InboxStore", "InboxCore", "JSON", "InboxTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(name: "InboxPreviewTests", dependencies: ["InboxPreview", "InboxCore", "JSON"]),
+    .testTarget(name: "InboxAppTests", dependencies: ["InboxApp", "InboxStore", "InboxSync", "InboxCore", "JSON"]),
+    .testTarget(name: "InboxServerTests", dependencies: ["InboxServer", "JSONRPC", "JSON"]),
     .testTarget(name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON"]),
   ]
 )

@@ -41,7 +41,7 @@ public enum InboxServer {
     /// feed if asked, builds the registry. `backend` replaces the HTTP backend (tests).
     public init(options: ServerOptions, store: InboxStore, backend: (any Backend)? = nil) throws {
       let state = try ServerState(options: options, store: store, backend: backend)
-      if options.sampleFeed { try SampleFeed.seedIfEmpty(state) }
+      if options.sampleFeed { try SampleFeed.seedIfEmpty(state.inbox) }
       var registry = MethodRegistry(InboxServer.methods.map { $0.method(state) })
       if options.testMethods {
         for method in ConformanceMethods.all + ConformanceMethods.stateful(state) { registry.register(method) }
