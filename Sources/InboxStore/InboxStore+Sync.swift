@@ -85,11 +85,15 @@ public final class SyncTransaction {
   // MARK: - Writes
 
   /// Writes a backend message as the merge decided: its payload, `order` and `hash`, and both
-  /// statuses exactly as given (the merge computed them); the local change times are kept.
-  public func upsert(_ message: InboxMessage, status: MessageStatus, serverStatus: MessageStatus) throws {
+  /// statuses exactly as given (the merge computed them); the local change times are kept. `payload`
+  /// is the message's compact text when the caller has it already.
+  public func upsert(
+    _ message: InboxMessage, payload: String? = nil, status: MessageStatus, serverStatus: MessageStatus
+  ) throws {
     let old = try state(of: message.id)
     try InboxStore.upsertRow(
-      database, message, pinned: message.isPinned, serverStatus: serverStatus, status: status, onlyRaise: false)
+      database, message, payload: payload, pinned: message.isPinned, serverStatus: serverStatus, status: status,
+      onlyRaise: false)
     record(message.id, from: old, to: (status, message.isPinned))
   }
 

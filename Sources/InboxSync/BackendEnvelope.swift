@@ -11,10 +11,15 @@ public struct BackendEnvelope: Sendable, Hashable {
   public var response: JSONValue?
   /// The `base_url` the backend asks later calls to use, as sent (checked by the caller).
   public var baseURL: String?
+  /// For `getInboxMessages`, the compact text of each item of `response.messages`, dumped while
+  /// parsing: the payloads the store keeps, so a sync never writes a message out again to store or
+  /// compare it. Nil otherwise.
+  public var messageTexts: [String]?
 
-  public init(response: JSONValue?, baseURL: String? = nil) {
+  public init(response: JSONValue?, baseURL: String? = nil, messageTexts: [String]? = nil) {
     self.response = response
     self.baseURL = baseURL
+    self.messageTexts = messageTexts
   }
 
   /// Longest reply read; a larger one is refused as malformed rather than filling the memory.
@@ -36,8 +41,14 @@ public struct BackendEnvelope: Sendable, Hashable {
       throw .malformedReply(method: name, path: "$", reason: "the reply body is empty")
     }
     let value: JSONValue
+    var messageTexts: [String]?
     do {
-      value = try JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 64))
+      if method == .getInboxMessages {
+        (value, messageTexts) = try JSONValue.parse(
+          bytes: body, options: JSONReadOptions(maxDepth: 64), itemTextsAt: ["response", "messages"])
+      } else {
+        value = try JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 64))
+      }
     } catch {
       throw .malformedReply(method: name, path: "$", reason: "the reply is not JSON: \(error.description)")
     }
@@ -55,7 +66,8 @@ public struct BackendEnvelope: Sendable, Hashable {
     }
     var response = object["response"]
     if response == .null { response = nil }
-    return BackendEnvelope(response: response, baseURL: object["base_url"]?.stringValue)
+    return BackendEnvelope(
+      response: response, baseURL: object["base_url"]?.stringValue, messageTexts: response == nil ? nil : messageTexts)
   }
 
   /// `200` or `"200"`.

@@ -49,8 +49,9 @@ public enum Merge {
 
     // 4: the listed messages.
     var listed = Set<String>()
-    for message in remote.messages {
+    for (offset, message) in remote.messages.enumerated() {
       let id = message.id
+      let payload = remote.payload(at: offset)
       listed.insert(id)
       guard !handled.contains(id), !deleted.contains(id) else { continue }
       handled.insert(id)
@@ -65,7 +66,8 @@ public enum Merge {
       guard let row = existing else {
         guard !message.status.isDeleted else { continue }
         plan.writes.append(
-          MergePlan.Write(id: id, message: message, status: message.status, serverStatus: message.status))
+          MergePlan.Write(
+            id: id, message: message, payload: payload, status: message.status, serverStatus: message.status))
         plan.added.append(id)
         continue
       }
@@ -87,11 +89,12 @@ public enum Merge {
         }
         continue
       }
-      let copyChanged = row.payload != message.raw.jsonString || row.order != message.order
+      let copyChanged = row.payload != payload || row.order != message.order
       if copyChanged || status != row.status || message.status != row.serverStatus {
         plan.writes.append(
           MergePlan.Write(
-            id: id, message: copyChanged ? message : nil, status: status, serverStatus: message.status,
+            id: id, message: copyChanged ? message : nil, payload: payload, status: status,
+            serverStatus: message.status,
             order: message.order, hash: message.hash))
       }
       if status.isDeleted {

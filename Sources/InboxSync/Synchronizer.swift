@@ -207,7 +207,7 @@ public final class Synchronizer: Sendable {
         token: options.token)
       let envelope = try backend.send(call, isCancelled: isCancelled)
       honourBaseURL(envelope.baseURL, account: account, generation: startGeneration, events: events)
-      let remote = try RemoteInbox.parse(envelope.response, now: now)
+      let remote = try RemoteInbox.parse(envelope, now: now)
       if !remote.warnings.isEmpty { events.warnings(remote.warnings) }
       try checkCancelled()
 

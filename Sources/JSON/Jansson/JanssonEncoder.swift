@@ -36,6 +36,15 @@ enum JanssonEncoder {
     }
   }
 
+  /// The compact text of a jansson node (the parser's, read without converting it).
+  static func dump(_ node: UnsafeMutablePointer<json_t>) -> String {
+    let size = json_dumpb(node, nil, 0, flags)
+    guard size > 0 else { return "null" }
+    return String(unsafeUninitializedCapacity: size) { output in
+      output.withMemoryRebound(to: CChar.self) { json_dumpb(node, $0.baseAddress, size, flags) == size ? size : 0 }
+    }
+  }
+
   /// A new reference for `value`, or nil only when jansson cannot allocate.
   private static func build(_ value: JSONValue) -> UnsafeMutablePointer<json_t>? {
     switch value {
