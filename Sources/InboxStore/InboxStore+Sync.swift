@@ -76,6 +76,19 @@ public final class SyncTransaction {
     return entries
   }
 
+  /// Where the store stands: an equal generation read in a later transaction means no row changed
+  /// between (here, by the rest of this process or by another one). Read it last: it counts what
+  /// this transaction wrote, counts included.
+  public func generation() throws -> StoreGeneration {
+    try database.flushTally()
+    return StoreGeneration(mark: try database.changeMark())
+  }
+
+  /// The earliest expiry of a stored message after `now`, nil when none expires later.
+  public func nextExpiry(after now: Int64) throws -> Int64? {
+    try database.scalar("SELECT min(expires_at) FROM messages WHERE expires_at > ?", [.int(now)])
+  }
+
   /// A setting read inside the transaction.
   public func setting(_ key: String) throws -> JSONValue? { try Settings.get(database, key) }
 
@@ -146,3 +159,8 @@ public final class SyncTransaction {
 
 @available(*, unavailable, message: "a sync transaction belongs to the thread that holds the store's lock")
 extension SyncTransaction: Sendable {}
+
+/// An opaque mark of the store's content, from `SyncTransaction.generation()`.
+public struct StoreGeneration: Sendable, Hashable {
+  fileprivate let mark: [Int64]
+}

@@ -15,11 +15,14 @@ public struct BackendEnvelope: Sendable, Hashable {
   /// parsing: the payloads the store keeps, so a sync never writes a message out again to store or
   /// compare it. Nil otherwise.
   public var messageTexts: [String]?
+  /// For `getInboxMessages`, the reply body as received, to tell a reply that repeats the last one.
+  public var body: [UInt8]?
 
-  public init(response: JSONValue?, baseURL: String? = nil, messageTexts: [String]? = nil) {
+  public init(response: JSONValue?, baseURL: String? = nil, messageTexts: [String]? = nil, body: [UInt8]? = nil) {
     self.response = response
     self.baseURL = baseURL
     self.messageTexts = messageTexts
+    self.body = body
   }
 
   /// Longest reply read; a larger one is refused as malformed rather than filling the memory.
@@ -67,7 +70,8 @@ public struct BackendEnvelope: Sendable, Hashable {
     var response = object["response"]
     if response == .null { response = nil }
     return BackendEnvelope(
-      response: response, baseURL: object["base_url"]?.stringValue, messageTexts: response == nil ? nil : messageTexts)
+      response: response, baseURL: object["base_url"]?.stringValue, messageTexts: response == nil ? nil : messageTexts,
+      body: method == .getInboxMessages ? body : nil)
   }
 
   /// `200` or `"200"`.

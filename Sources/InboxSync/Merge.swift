@@ -25,9 +25,10 @@ public enum Merge {
     var plan = MergePlan()
     let deleted = Set(remote.deleted)
     let pendingByMessage = Dictionary(grouping: pending, by: \.messageID)
-    var localByID: [String: StoredMessage] = [:]
+    // Sized up front: growing them row by row rehashes every id several times.
+    var localByID = [String: StoredMessage](minimumCapacity: local.count)
     for row in local { localByID[row.id] = row }
-    var handled = Set<String>()
+    var handled = Set<String>(minimumCapacity: local.count + remote.messages.count)
 
     func isExpired(_ expiresAt: Int64?) -> Bool { expiresAt.map { $0 <= now } ?? false }
     func leave(_ row: StoredMessage, expired: Bool) {
@@ -48,7 +49,7 @@ public enum Merge {
     }
 
     // 4: the listed messages.
-    var listed = Set<String>()
+    var listed = Set<String>(minimumCapacity: remote.messages.count)
     for (offset, message) in remote.messages.enumerated() {
       let id = message.id
       let payload = remote.payload(at: offset)

@@ -147,6 +147,9 @@ public struct RemoteInbox: Sendable, Hashable {
 
 extension String {
   fileprivate func trimmingWhitespaceForID() -> String {
+    if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+      return self  // the usual id, told from its bytes without reading characters
+    }
     var scalars = Substring(self)
     while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
     while let last = scalars.last, last.isWhitespace { scalars.removeLast() }

@@ -78,6 +78,8 @@ public final class Synchronizer: Sendable {
   }
 
   private let state: Mutex<State>
+  /// The inbox reply last merged, so a repeat of it on an unchanged store is not merged again.
+  private let repeatedReply = RepeatedReply()
   /// Bumped by every account change; a merge fetched under another account is discarded.
   private let generation = Atomic<Int>(0)
   /// Held for the length of a sync.
@@ -207,28 +209,31 @@ public final class Synchronizer: Sendable {
         token: options.token)
       let envelope = try backend.send(call, isCancelled: isCancelled)
       honourBaseURL(envelope.baseURL, account: account, generation: startGeneration, events: events)
-      let remote = try RemoteInbox.parse(envelope, now: now)
-      if !remote.warnings.isEmpty { events.warnings(remote.warnings) }
+      // A reply that repeats the last merged one is not read again unless the store changed since.
+      let candidate = repeatedReply.candidate(body: envelope.body, now: now)
+      let remote = candidate == nil ? try RemoteInbox.parse(envelope, now: now) : nil
+      let warnings = candidate?.warnings ?? remote?.warnings ?? []
+      let count = candidate?.messageCount ?? remote?.messages.count ?? 0
+      if !warnings.isEmpty { events.warnings(warnings) }
       try checkCancelled()
 
-      events.progress(SyncProgress(.merge, done: 0, total: remote.messages.count))
-      let plan: MergePlan? = try storeCall {
+      events.progress(SyncProgress(.merge, done: 0, total: count))
+      let merged: (plan: MergePlan, merged: RepeatedReply.Merged?)? = try storeCall {
         try store.syncTransaction { transaction in
           guard generation.load(ordering: .sequentiallyConsistent) == startGeneration else { return nil }
-          let plan = Merge.plan(
-            local: try transaction.messages(), pending: try transaction.pendingOutbox(), remote: remote, now: now)
-          try plan.apply(to: transaction, now: now)
-          try transaction.setSetting(Self.lastFetchKey, .int(now))
-          return plan
+          return try repeatedReply.merge(envelope, remote: remote, candidate: candidate, in: transaction, now: now) {
+            try $0.setSetting(Self.lastFetchKey, .int(now))
+          }
         }
       }
-      if let plan {
+      if let merged = merged?.merged { repeatedReply.remember(merged) } else { repeatedReply.forget() }
+      if let plan = merged?.plan {
         report.added = plan.added
         report.updated = plan.updated
         report.removed = plan.removed
         report.expired = plan.expired
         events.merged(plan)
-        events.progress(SyncProgress(.merge, done: remote.messages.count, total: remote.messages.count))
+        events.progress(SyncProgress(.merge, done: count, total: count))
       } else {
         events.log("the account changed during the sync; the inbox fetched for the old one was discarded")
       }
