@@ -25,6 +25,25 @@ public struct BackendEnvelope: Sendable, Hashable {
     self.body = body
   }
 
+  /// True for a reply that repeats a known one and was not parsed: `response` and `messageTexts`
+  /// are nil, `parsed()` reads `body` when they are needed after all.
+  public var isRepeat = false
+
+  /// This reply again, unparsed, if `body` with `httpStatus` is it: decoding is a function of the two,
+  /// and this one decoded without error.
+  public func repeated(httpStatus: Int, body: [UInt8]) -> BackendEnvelope? {
+    guard httpStatus == 200, let known = self.body, known == body else { return nil }
+    var copy = BackendEnvelope(response: nil, baseURL: baseURL, body: known)
+    copy.isRepeat = true
+    return copy
+  }
+
+  /// The envelope with its `response` read: itself, or its body parsed again if it is a repeat.
+  public func parsed() throws(SyncError) -> BackendEnvelope {
+    guard isRepeat, let body else { return self }
+    return try Self.decode(method: .getInboxMessages, httpStatus: 200, body: body)
+  }
+
   /// Longest reply read; a larger one is refused as malformed rather than filling the memory.
   public static let maxReplyBytes = 128 * 1024 * 1024
 

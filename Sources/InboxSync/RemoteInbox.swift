@@ -54,7 +54,8 @@ public struct RemoteInbox: Sendable, Hashable {
 
   /// Reads an envelope's `response`, keeping the payload texts it was parsed with.
   public static func parse(_ envelope: BackendEnvelope, now: Int64) throws(SyncError) -> RemoteInbox {
-    try parse(envelope.response, texts: envelope.messageTexts, now: now)
+    let envelope = try envelope.parsed()
+    return try parse(envelope.response, texts: envelope.messageTexts, now: now)
   }
 
   /// Reads the `response` member; `now` is the ingest time given to every message. `texts`, when

@@ -22,7 +22,8 @@ extension RepeatedReply {
       let expiries = [Self.nextExpiry(of: remote, after: now), try transaction.nextExpiry(after: now)]
       merged = envelope.body.map {
         Merged(
-          body: $0, generation: nil, mergedAt: now, nextExpiry: expiries.compactMap { $0 }.min(),
+          body: $0, baseURL: envelope.baseURL, generation: nil, mergedAt: now,
+          nextExpiry: expiries.compactMap { $0 }.min(),
           warnings: remote.warnings, messageCount: remote.messages.count)
       }
     }

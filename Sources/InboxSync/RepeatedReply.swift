@@ -21,6 +21,8 @@ public final class RepeatedReply: Sendable {
   /// What one merge left behind.
   public struct Merged: Sendable {
     public var body: [UInt8]
+    /// The reply's `base_url`, as sent.
+    public var baseURL: String?
     /// Nil until read, last, in the merge's transaction.
     public var generation: StoreGeneration?
     public var mergedAt: Int64
@@ -30,10 +32,12 @@ public final class RepeatedReply: Sendable {
     public var messageCount: Int
 
     public init(
-      body: [UInt8], generation: StoreGeneration?, mergedAt: Int64, nextExpiry: Int64?, warnings: [Warning],
+      body: [UInt8], baseURL: String?, generation: StoreGeneration?, mergedAt: Int64, nextExpiry: Int64?,
+      warnings: [Warning],
       messageCount: Int
     ) {
       self.body = body
+      self.baseURL = baseURL
       self.generation = generation
       self.mergedAt = mergedAt
       self.nextExpiry = nextExpiry
@@ -48,6 +52,13 @@ public final class RepeatedReply: Sendable {
   private let last = Mutex<Merged?>(nil)
 
   public init() {}
+
+  /// The last merged reply, for `BackendCall.knownReply`: a repeat of it is not even parsed.
+  public var lastReply: BackendEnvelope? {
+    last.withLock { merged in
+      merged.map { BackendEnvelope(response: nil, baseURL: $0.baseURL, body: $0.body) }
+    }
+  }
 
   /// The merge `body` repeats at `now`, when the reply and the time allow skipping it; the store's
   /// generation is still to be compared, inside the transaction.

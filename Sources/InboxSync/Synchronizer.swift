@@ -206,7 +206,7 @@ public final class Synchronizer: Sendable {
       events.progress(SyncProgress(.fetch))
       let call = BackendCall(
         method: .getInboxMessages, baseURL: account.baseURL, request: account.commonFields(version: options.version),
-        token: options.token)
+        token: options.token, knownReply: repeatedReply.lastReply)
       let envelope = try backend.send(call, isCancelled: isCancelled)
       honourBaseURL(envelope.baseURL, account: account, generation: startGeneration, events: events)
       // A reply that repeats the last merged one is not read again unless the store changed since.

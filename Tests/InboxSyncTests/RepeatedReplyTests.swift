@@ -90,3 +90,20 @@ struct RepeatedReplyTests {
     #expect(remote.payloads == remote.messages.map(\.raw.jsonString))
   }
 }
+
+/// A known reply comes back unparsed only for the same bytes with HTTP 200, and reads as it did.
+@Test func aKnownReplyRepeatsOnlyForItsOwnBytes() throws {
+  let body: JSONValue = [
+    "status_code": 200, "base_url": "https://b.example/json/1.3/",
+    "response": ["messages": [wireMessage("a", order: "1")]],
+  ]
+  let bytes = body.serialized()
+  let known = try BackendEnvelope.decode(method: .getInboxMessages, httpStatus: 200, body: bytes)
+  #expect(known.repeated(httpStatus: 500, body: bytes) == nil)
+  #expect(known.repeated(httpStatus: 200, body: bytes + [0x20]) == nil)
+  let repeated = try #require(known.repeated(httpStatus: 200, body: bytes))
+  #expect(repeated.isRepeat && repeated.response == nil)
+  #expect(repeated.baseURL == known.baseURL)
+  #expect(try repeated.parsed() == known)
+  #expect(try RemoteInbox.parse(repeated, now: 1) == RemoteInbox.parse(known, now: 1))
+}
