@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // The inbox-rpc package: a stdio JSON-RPC 2.0 server around a mobile-inbox engine.
-// Dependencies point one way: transport (JSONRPC) -> dispatch (InboxServer) -> engine (InboxCore) -> store/sync.
+// Dependencies point one way: transport (JSONRPC) -> dispatch (InboxServer) -> application (InboxApp)
+// -> engine (InboxCore) -> store/sync.
 import PackageDescription
 
 let package = Package(
@@ -9,7 +10,10 @@ let package = Package(
     .executable(name: "inbox-rpc", targets: ["inbox-rpc"]),
     .library(
       name: "InboxRPCKit",
-      targets: ["JSON", "JSONRPC", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "InboxServer"]),
+      targets: [
+        "JSON", "JSONRPC", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "InboxApp", "InboxServer",
+        "InboxMCP",
+      ]),
   ],
   targets: [
     .systemLibrary(
@@ -28,21 +32,28 @@ let package = Package(
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
     .target(name: "InboxSync", dependencies: ["CCurl", "JSON", "InboxCore", "InboxStore", "Posix"]),
     .target(
+      name: "InboxApp", dependencies: ["JSON", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix"]),
+    .target(
       name: "InboxServer",
       dependencies: [
-        "JSON", "JSONRPC", "JSONSchema", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix",
+        "JSON", "JSONRPC", "JSONSchema", "InboxApp", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix",
       ],
       resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
+    .target(name: "InboxMCP", dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxServer"]),
     .executableTarget(
-      name: "inbox-rpc", dependencies: ["InboxServer", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "Posix"]),
+      name: "inbox-rpc",
+      dependencies: ["JSON", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "Posix"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "InboxTestSupport"]),
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
+    .testTarget(name: "InboxMCPTests", dependencies: ["InboxMCP", "InboxServer", "JSON", "JSONSchema"]),
     .testTarget(name: "InboxCoreTests", dependencies: ["InboxCore", "JSON"], exclude: ["Fixtures"]),
     .testTarget(
       name: "InboxStoreTests", dependencies: ["InboxStore", "InboxCore", "JSON", "InboxTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(name: "InboxPreviewTests", dependencies: ["InboxPreview", "InboxCore", "JSON"]),
+    .testTarget(name: "InboxAppTests", dependencies: ["InboxApp", "InboxStore", "InboxSync", "InboxCore", "JSON"]),
+    .testTarget(name: "InboxServerTests", dependencies: ["InboxServer", "JSONRPC", "JSON"]),
     .testTarget(name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON"]),
   ]
 )

@@ -40,7 +40,7 @@ CARDS = ["welcome", "summer-sale", "new-arrivals", "the-reveal", "loyalty-card",
 def binary() -> str:
     if os.environ.get("INBOX_RPC_BIN"):
         return os.environ["INBOX_RPC_BIN"]
-    subprocess.run(["swift", "build", "-c", "release", "--product", "inbox-rpc", "-Xswiftc", "-static-executable"],
+    subprocess.run(["swift", "build", "-c", "release", "--product", "inbox-rpc", "-Xswiftc", "-static-stdlib"],
                    cwd=REPO, check=True, stdout=sys.stderr)
     return str(REPO / ".build" / "release" / "inbox-rpc")
 

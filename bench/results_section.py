@@ -22,3 +22,10 @@ def write_section(name: str, body: str, results: Path = RESULTS) -> None:
     else:
         text = text.rstrip("\n") + "\n\n" + section
     results.write_text(text)
+
+
+def markdown_table(header: list[str], rows: list[tuple[str, ...]]) -> str:
+    """A Markdown table: the header, a rule, one line per row."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)

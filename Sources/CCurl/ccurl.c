@@ -31,8 +31,7 @@ static const char *load_library;
 static const char *load_failure = "libcurl was never loaded";
 static char load_failure_text[512];
 
-#define FIND(field, name)                                                                      \
-  if (!(*(void **)&api.field = dlsym(handle, name))) return fail("libcurl has no " name);
+#define FIND(field, name) if (!(*(void **)&api.field = dlsym(handle, name))) return fail("libcurl has no " name);
 
 static const char *fail(const char *why) {
   strncpy(load_failure_text, why, sizeof load_failure_text - 1);

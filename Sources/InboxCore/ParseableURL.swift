@@ -50,14 +50,20 @@ public struct ParseableURL: Sendable, Hashable, CustomStringConvertible {
     return String(candidate)
   }
 
+  /// No control character, space or character RFC 3986 never allows unescaped; every `%` starts an
+  /// escape. Read as UTF-8 bytes: the characters refused are ASCII, and every byte of a non-ASCII
+  /// character is ≥ 0x80, so none is mistaken for one.
   private static func hasOnlyURLCharacters(_ text: String) -> Bool {
-    let scalars = Array(text.unicodeScalars)
-    for (offset, scalar) in scalars.enumerated() {
-      if scalar.value <= 0x20 || scalar.value == 0x7F || "\"<>\\^`{|}".unicodeScalars.contains(scalar) { return false }
-      if scalar == "%" {
-        guard offset + 2 < scalars.count, scalars[offset + 1].properties.isASCIIHexDigit,
-          scalars[offset + 2].properties.isASCIIHexDigit
-        else { return false }
+    let bytes = Array(text.utf8)
+    for (offset, byte) in bytes.enumerated() {
+      switch byte {
+      case 0...0x20, 0x7F, 0x22, 0x3C, 0x3E, 0x5C, 0x5E, 0x60, 0x7B, 0x7C, 0x7D: return false  // "<>\^`{|}
+      default: break
+      }
+      if byte == UInt8(ascii: "%") {
+        guard offset + 2 < bytes.count, bytes[offset + 1].isHexDigit, bytes[offset + 2].isHexDigit else {
+          return false
+        }
       }
     }
     return true
@@ -91,4 +97,10 @@ public struct ParseableURL: Sendable, Hashable, CustomStringConvertible {
 
 extension Unicode.Scalar {
   fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}
+
+extension UInt8 {
+  fileprivate var isHexDigit: Bool {
+    (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
+  }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import InboxSync
 import JSON
 import JSONRPC
+import Posix
 import Synchronization
 
 /// The periodic sync (`--sync-interval`): every interval, a sync that honours the fetch throttle and
@@ -18,7 +19,7 @@ final class BackgroundSync: @unchecked Sendable {
   // cancelled by `stop`; Dispatch sources are safe to resume and cancel from any thread.
   private let timer: DispatchSourceTimer
   private let started = Atomic<Bool>(false)
-  private let stopping = CancellationToken()
+  private let stopping = CancellationFlag()
   private let lastFailure = Mutex<String?>(nil)
 
   init(server: ServerState, interval: Int) {
@@ -45,11 +46,11 @@ final class BackgroundSync: @unchecked Sendable {
   }
 
   private func tick(notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger) {
-    guard !stopping.isCancelled, server.sync.settings.application != nil else { return }
-    let events = server.syncEvents(notify: notify, logger: logger, progress: false)
+    guard !stopping.isCancelled, server.inbox.sync.settings.application != nil else { return }
+    let observer = server.syncObserver(notify: notify, logger: logger, progress: false)
     do {
-      let report = try server.sync.sync(
-        force: false, respectBackoff: true, events: events, isCancelled: { [stopping] in stopping.isCancelled })
+      let report = try server.inbox.sync(
+        force: false, respectBackoff: true, observer: observer, cancellation: stopping)
       if lastFailure.withLock({ $0 }) != nil { logger.info("background sync: the backend answers again") }
       lastFailure.withLock { $0 = nil }
       logger.debug("background sync: pushed \(report.pushed), pending \(report.pending)")

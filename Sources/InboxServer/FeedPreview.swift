@@ -1,3 +1,4 @@
+import InboxApp
 import InboxCore
 import InboxPreview
 import InboxStore
@@ -9,7 +10,7 @@ public enum FeedPreview {
   /// Every visible message of `store` in feed order, resolved under the attributes saved with the
   /// store with `patch` (an AttributesPatch, such as `{"platform": "ios"}`) applied over them.
   public static func entries(store: InboxStore, patch: JSONValue, now: Int64) throws -> [PreviewEntry] {
-    let saved = try store.setting(ServerState.attributesKey).map { try Attributes(json: $0) } ?? Attributes()
+    let saved = try store.setting(Inbox.attributesKey).map { try Attributes(json: $0) } ?? Attributes()
     let attributes = try saved.merging(patch)
     var entries: [PreviewEntry] = []
     var cursor: FeedCursor?

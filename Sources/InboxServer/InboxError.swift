@@ -1,3 +1,4 @@
+import InboxApp
 import InboxCore
 import InboxStore
 import InboxSync
@@ -29,9 +30,12 @@ extension ErrorCode {
   static let backendNotConfigured = ErrorCode(rawValue: -32033)
 }
 
-extension RPCError {
-  static func messageNotFound(_ id: String) -> RPCError {
-    RPCError(.messageNotFound, "Message not found", data: ["id": .string(id)])
+extension InboxError: RPCErrorConvertible {
+  public var rpcError: RPCError {
+    switch self {
+    case .messageNotFound(let id): RPCError(.messageNotFound, "Message not found", data: ["id": .string(id)])
+    case .invalidArgument(let argument, let reason): RPCError.invalidParams(argument, reason)
+    }
   }
 }
 

@@ -41,7 +41,7 @@ public enum InboxServer {
     /// feed if asked, builds the registry. `backend` replaces the HTTP backend (tests).
     public init(options: ServerOptions, store: InboxStore, backend: (any Backend)? = nil) throws {
       let state = try ServerState(options: options, store: store, backend: backend)
-      if options.sampleFeed { try SampleFeed.seedIfEmpty(state) }
+      if options.sampleFeed { try SampleFeed.seedIfEmpty(state.inbox) }
       var registry = MethodRegistry(InboxServer.methods.map { $0.method(state) })
       if options.testMethods {
         for method in ConformanceMethods.all + ConformanceMethods.stateful(state) { registry.register(method) }
@@ -68,5 +68,28 @@ public enum InboxServer {
   /// Every method name a host can call, lifecycle ones included, for `initialize`.
   static var publicMethodNames: [String] {
     methods.map { $0.name } + Connection.lifecycleMethods
+  }
+}
+
+extension InboxServer.Session {
+  /// Runs one method in process, exactly as the transport would: another protocol face (MCP)
+  /// reaches the same implementations, so no rule of the engine or the store is written twice.
+  public func call(_ request: RequestContext) throws -> JSONValue {
+    guard let method = registry[request.method] else { throw RPCError.methodNotFound(request.method) }
+    return try method.handler(request)
+  }
+}
+
+extension InboxServer {
+  /// The contract, Schemas/openrpc.json as embedded at build time.
+  public static var contract: JSONValue { RPCDiscover.document }
+}
+
+extension InboxServer.Session {
+  /// Lints a payload as `inbox-rpc lint` does, under the attributes in force with `patch` applied,
+  /// at `now` or the server's clock.
+  public func lint(_ payload: JSONValue, attributes patch: JSONValue?, now: Int64?) throws -> JSONValue {
+    let attributes = try state.inbox.attributes(merging: patch)
+    return PayloadLint.json(PayloadLint.lint(payload, attributes: attributes, now: now ?? state.inbox.clock.now))
   }
 }

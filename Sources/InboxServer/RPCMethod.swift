@@ -2,13 +2,14 @@ import InboxStore
 import JSON
 import JSONRPC
 
-/// One RPC method: a thin mapping from the wire to the engine, in a file named after it.
+/// One RPC method: an adapter of a few lines in a file named after it — read the params the
+/// contract accepted, call the inbox, encode the result.
 protocol RPCMethod: SendableMetatype {
   /// The method name, exactly as API.md and Schemas/openrpc.json spell it.
   static var name: String { get }
   /// Inline for quick work; background for work that waits on the network or may be cancelled.
   static var execution: Method.Execution { get }
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue
   /// The method as the transport sees it. A requirement, not only an extension, so a method can
   /// replace it (`rpc.ping` skips the params contract) and the registry's call reaches the override.
   static func method(_ server: ServerState) -> Method
@@ -17,14 +18,15 @@ protocol RPCMethod: SendableMetatype {
 extension RPCMethod {
   static var execution: Method.Execution { .inline }
 
-  /// The method as the transport sees it: params checked against the contract, then handled.
+  /// The method as the transport sees it: params checked against the contract once, then handled.
   static func method(_ server: ServerState) -> Method {
     Method(name, execution: execution) { request in
       try ParamsContract.forMethod(name)?.check(request.params)
-      guard execution == .serial, request.isOnReader else { return try handle(request, server) }
+      let params = ValidParams(checked: request.params)
+      guard execution == .serial, request.isOnReader else { return try handle(params, request, server) }
       // A write tried on the reader must not wait there: if it would, it moves to the serial lane.
       do {
-        return try server.store.withoutWaiting { try handle(request, server) }
+        return try server.inbox.store.withoutWaiting { try handle(params, request, server) }
       } catch let error as StoreError where error.isWouldWait {
         throw RunOffReader()
       }

@@ -1,3 +1,4 @@
+import InboxApp
 import InboxCore
 import JSON
 
@@ -6,16 +7,16 @@ import JSON
 enum SampleFeed {
   /// Ingests the sample into a store that has never held a message (dismissed ones count as held,
   /// so a dismissal survives a restart). Send times count back from now by each entry's `age`.
-  static func seedIfEmpty(_ server: ServerState) throws {
-    guard try server.store.isEmpty() else { return }
+  static func seedIfEmpty(_ inbox: Inbox) throws {
+    guard try inbox.store.isEmpty() else { return }
     let entries = try JSONValue.parse(bytes: PackageResources.sample_feed_json, options: JSONReadOptions(maxDepth: 64))
-    let now = server.clock.now
+    let now = inbox.clock.now
     for entry in entries.arrayValue ?? [] {
       guard let id = entry["id"]?.stringValue, let payload = entry["payload"] else { continue }
       // No send_date: a send-request object is sent at its context's `now`.
       let sentAt = now - (entry["age"]?.intValue ?? 0)
       let (message, _) = try Engine.ingest(payload: payload, context: IngestContext(id: id, now: sentAt))
-      _ = try server.store.insert(message, pinned: message.isPinned, now: now)
+      _ = try inbox.store.insert(message, pinned: message.isPinned, now: now)
     }
   }
 }

@@ -1,57 +1,60 @@
+import InboxApp
 import InboxStore
 import InboxSync
 import JSON
 import JSONRPC
 
-/// The server's side of sync: configuration as the host sees it, and a sync's events turned into
-/// notifications.
+/// The server's side of sync and configuration: the backend settings as the host sees them, and a
+/// sync's events turned into notifications.
 extension ServerState {
   /// `backend` of `config.get` / `config.set`: the settings in force, never the token.
   ///
   /// `{baseUrl, effectiveBaseUrl, application, hwid, userId, deviceType, tokenSet, tokenSource,
   ///   syncInterval, minSyncInterval, lastSyncAt, pending}`
-  func backendJSON() throws -> JSONValue {
-    let settings = sync.settings
+  func backendJSON(_ status: BackendStatus) -> JSONValue {
+    let settings = status.settings
     return [
       "baseUrl": settings.baseURL.map { .string($0.string) } ?? .null,
-      "effectiveBaseUrl": sync.effectiveBaseURL.map { .string($0.string) } ?? .null,
+      "effectiveBaseUrl": status.effectiveBaseURL.map { .string($0.string) } ?? .null,
       "application": settings.application.map(JSONValue.string) ?? .null,
       "hwid": .string(settings.hwid),
       "userId": settings.userID.map(JSONValue.string) ?? .null,
       "deviceType": .int(settings.deviceType),
-      "tokenSet": .bool(options.sync.token != nil),
+      "tokenSet": .bool(status.tokenSet),
       "tokenSource": options.sync.tokenSource.map(JSONValue.string) ?? .null,
       "syncInterval": options.sync.interval.map { .int(Int64($0)) } ?? .null,
-      "minSyncInterval": .int(options.sync.minFetchInterval),
-      "lastSyncAt": try sync.lastFetchAt().map(JSONValue.int) ?? .null,
-      "pending": .int(Int64(try store.pendingCount())),
+      "minSyncInterval": .int(status.minSyncInterval),
+      "lastSyncAt": status.lastSyncAt.map(JSONValue.int) ?? .null,
+      "pending": .int(Int64(status.pending)),
     ]
   }
 
-  /// Applies a `backend` patch from `config.set` or `initialize` (saved with the store). A change of
-  /// application or user id clears the inbox: the host hears `feed.changed {reason: "config", removed}`.
-  func configureBackend(_ patch: JSONObject, _ request: RequestContext) throws {
-    let parsed: BackendSettings.Patch
+  /// A `backend` patch of `config.set` or `initialize`, its mistakes reported as -32602 naming the member.
+  static func backendPatch(_ object: JSONObject?) throws(RPCError) -> BackendSettings.Patch? {
+    guard let object else { return nil }
     do {
-      parsed = try BackendSettings.Patch(json: patch)
+      return try BackendSettings.Patch(json: object)
     } catch {
       throw RPCError.invalidParams(error.path, error.reason)
     }
-    let outcome = try sync.configure(parsed)
-    if outcome.accountChanged {
+  }
+
+  /// Reports a configuration change: the account change on stderr, then its effects.
+  func report(_ result: ConfigResult, _ request: RequestContext) {
+    if let outcome = result.accountChange {
       request.logger.info(
         "backend account changed: \(outcome.removed.count) messages cleared, \(outcome.dropped) unsendable changes dropped"
       )
-      feedChanged(request, reason: "config", removed: outcome.removed)
     }
+    report(result.effects, request)
   }
 
   /// Turns a sync's events into notifications: `sync.progress` (when `progress`), `feed.changed
   /// {reason: "sync"}` once the merge has committed, warnings as `log`, notes on stderr.
-  func syncEvents(
-    notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger, progress: Bool
-  ) -> Synchronizer.Events {
-    Synchronizer.Events(
+  func syncObserver(notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger, progress: Bool)
+    -> SyncObserver
+  {
+    SyncObserver(
       progress: { step in
         guard progress else { return }
         var params: JSONObject = ["stage": .string(step.stage.rawValue)]
@@ -59,13 +62,7 @@ extension ServerState {
         if let total = step.total { params["total"] = .int(Int64(total)) }
         notify("sync.progress", .object(params))
       },
-      merged: { plan in
-        guard !(plan.added.isEmpty && plan.updated.isEmpty && plan.removed.isEmpty && plan.expired.isEmpty) else {
-          return
-        }
-        Self.feedChanged(
-          notify, reason: "sync", added: plan.added, updated: plan.updated, removed: plan.removed + plan.expired)
-      },
+      changed: { change in Self.feedChanged(notify, change) },
       warnings: { [warnings] found in warnings.report(found, logger: logger, notify: notify) },
       log: { note in logger.info("sync: \(note)") })
   }

@@ -52,7 +52,7 @@ extension InboxStore {
   }
 
   /// Raises the effective status (never lowers it), stamps the change time, and queues the change.
-  private static func raise(
+  static func raise(
     _ database: Database, _ row: StoredMessage, to status: MessageStatus, column: String, now: Int64
   ) throws {
     try database.run(

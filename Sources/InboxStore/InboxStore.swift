@@ -31,8 +31,8 @@ public final class InboxStore: @unchecked Sendable {
   public let path: String
 
   // `writeLock` guards `writer`, `readLock` guards `reader` (the same connection in memory).
-  private let writeLock = ConditionLock()
-  private let readLock: ConditionLock
+  private let writeLock = StoreLock()
+  private let readLock: StoreLock
   private let writer: Database
   private let reader: Database
   private let health = StoreHealth()
@@ -45,7 +45,7 @@ public final class InboxStore: @unchecked Sendable {
   private init(writer: Database, reader: Database?, path: String, storeID: String) {
     self.writer = writer
     self.reader = reader ?? writer
-    readLock = reader == nil ? writeLock : ConditionLock()
+    readLock = reader == nil ? writeLock : StoreLock()
     self.path = path
     self.storeID = storeID
     identity = reader == nil ? nil : FileIdentity(path: path)
@@ -151,6 +151,12 @@ public final class InboxStore: @unchecked Sendable {
       health.record(error)
       throw error
     }
+  }
+
+  /// Runs `body` on each connection, under its lock (statement tracing).
+  func eachConnection(_ body: (Database) -> Void) {
+    readLock.withLock { body(reader) }
+    if reader !== writer { writeLock.withLock { body(writer) } }
   }
 
   /// Runs a change in one IMMEDIATE transaction on the writing connection; it has committed when this

@@ -1,3 +1,4 @@
+import Dispatch
 import Posix
 
 /// `PRAGMA quick_check` (or the full `integrity_check`) over a connection of its own.
@@ -13,14 +14,14 @@ enum IntegrityCheck {
       kind: .corrupt, message: "the store failed its integrity check: \(problems.prefix(3).joined(separator: "; "))")
   }
 
-  /// Starts the check on a thread of its own, reporting to `health`: 250 ms after the start, or at
+  /// Starts the check off the caller (a Dispatch queue), reporting to `health`: 250 ms after the start, or at
   /// once when a write waits for its verdict.
   /// Returns the connection it reads through, so a close can interrupt it.
   static func startInBackground(path: String, health: StoreHealth) throws(StoreError) -> Database {
     let database = try Database(path: path)
     let box = UncheckedBox(database)
     health.beginCheck()
-    let started = Threads.spawn {
+    DispatchQueue.global(qos: .utility).async {
       var problem: StoreError?
       var completed = true
       do {
@@ -39,7 +40,6 @@ enum IntegrityCheck {
       }
       health.endCheck(problem: problem?.asDamage, completed: completed)
     }
-    if !started { health.endCheck(problem: nil, completed: false) }
     return database
   }
 }

@@ -12,9 +12,11 @@ enum StoreHeader {
     case database
   }
 
-  /// Reads the 100-byte SQLite header: refuses a file that is not SQLite or is shorter than its header
-  /// says, and a rollback-journal database with a journal beside it (a store is always in WAL mode;
-  /// merely reading that one would roll its journal back into it).
+  /// Reads the 100-byte SQLite header: refuses a file that is not SQLite, a rollback-journal database
+  /// with a journal beside it (a store is always in WAL mode; merely reading that one would roll its
+  /// journal back into it), and a file shorter than its header says — unless a write-ahead log lies
+  /// beside it: a process killed in the middle of a checkpoint can leave page 1 written before the
+  /// pages past the end, which the log still holds and SQLite's recovery writes again.
   static func kind(of path: String) throws(StoreError) -> Kind {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
@@ -33,7 +35,7 @@ enum StoreHeader {
       throw StoreError(kind: .corrupt, message: "\(path) is an SQLite database with a hot journal, not an inbox store")
     }
     var info = stat()
-    if fstat(fd, &info) == 0, Int64(info.st_size) < declaredSize(header) {
+    if !hasWriteAheadLog(path), fstat(fd, &info) == 0, Int64(info.st_size) < declaredSize(header) {
       throw StoreError(kind: .corrupt, message: "\(path) is truncated: shorter than its header says")
     }
     return .database

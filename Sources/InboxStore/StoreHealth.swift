@@ -1,93 +1,85 @@
-import Posix
+import Dispatch
+import Synchronization
 
 /// Whether the store may be read and written: the integrity check an unclean start runs in the
 /// background, and the damage or loss of the file met at any time, decide it.
 ///
 /// Once damaged or lost the store stays so for the life of the process: every later call fails with
 /// the same error, and nothing more is written to the file.
-final class StoreHealth: @unchecked Sendable {
-  // Guarded by `condition`.
-  private let condition = ConditionLock()
-  private var checking = false
-  private var checkRunning = false
-  private var checkCompleted = true
-  private var failure: StoreError?
-  private var checkWanted = false
-  private var closing = false
+final class StoreHealth: Sendable {
+  private struct State {
+    var checking = false
+    var checkCompleted = true
+    var failure: StoreError?
+    var closing = false
+  }
+
+  private let state = Mutex(State())
+  /// Entered while a check runs: writes and `close` wait on it.
+  private let running = DispatchGroup()
+  /// Signalled when a write wants the check's verdict, or the store closes: the check starts now.
+  private let startNow = DispatchSemaphore(value: 0)
 
   /// A background check starts: writes wait for its verdict.
   func beginCheck() {
-    condition.withLock {
-      checking = true
-      checkRunning = true
-      checkCompleted = false
+    running.enter()
+    state.withLock {
+      $0.checking = true
+      $0.checkCompleted = false
     }
   }
 
   /// The check ended: `problem` is its verdict (nil: healthy), `completed` false when it was stopped.
   func endCheck(problem: StoreError?, completed: Bool) {
-    condition.withLock {
-      if let problem, failure == nil { failure = problem }
-      checking = false
-      checkRunning = false
-      checkCompleted = completed
-      condition.broadcast()
+    state.withLock {
+      if let problem, $0.failure == nil { $0.failure = problem }
+      $0.checking = false
+      $0.checkCompleted = completed
     }
+    running.leave()
   }
 
   /// Holds the check back until `delay` has passed or a write waits for it, so the first replies of
   /// a start do not share the machine with it; false when the store closes first.
   func waitToStartCheck(milliseconds delay: UInt64) -> Bool {
-    let deadline = Clock.monotonicNanoseconds + delay * 1_000_000
-    return condition.withLock {
-      while !checkWanted && condition.wait(untilMonotonic: deadline) {}
-      return !closing
-    }
+    _ = startNow.wait(timeout: .now() + .milliseconds(Int(delay)))
+    return !state.withLock { $0.closing }
   }
 
   /// The store closes: a held-back check does not start.
   func cancelCheck() {
-    condition.withLock {
-      checkWanted = true
-      closing = true
-      condition.broadcast()
-    }
+    state.withLock { $0.closing = true }
+    startNow.signal()
   }
 
   /// Waits for a running check to end (after it was asked to stop); true when it completed.
   func waitForCheck() -> Bool {
-    condition.withLock {
-      while checkRunning { condition.wait() }
-      return checkCompleted
-    }
+    running.wait()
+    return state.withLock { $0.checkCompleted }
   }
 
   /// True while a background check runs (writes wait for it).
-  var isChecking: Bool { condition.withLock { checking } }
+  var isChecking: Bool { state.withLock { $0.checking } }
 
   /// Throws the store's failure, if it has one.
   func ensureReadable() throws(StoreError) {
-    if let found = condition.withLock({ failure }) { throw found }
+    if let found = state.withLock({ $0.failure }) { throw found }
   }
 
   /// Waits for a running check, then throws the store's failure, if it has one.
   func ensureWritable() throws(StoreError) {
-    let found = condition.withLock {
-      if checking {
-        checkWanted = true
-        condition.broadcast()
-      }
-      while checking { condition.wait() }
-      return failure
+    if isChecking {
+      startNow.signal()
+      running.wait()
     }
-    if let found { throw found }
+    if let found = state.withLock({ $0.failure }) { throw found }
   }
 
   /// Records what a call met: damage (SQLite found a malformed page) or a file that is gone.
   func record(_ error: any Error) {
     guard let error = error as? StoreError, error.kind == .corrupt || error.kind == .fileGone else { return }
-    condition.withLock {
-      if failure == nil { failure = error.asDamage }
+    state.withLock {
+      if $0.failure == nil { $0.failure = error.asDamage }
     }
   }
 }

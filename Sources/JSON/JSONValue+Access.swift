@@ -2,19 +2,25 @@
 // callers decide how lenient to be.
 
 extension JSONValue {
+  /// The value itself, or the value a `.prebuilt` one was made from.
+  public var plain: JSONValue {
+    if case .prebuilt(let built) = self { return built.value }
+    return self
+  }
+
   public var isNull: Bool {
-    if case .null = self { return true }
+    if case .null = plain { return true }
     return false
   }
 
   public var boolValue: Bool? {
-    if case .bool(let value) = self { return value }
+    if case .bool(let value) = plain { return value }
     return nil
   }
 
   /// The integer, also from a double with no fractional part that fits in 64 bits.
   public var intValue: Int64? {
-    switch self {
+    switch plain {
     case .int(let value): return value
     case .double(let value):
       guard value.rounded() == value, let exact = Int64(exactly: value) else { return nil }
@@ -24,7 +30,7 @@ extension JSONValue {
   }
 
   public var doubleValue: Double? {
-    switch self {
+    switch plain {
     case .int(let value): return Double(value)
     case .double(let value): return value
     default: return nil
@@ -32,17 +38,17 @@ extension JSONValue {
   }
 
   public var stringValue: String? {
-    if case .string(let value) = self { return value }
+    if case .string(let value) = plain { return value }
     return nil
   }
 
   public var arrayValue: [JSONValue]? {
-    if case .array(let value) = self { return value }
+    if case .array(let value) = plain { return value }
     return nil
   }
 
   public var objectValue: JSONObject? {
-    if case .object(let value) = self { return value }
+    if case .object(let value) = plain { return value }
     return nil
   }
 
@@ -61,6 +67,7 @@ extension JSONValue {
     case .string: return "string"
     case .array: return "array"
     case .object: return "object"
+    case .prebuilt(let built): return built.value.typeName
     }
   }
 }

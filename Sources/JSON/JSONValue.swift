@@ -10,6 +10,8 @@ public enum JSONValue: Sendable, Hashable {
   case string(String)
   case array([JSONValue])
   case object(JSONObject)
+  /// A value already built for encoding (see `PrebuiltJSON`); every read sees its `value`.
+  indirect case prebuilt(PrebuiltJSON)
 }
 
 // MARK: - Literals (tests and defaults read as JSON)

@@ -1,8 +1,11 @@
+import Posix
 import Synchronization
 
-/// A flag a long handler polls; `$/cancelRequest` sets it from the reader thread.
-public final class CancellationToken: Sendable {
+/// A flag a long handler polls; `$/cancelRequest` sets it from the reader thread. A handler that
+/// waits (for a turn, a lock) asks to be woken instead (`onCancel`).
+public final class CancellationToken: Cancellable {
   private let cancelled = Atomic<Bool>(false)
+  private let wakeUps = CancellationFlag()
   private let started = Atomic<Bool>(false)
   private let replied = Atomic<Bool>(false)
 
@@ -24,7 +27,12 @@ public final class CancellationToken: Sendable {
 
   public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-  public func cancel() { cancelled.store(true, ordering: .releasing) }
+  public func cancel() {
+    cancelled.store(true, ordering: .releasing)
+    wakeUps.cancel()
+  }
+
+  public func onCancel(_ body: @escaping @Sendable () -> Void) { wakeUps.onCancel(body) }
 
   /// Throws `CancellationError` once cancelled; call it between stages of long work.
   public func check() throws(CancellationError) {

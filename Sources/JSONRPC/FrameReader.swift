@@ -88,12 +88,8 @@ public struct FrameReader: Sendable {
   }
 
   private mutating func skipBlank() {
-    while start < buffer.count, Self.isBlank(buffer[start]) { start += 1 }
+    while start < buffer.count, HeaderBlock.isBlank(buffer[start]) { start += 1 }
     scanFrom = max(scanFrom, start)
-  }
-
-  private static func isBlank(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
   // MARK: - Newline-delimited JSON
@@ -122,7 +118,7 @@ public struct FrameReader: Sendable {
       }
       var lineEnd = newline
       if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-      if buffer[lineStart..<lineEnd].allSatisfy(Self.isBlank) { continue }
+      if buffer[lineStart..<lineEnd].allSatisfy(HeaderBlock.isBlank) { continue }
       // The size of a line is known only when it arrived whole, so it is never reported: the event does
       // not depend on how the bytes were chunked.
       if lineEnd - lineStart > maxFrameBytes { return .tooLarge(limit: maxFrameBytes, size: nil) }
@@ -154,7 +150,7 @@ public struct FrameReader: Sendable {
       }
       skipBlank()
       guard start < buffer.count else { return nil }
-      switch parseHeaderBlock() {
+      switch HeaderBlock.parse(buffer, from: start) {
       case .needMore:
         if buffer.count - start > Self.maxHeaderBytes {
           start = buffer.count
@@ -177,77 +173,6 @@ public struct FrameReader: Sendable {
         return .frame(Array(buffer[bodyStart..<start]))
       }
     }
-  }
-
-  private enum HeaderParse {
-    case needMore
-    case bad(String, end: Int)
-    case header(length: Int, bodyStart: Int)
-  }
-
-  /// Reads header lines up to the blank line. Lenient: any order, any case, `\r\n` or bare `\n`,
-  /// unknown fields (such as `Content-Type`) skipped. Strict where leniency would lose a message
-  /// silently: a line that is not `name: value` with a token name (a JSON text sent without a header)
-  /// is refused at once, and so are two `Content-Length` headers that disagree.
-  private func parseHeaderBlock() -> HeaderParse {
-    var lineStart = start
-    var length: Int?
-    var problem: String?
-    while true {
-      guard let newline = indexOfNewline(from: lineStart) else { return .needMore }
-      var lineEnd = newline
-      if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-      let line = buffer[lineStart..<lineEnd]
-      lineStart = newline + 1
-      if line.isEmpty {
-        if let problem { return .bad(problem, end: lineStart) }
-        guard let length else { return .bad("missing Content-Length header", end: lineStart) }
-        return .header(length: length, bodyStart: lineStart)
-      }
-      guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-        line[line.startIndex..<colon].allSatisfy(Self.isTokenByte)
-      else {
-        return .bad(Self.notAHeader(line), end: lineStart)
-      }
-      let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self)
-      guard name.lowercased() == "content-length" else { continue }
-      let value = line[(colon + 1)...].drop(while: Self.isBlank).reversed().drop(while: Self.isBlank).reversed()
-      if let parsed = Self.decimal(value) {
-        if let length, length != parsed {
-          problem = problem ?? "two Content-Length headers that disagree (\(length) and \(parsed))"
-        }
-        length = parsed
-      } else {
-        problem = problem ?? "Content-Length is not a decimal number"
-      }
-    }
-  }
-
-  /// A byte of an HTTP header name (RFC 9110 `tchar`).
-  private static func isTokenByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-    default: return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-    }
-  }
-
-  private static func notAHeader(_ line: ArraySlice<UInt8>) -> String {
-    let first = line.first { !isBlank($0) }
-    if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-      return "a JSON text without a Content-Length header (the stream is in Content-Length framing)"
-    }
-    return "not a header line (expected name: value)"
-  }
-
-  /// Strict ASCII digits, at most 15 of them (no sign, no overflow).
-  private static func decimal<Digits: Collection<UInt8>>(_ digits: Digits) -> Int? {
-    guard !digits.isEmpty, digits.count <= 15 else { return nil }
-    var value = 0
-    for digit in digits {
-      guard digit >= 0x30, digit <= 0x39 else { return nil }
-      value = value * 10 + Int(digit - 0x30)
-    }
-    return value
   }
 
   /// Skips to the next `Content-Length` (any case), wherever it starts: after a frame whose length
@@ -276,12 +201,12 @@ public struct FrameReader: Sendable {
   public mutating func finish() -> Event? {
     defer { start = buffer.count }
     let rest = buffer[start...]
-    guard !discardingLine, !rest.allSatisfy(Self.isBlank) else { return nil }
+    guard !discardingLine, !rest.allSatisfy(HeaderBlock.isBlank) else { return nil }
     switch framing {
     case .lsp?: return .badHeader("input ended inside a frame")
     default:
       var end = buffer.count
-      while end > start, Self.isBlank(buffer[end - 1]) { end -= 1 }
+      while end > start, HeaderBlock.isBlank(buffer[end - 1]) { end -= 1 }
       guard end - start <= maxFrameBytes else { return .tooLarge(limit: maxFrameBytes, size: nil) }
       framing = framing ?? .ndjson
       return .frame(Array(buffer[start..<end]))

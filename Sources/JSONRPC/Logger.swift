@@ -1,9 +1,11 @@
+import Dispatch
 import Posix
+import Synchronization
 
-/// Log lines for stderr, written by a thread of their own so that a host that never reads stderr
-/// cannot stall the server: when the queue is full, lines are dropped and counted, and the count
-/// is written once stderr drains.
-public final class Logger: @unchecked Sendable {
+/// Log lines for stderr, written on a serial queue of their own so that a host that never reads
+/// stderr cannot stall the server: when the queue is full, lines are dropped and counted, and the
+/// count is written once stderr drains.
+public final class Logger: Sendable {
   /// Severity, most severe first.
   public enum Level: Int, Comparable, Sendable, CaseIterable {
     case error, warn, info, debug
@@ -22,15 +24,11 @@ public final class Logger: @unchecked Sendable {
   /// Longest record written; longer ones are cut so one bad payload cannot flood stderr.
   private static let maxRecordBytes = 10_000
 
-  // Guarded by `condition`: `pending`, `dropped`, `writing`, `started`.
-  private let condition = ConditionLock()
-  private var pending: [String] = []
-  private var dropped = 0
-  private var writing = false
-  private var started = false
+  private let state = Mutex<(pending: [String], dropped: Int)>(([], 0))
+  /// Writes to `fd`, one batch at a time; only it ever blocks on stderr.
+  private let queue = DispatchQueue(label: "inbox-rpc.log")
 
-  /// A logger writing to `fd` (2 in the server); `capacity` lines wait at most. Its thread starts
-  /// with the first line, so a quiet server never pays for it.
+  /// A logger writing to `fd` (2 in the server); `capacity` lines wait at most.
   public init(level: Level, fd: Int32 = 2, capacity: Int = 4096) {
     self.level = level
     self.fd = fd
@@ -48,19 +46,16 @@ public final class Logger: @unchecked Sendable {
     if line.utf8.count > Self.maxRecordBytes {
       line = String(decoding: line.utf8.prefix(Self.maxRecordBytes), as: UTF8.self) + "…[truncated]"
     }
-    condition.lock()
-    if pending.count >= capacity {
-      dropped += 1
-    } else {
-      pending.append(line)
-      condition.signal()
+    // The first line queued since the last write schedules the next write; later ones join it.
+    let schedule = state.withLock { state -> Bool in
+      guard state.pending.count < capacity else {
+        state.dropped += 1
+        return false
+      }
+      state.pending.append(line)
+      return state.pending.count == 1
     }
-    if !started {
-      started = true
-      // The thread holds the logger for the life of the process, as the server does.
-      Threads.spawn { self.drain() }
-    }
-    condition.unlock()
+    if schedule { queue.async { self.drain() } }
   }
 
   public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
@@ -70,37 +65,26 @@ public final class Logger: @unchecked Sendable {
 
   /// Waits up to `timeout` seconds for queued lines to be written (at exit); never blocks longer.
   public func flush(timeout: Double = 0.2) {
-    let deadline = Clock.monotonicNanoseconds + UInt64(timeout * 1e9)
-    condition.lock()
-    while started && (!pending.isEmpty || writing) {
-      if !condition.wait(untilMonotonic: deadline) { break }
-    }
-    condition.unlock()
+    let written = DispatchSemaphore(value: 0)
+    queue.async { written.signal() }
+    _ = written.wait(timeout: .now() + timeout)
   }
 
+  /// Writes every queued line, and a count of the lines dropped meanwhile.
   private func drain() {
-    guard fd >= 0 else { return }
-    while true {
-      condition.lock()
-      while pending.isEmpty && dropped == 0 { condition.wait() }
-      var batch = pending
-      pending.removeAll(keepingCapacity: true)
-      if dropped > 0 {
-        batch.append("inbox-rpc warn: \(dropped) log lines dropped (stderr is not being read fast enough)")
-        dropped = 0
-      }
-      writing = true
-      condition.unlock()
-
-      var text = batch.joined(separator: "\n")
-      text.append("\n")
-      writeAll(Array(text.utf8))
-
-      condition.lock()
-      writing = false
-      condition.broadcast()
-      condition.unlock()
+    let (batch, dropped) = state.withLock { state in
+      defer { state = ([], 0) }
+      return state
     }
+    guard fd >= 0 else { return }
+    var lines = batch
+    if dropped > 0 {
+      lines.append("inbox-rpc warn: \(dropped) log lines dropped (stderr is not being read fast enough)")
+    }
+    guard !lines.isEmpty else { return }
+    var text = lines.joined(separator: "\n")
+    text.append("\n")
+    writeAll(Array(text.utf8))
   }
 
   /// Best effort: a closed or broken stderr loses the lines, never the server.

@@ -20,12 +20,17 @@ public struct Method: Sendable {
   public typealias Handler = @Sendable (RequestContext) throws -> JSONValue
 
   public let name: String
-  public let execution: Execution
+  /// Where a call runs, given its params: a method may run only its slow calls off the reader.
+  public let placement: @Sendable (JSONValue?) -> Execution
   public let handler: Handler
 
   public init(_ name: String, execution: Execution = .inline, handler: @escaping Handler) {
+    self.init(name, placement: { _ in execution }, handler: handler)
+  }
+
+  public init(_ name: String, placement: @escaping @Sendable (JSONValue?) -> Execution, handler: @escaping Handler) {
     self.name = name
-    self.execution = execution
+    self.placement = placement
     self.handler = handler
   }
 }

@@ -1,14 +1,12 @@
 import JSON
 import Posix
+import Synchronization
 
 /// The one writer of protocol frames: each frame goes out whole in one `write` loop under a lock,
 /// so frames never interleave, and nothing is buffered, so every frame is flushed as written.
-public final class OutputWriter: @unchecked Sendable {
+public final class OutputWriter: Sendable {
   private let fd: Int32
-  // Guarded by `lock`: `framing`, `closed`.
-  private let lock = ConditionLock()
-  private var framing: Framing = .ndjson
-  private var closed = false
+  private let state = Mutex<(framing: Framing, closed: Bool)>((.ndjson, false))
   /// Called once, from the writing thread, when the host has closed its end (EPIPE).
   private let onClosed: @Sendable () -> Void
 
@@ -19,9 +17,7 @@ public final class OutputWriter: @unchecked Sendable {
 
   /// Sets the framing replies use: the one the host's input was read in.
   public func use(_ framing: Framing) {
-    lock.lock()
-    self.framing = framing
-    lock.unlock()
+    state.withLock { $0.framing = framing }
   }
 
   /// Encodes and writes one message as one frame. Encoding happens outside the lock.
@@ -41,21 +37,17 @@ public final class OutputWriter: @unchecked Sendable {
     }
   }
 
-  private var currentFraming: Framing {
-    lock.lock()
-    defer { lock.unlock() }
-    return framing
-  }
+  private var currentFraming: Framing { state.withLock { $0.framing } }
 
   /// Writes the parts of one whole frame back to back, unless the host has gone.
   private func emit(_ parts: [[UInt8]]) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !closed else { return }
-    for part in parts where !writeAll(part) {
-      closed = true
-      onClosed()
-      return
+    state.withLock { state in
+      guard !state.closed else { return }
+      for part in parts where !writeAll(part) {
+        state.closed = true
+        onClosed()
+        return
+      }
     }
   }
 

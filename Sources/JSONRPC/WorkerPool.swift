@@ -1,58 +1,33 @@
-import Posix
+import Dispatch
 
-/// Runs background requests on threads of their own, at most `limit` at once, in arrival order.
-/// Threads, not a shared queue: a worker may block on the network for seconds, and a request
-/// waiting for a slot must stay cancellable (the connection answers it -32800 at once).
-final class WorkerPool: @unchecked Sendable {
-  private let limit: Int
-  // Guarded by `condition`: `waiting`, `running`, `unfinished`.
-  private let condition = ConditionLock()
-  private var waiting: [@Sendable () -> Void] = []
-  private var running = 0
-  private var unfinished = 0
+/// Runs background requests off the reader, at most `limit` at once, starting in arrival order.
+/// A job admitted waits for a slot on a serial queue of its own, so the reader never waits; a
+/// request waiting for a slot stays cancellable (the connection answers it -32800 at once, and the
+/// job then returns without work). Workers run on a concurrent queue: Dispatch gives a worker that
+/// blocks on the network a thread of its own.
+final class WorkerPool: Sendable {
+  private let slots: DispatchSemaphore
+  private let admission = DispatchQueue(label: "inbox-rpc.admission")
+  private let workers = DispatchQueue(label: "inbox-rpc.workers", attributes: .concurrent)
+  private let unfinished = DispatchGroup()
 
-  init(limit: Int) { self.limit = limit }
+  init(limit: Int) { slots = DispatchSemaphore(value: limit) }
 
   /// Queues a job; it starts as soon as fewer than `limit` jobs run.
   func submit(_ job: @escaping @Sendable () -> Void) {
-    condition.withLock {
-      unfinished += 1
-      if running < limit {
-        running += 1
-        Threads.spawn { self.work(first: job) }
-      } else {
-        waiting.append(job)
+    unfinished.enter()
+    admission.async { [slots, workers, unfinished] in
+      slots.wait()
+      workers.async {
+        job()
+        slots.signal()
+        unfinished.leave()
       }
     }
   }
 
   /// Waits until every submitted job has finished, at most `seconds`; false on time-out.
   func waitUntilIdle(seconds: Double) -> Bool {
-    let deadline = Clock.monotonicNanoseconds + UInt64(seconds * 1e9)
-    return condition.withLock {
-      while unfinished > 0 {
-        if !condition.wait(untilMonotonic: deadline) { return unfinished == 0 }
-      }
-      return true
-    }
-  }
-
-  /// A worker thread: runs its job, then takes the next waiting one, until none is left.
-  private func work(first: @escaping @Sendable () -> Void) {
-    var job = first
-    while true {
-      job()
-      condition.lock()
-      unfinished -= 1
-      if !waiting.isEmpty {
-        job = waiting.removeFirst()
-        condition.unlock()
-        continue
-      }
-      running -= 1
-      condition.broadcast()
-      condition.unlock()
-      return
-    }
+    unfinished.wait(timeout: .now() + seconds) == .success
   }
 }

@@ -209,7 +209,7 @@ public struct SchemaValidator: Sendable {
   ]
 
   private static func matches(_ value: JSONValue, type: String) -> Bool {
-    switch (type, value) {
+    switch (type, value.plain) {
     case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object): return true
     case ("integer", .int), ("number", .int), ("number", .double): return true
     case ("integer", .double(let number)): return number.rounded() == number
@@ -230,27 +230,5 @@ extension SchemaViolation {
     let wrongVariant = ["const", "enum", "type"].contains(rule)
     let depth = path.reduce(0) { $0 + ($1 == "." || $1 == "[" ? 1 : 0) }
     return (wrongVariant ? 0 : 1, depth)
-  }
-}
-
-extension String {
-  /// A JSON pointer token with `~1` and `~0` read back as `/` and `~` (RFC 6901).
-  fileprivate var unescapingJSONPointer: String {
-    guard contains("~") else { return self }
-    var result = ""
-    var iterator = makeIterator()
-    while let character = iterator.next() {
-      guard character == "~" else {
-        result.append(character)
-        continue
-      }
-      switch iterator.next() {
-      case "1": result.append("/")
-      case "0": result.append("~")
-      case let other?: result.append("~\(other)")
-      case nil: result.append("~")
-      }
-    }
-    return result
   }
 }

@@ -90,21 +90,6 @@ enum LintCommand {
   }
 
   static func render(_ file: String, _ reports: [PayloadLint.Report]) -> JSONValue {
-    [
-      "file": .string(file),
-      "payloads": .array(
-        reports.map { report in
-          [
-            "label": .string(report.label),
-            "card": report.card?.json ?? .null,
-            "refusal": report.refusal.map(JSONValue.string) ?? .null,
-            "warnings": .array(report.warnings.map(\.json)),
-            "schemaProblems": .array(
-              report.schemaProblems.map {
-                ["path": .string($0.path), "rule": .string($0.rule), "message": .string($0.message)]
-              }),
-          ]
-        }),
-    ]
+    PayloadLint.json(reports, file: file)
   }
 }

@@ -43,6 +43,7 @@ struct Options {
     (card resolver, buttons, pinning, store, sync with the Pushwoosh inbox backend).
 
     USAGE: inbox-rpc [options]
+           inbox-rpc mcp [options]           (the same inbox as an MCP server: tools and resources)
            inbox-rpc lint [--json] FILE...   (check marketer payloads: inbox-rpc lint --help)
            inbox-rpc preview [-o FILE.html]  (draw the cards as HTML: inbox-rpc preview --help)
 

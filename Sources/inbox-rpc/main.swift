@@ -1,6 +1,8 @@
+import InboxMCP
 import InboxServer
 import InboxStore
 import InboxSync
+import JSON
 import JSONRPC
 import Posix
 
@@ -17,9 +19,13 @@ if CommandLine.arguments.dropFirst().first == "lint" {
 if CommandLine.arguments.dropFirst().first == "preview" {
   exit(PreviewCommand.run(Array(CommandLine.arguments.dropFirst(2)), environment: environment))
 }
+// `inbox-rpc mcp [options]`: the same server behind the Model Context Protocol.
+var arguments = Array(CommandLine.arguments.dropFirst())
+let mcpMode = arguments.first == "mcp"
+if mcpMode { arguments.removeFirst() }
 let options: Options
 do {
-  options = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
+  options = try Options.parse(arguments, environment: environment)
 } catch {
   StandardStreams.writeStderr("inbox-rpc: \(error)\nRun 'inbox-rpc --help' for usage.\n")
   exit(2)
@@ -103,9 +109,12 @@ let writer = OutputWriter(fd: protocolFD) {
   logger.flush()
   _exit(0)
 }
+let mcp = mcpMode ? MCPServer(session: session) : nil
+if let mcp { mcp.configure(&configuration) }
 let connection = Connection(
-  configuration: configuration, registry: session.registry, writer: writer, logger: logger)
-session.start(notify: { method, params in connection.notify(method, params) }, logger: logger)
+  configuration: configuration, registry: mcp?.registry ?? session.registry, writer: writer, logger: logger)
+let notify: @Sendable (String, JSONValue) -> Void = { method, params in connection.notify(method, params) }
+session.start(notify: mcp?.backgroundNotifier(notify) ?? notify, logger: logger)
 let code = connection.serve(input: STDIN_FILENO)
 session.stop()
 do { try store.close() } catch { logger.error("closing the store: \(error)") }

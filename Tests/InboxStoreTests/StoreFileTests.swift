@@ -132,6 +132,18 @@ struct StoreFileTests {
     #expect((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 12288)
   }
 
+  /// After a kill in the middle of a checkpoint the file can be shorter than page 1 says while the
+  /// log beside it still holds the missing pages: that is recovery's to finish, not damage.
+  @Test func aShortFileWithALogBesideItIsLeftToRecovery() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = try damagedStore(in: directory)
+    truncate(path, 12288)
+    #expect(throws: StoreError.self) { try StoreHeader.kind(of: path) }
+    #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data()))
+    #expect(try StoreHeader.kind(of: path) == .database)
+  }
+
   @Test func aStoreFromANewerVersionIsRefused() throws {
     let directory = try scratch()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -2,6 +2,7 @@ import Foundation
 import InboxCore
 import InboxStore
 import JSON
+import Posix
 import Synchronization
 import Testing
 
@@ -247,11 +248,9 @@ struct SynchronizerTests {
     let rig = try rig(inbox: [wireMessage("a", order: "101"), wireMessage("b", order: "102")])
     try rig.store.ingest(wireMessage("a", order: "101"), now: now)
     _ = try rig.store.markRead(ids: ["a"], now: now)
-    let cancelled = Atomic<Bool>(false)
-    rig.backend.onCall = { call in if call.method == .getInboxMessages { cancelled.store(true, ordering: .relaxed) } }
-    #expect(throws: SyncFailure.self) {
-      try rig.sync.sync(force: true, isCancelled: { cancelled.load(ordering: .relaxed) })
-    }
+    let cancellation = CancellationFlag()
+    rig.backend.onCall = { call in if call.method == .getInboxMessages { cancellation.cancel() } }
+    #expect(throws: SyncFailure.self) { try rig.sync.sync(force: true, cancellation: cancellation) }
     #expect(try rig.store.pendingCount() == 0)
     #expect(try rig.store.feed(now: now) == ["a:2"])
     #expect(try rig.sync.lastFetchAt() == nil)

@@ -1,3 +1,4 @@
+import InboxApp
 import InboxCore
 import JSON
 import JSONRPC
@@ -11,33 +12,13 @@ enum ButtonTap: RPCMethod {
   /// A write: on the serial lane, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .serial
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let id = try request.params.requiredString("id")
-    let index = try request.params.int("button") ?? { throw RPCError.invalidParams("button", "required") }()
-    let card = try server.card(server.visibleMessage(id), request)
-    guard index >= 0, index < card.buttons.count else {
-      throw RPCError.invalidParams(
-        "button", "no button \(index): the card has \(card.buttons.count) (indexes start at 0)")
-    }
-    let action = card.buttons[Int(index)].action
-    let performDefault = try request.params.bool("performDefault") ?? true
-    var performed = false
-    var message: JSONValue = card.json
-    let now = server.clock.now
-    switch action {
-    case .dismiss where performDefault:
-      performed = try server.store.dismiss(id: id, now: now)
-      if performed { server.feedChanged(request, reason: "dismissed", removed: [id]) }
-      message = .null
-    case .markRead where performDefault:
-      performed = true
-      if !(try server.store.markRead(ids: [id], now: now)).isEmpty {
-        server.feedChanged(request, reason: "read", updated: [id])
-      }
-      message = try server.card(server.visibleMessage(id), request).json
-    default:
-      break
-    }
-    return ["action": action.json, "performed": .bool(performed), "message": message]
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    let outcome = try server.inbox.tapButton(
+      id: try params.required("id", params.string), index: try params.required("button", params.index),
+      performDefault: params.bool("performDefault") ?? true)
+    server.report(outcome.effects, request)
+    return [
+      "action": outcome.action.json, "performed": .bool(outcome.performed), "message": outcome.card?.json ?? .null,
+    ]
   }
 }

@@ -1,3 +1,4 @@
+import InboxApp
 import JSON
 import JSONRPC
 
@@ -6,7 +7,7 @@ import JSONRPC
 enum ConfigGet: RPCMethod {
   static let name = "config.get"
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    ["attributes": server.attributes.json, "backend": try server.backendJSON()]
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    ["attributes": server.inbox.attributes.json, "backend": server.backendJSON(try server.inbox.backendStatus())]
   }
 }

@@ -1,3 +1,4 @@
+import InboxApp
 import JSON
 import JSONRPC
 
@@ -13,14 +14,11 @@ enum ConfigSet: RPCMethod {
   /// A write: on the serial lane, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .serial
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let partial = try request.params.objectParam("attributes")
-    let backend = try request.params.objectParam("backend")
-    // Check the attributes before anything is saved, so a bad call changes nothing.
-    _ = try server.attributes.applying(.object(partial ?? [:]))
-    if let backend { try server.configureBackend(backend, request) }
-    let attributes = try server.applyAttributes(.object(partial ?? [:]), persist: true)
-    if partial != nil || backend == nil { server.feedChanged(request, reason: "config") }
-    return ["attributes": attributes.json, "backend": try server.backendJSON()]
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    let result = try server.inbox.configure(
+      attributes: params.value("attributes"), backend: try ServerState.backendPatch(params.object("backend")),
+      scope: .saved)
+    server.report(result, request)
+    return ["attributes": result.attributes.json, "backend": server.backendJSON(result.backend)]
   }
 }

@@ -1,3 +1,4 @@
+import InboxApp
 import InboxStore
 import JSON
 import JSONRPC
@@ -6,9 +7,10 @@ import JSONRPC
 enum FeedCountsMethod: RPCMethod {
   static let name = "feed.counts"
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    try server.purgeExpired(request)
-    return try server.store.counts(now: server.clock.now).json
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    let result = try server.inbox.counts()
+    server.report(result.effects, request)
+    return result.counts.json
   }
 }
 

@@ -1,3 +1,4 @@
+import InboxApp
 import JSON
 import JSONRPC
 
@@ -7,9 +8,9 @@ enum FeedMarkAllRead: RPCMethod {
   /// A write: on the serial lane, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .serial
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let changed = try server.store.markAllRead(now: server.clock.now)
-    if !changed.isEmpty { server.feedChanged(request, reason: "read", updated: changed) }
-    return ["changed": .int(Int64(changed.count))]
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    let result = try server.inbox.markAllRead()
+    server.report(result.effects, request)
+    return ["changed": .int(Int64(result.changed.count))]
   }
 }

@@ -1,3 +1,4 @@
+import InboxApp
 import InboxSync
 import JSON
 import JSONRPC
@@ -17,11 +18,10 @@ enum FeedSync: RPCMethod {
   static let name = "feed.sync"
   static let execution: Method.Execution = .background
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let force = try request.params.bool("force") ?? false
-    let token = request.cancellation
-    let events = server.syncEvents(notify: request.notify, logger: request.logger, progress: true)
-    let report = try server.sync.sync(force: force, events: events, isCancelled: { token.isCancelled })
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    let observer = server.syncObserver(notify: request.notify, logger: request.logger, progress: true)
+    let report = try server.inbox.sync(
+      force: params.bool("force") ?? false, observer: observer, cancellation: request.cancellation)
     return report.json
   }
 }

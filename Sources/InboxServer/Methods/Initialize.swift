@@ -1,3 +1,4 @@
+import InboxApp
 import InboxCore
 import JSON
 import JSONRPC
@@ -13,20 +14,13 @@ import JSONRPC
 enum Initialize: RPCMethod {
   static let name = "initialize"
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let params = request.params
-    var partial = try params.objectParam("attributes") ?? [:]
-    if let platform = try params.string("platform") { partial["platform"] = .string(platform) }
-    if let capabilities = try params.objectParam("capabilities"), let walletPasses = capabilities["walletPasses"] {
-      guard walletPasses.boolValue != nil || walletPasses.isNull else {
-        throw RPCError.invalidParams(
-          "capabilities.walletPasses", "expected a boolean, got \(walletPasses.typeName)")
-      }
-      partial["walletPasses"] = walletPasses
-    }
-    _ = try server.attributes.applying(.object(partial))
-    if let backend = try params.objectParam("backend") { try server.configureBackend(backend, request) }
-    let attributes = try server.applyAttributes(.object(partial), persist: false)
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    var partial = params.object("attributes") ?? [:]
+    if let platform = params.string("platform") { partial["platform"] = .string(platform) }
+    if let walletPasses = params.object("capabilities")?["walletPasses"] { partial["walletPasses"] = walletPasses }
+    let result = try server.inbox.configure(
+      attributes: .object(partial), backend: try ServerState.backendPatch(params.object("backend")), scope: .session)
+    server.report(result, request)
     let info: JSONValue = ["name": .string(ServerInfo.name), "version": .string(ServerInfo.version)]
     return [
       "server": info,
@@ -35,7 +29,7 @@ enum Initialize: RPCMethod {
       "capabilities": [:],
       "protocolVersion": .string(ServerInfo.protocolVersion),
       "methods": .array(InboxServer.publicMethodNames.map { .string($0) }),
-      "attributes": attributes.json,
+      "attributes": result.attributes.json,
     ]
   }
 }

@@ -1,3 +1,4 @@
+import InboxApp
 import JSON
 import JSONRPC
 
@@ -8,11 +9,9 @@ enum MessageDismiss: RPCMethod {
   /// A write: on the serial lane, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .serial
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let id = try request.params.requiredString("id")
-    guard try server.store.message(id: id) != nil else { throw RPCError.messageNotFound(id) }
-    let dismissed = try server.store.dismiss(id: id, now: server.clock.now)
-    if dismissed { server.feedChanged(request, reason: "dismissed", removed: [id]) }
-    return ["dismissed": .bool(dismissed)]
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    let outcome = try server.inbox.dismiss(id: try params.required("id", params.string))
+    server.report(outcome.effects, request)
+    return ["dismissed": .bool(outcome.dismissed)]
   }
 }

@@ -1,3 +1,4 @@
+import InboxApp
 import JSON
 import JSONRPC
 
@@ -5,8 +6,9 @@ import JSONRPC
 enum MessageGet: RPCMethod {
   static let name = "message.get"
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let id = try request.params.requiredString("id")
-    return try server.card(server.visibleMessage(id), request).json
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    let result = try server.inbox.card(id: try params.required("id", params.string))
+    server.report(result.effects, request)
+    return result.card.json
   }
 }

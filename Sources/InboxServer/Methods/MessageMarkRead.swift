@@ -1,3 +1,4 @@
+import InboxApp
 import JSON
 import JSONRPC
 
@@ -8,23 +9,9 @@ enum MessageMarkRead: RPCMethod {
   /// A write: on the serial lane, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .serial
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    guard let items = try request.params.required("ids").arrayValue else {
-      throw RPCError.invalidParams("ids", "expected an array of message ids")
-    }
-    var ids: [String] = []
-    for (index, item) in items.enumerated() {
-      guard let id = item.stringValue else {
-        throw RPCError.invalidParams("ids[\(index)]", "expected a string, got \(item.typeName)")
-      }
-      ids.append(id)
-    }
-    let changed = try server.store.markRead(ids: ids, now: server.clock.now)
-    if !changed.isEmpty { server.feedChanged(request, reason: "read", updated: changed) }
-    let changedSet = Set(changed)
-    return [
-      "changed": .int(Int64(changed.count)),
-      "unchanged": .array(ids.filter { !changedSet.contains($0) }.map(JSONValue.string)),
-    ]
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    let result = try server.inbox.markRead(ids: try params.required("ids", params.strings))
+    server.report(result.effects, request)
+    return ["changed": .int(Int64(result.changed.count)), "unchanged": .array(result.unchanged.map(JSONValue.string))]
   }
 }

@@ -1,3 +1,4 @@
+import InboxApp
 import InboxCore
 import InboxPreview
 import JSON
@@ -13,39 +14,19 @@ import JSONRPC
 enum MessageRender: RPCMethod {
   static let name = "message.render"
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let params = request.params
-    let payload = try params.value("payload")
-    let id = try params.string("id")
-    var attributes = server.attributes
-    if let partial = try params.value("attributes") { attributes = try attributes.applying(partial) }
-    var theme = PreviewPage.Theme.light
-    if let name = try params.string("theme") {
-      guard let chosen = PreviewPage.Theme(rawValue: name) else {
-        throw RPCError.invalidParams("theme", "expected light or dark")
-      }
-      theme = chosen
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    let source: RenderSource
+    switch (params.value("payload"), params.string("id")) {
+    case (let payload?, let id): source = .payload(payload, context: PayloadContext(id: id, now: params.int("now")))
+    case (nil, let id?): source = .stored(id: id)
+    case (nil, nil): throw RPCError.invalidParams("id", "give the id of a stored message or a payload")
     }
-
-    let card: Card
-    let warnings: [Warning]
-    switch (payload, id) {
-    case (let payload?, _):
-      let context = IngestContext(id: id, now: try params.int("now") ?? server.clock.now)
-      let resolution = try Engine.resolve(payload: payload, context: context, attributes: attributes)
-      (card, warnings) = (resolution.card, resolution.warnings)
-    case (nil, let id?):
-      let stored = try server.visibleMessage(id)
-      (card, warnings) = Resolver.resolve(try stored.message(), attributes: attributes, state: stored.localState)
-    case (nil, nil):
-      throw RPCError.invalidParams("id", "give the id of a stored message or a payload")
-    }
-    server.warnings.report(warnings, request)
+    let theme = params.string("theme").flatMap(PreviewPage.Theme.init(rawValue:)) ?? .light
+    let rendered = try server.inbox.render(source, attributes: params.value("attributes"), theme: theme)
+    server.report(rendered.effects, request)
     return [
-      "id": .string(card.id),
-      "kind": .string(card.kind.rawValue),
-      "html": .string(PreviewPage.fragment(PreviewEntry(card: card, warnings: warnings), theme: theme)),
-      "css": .string(PreviewStyle.css),
+      "id": .string(rendered.card.id), "kind": .string(rendered.card.kind.rawValue),
+      "html": .string(rendered.html), "css": .string(rendered.css),
     ]
   }
 }

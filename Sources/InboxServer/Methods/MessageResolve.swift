@@ -1,3 +1,4 @@
+import InboxApp
 import InboxCore
 import JSON
 import JSONRPC
@@ -11,16 +12,12 @@ import JSONRPC
 enum MessageResolve: RPCMethod {
   static let name = "message.resolve"
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let params = request.params
-    let payload = try params.required("payload")
-    var attributes = server.attributes
-    if let partial = try params.value("attributes") {
-      attributes = try attributes.applying(partial)
-    }
-    let context = IngestContext(id: try params.string("id"), now: try params.int("now") ?? server.clock.now)
-    let resolution = try Engine.resolve(payload: payload, context: context, attributes: attributes)
-    server.warnings.report(resolution.warnings, request)
-    return resolution.card.json
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    let result = try server.inbox.resolve(
+      payload: try params.required("payload", params.value),
+      context: PayloadContext(id: params.string("id"), now: params.int("now")),
+      attributes: params.value("attributes"))
+    server.report(result.effects, request)
+    return result.card.json
   }
 }

@@ -1,3 +1,4 @@
+import InboxApp
 import JSON
 import JSONRPC
 
@@ -9,21 +10,13 @@ enum MessageTap: RPCMethod {
   /// A write: on the serial lane, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .serial
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let id = try request.params.requiredString("id")
-    var stored = try server.visibleMessage(id)
-    if try request.params.bool("performDefault") ?? true {
-      let wasOpened = stored.status.isActionPerformed
-      guard let opened = try server.store.markOpened(id: id, now: server.clock.now) else {
-        throw RPCError.messageNotFound(id)
-      }
-      stored = opened
-      if !wasOpened { server.feedChanged(request, reason: "opened", updated: [id]) }
-    }
-    let card = try server.card(stored, request)
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    let outcome = try server.inbox.tap(
+      id: try params.required("id", params.string), performDefault: params.bool("performDefault") ?? true)
+    server.report(outcome.effects, request)
     return [
-      "message": card.json, "action": card.rowAction.json,
-      "customData": card.customData.map(JSONValue.object) ?? .null,
+      "message": outcome.card.json, "action": outcome.action.json,
+      "customData": outcome.card.customData.map(JSONValue.object) ?? .null,
     ]
   }
 }

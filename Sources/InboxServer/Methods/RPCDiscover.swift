@@ -14,7 +14,7 @@ enum RPCDiscover: RPCMethod {
     }
   }()
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
     document
   }
 }

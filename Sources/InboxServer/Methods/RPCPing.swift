@@ -5,7 +5,7 @@ import JSONRPC
 enum RPCPing: RPCMethod {
   static let name = "rpc.ping"
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
     "pong"
   }
 

@@ -1,3 +1,4 @@
+import InboxApp
 import InboxCore
 import JSON
 import JSONRPC
@@ -7,14 +8,10 @@ import JSONRPC
 enum SlideTap: RPCMethod {
   static let name = "slide.tap"
 
-  static func handle(_ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let id = try request.params.requiredString("id")
-    let index = try request.params.int("slide") ?? { throw RPCError.invalidParams("slide", "required") }()
-    let card = try server.card(server.visibleMessage(id), request)
-    do {
-      return ["action": try card.slideAction(index: Int(clamping: index)).json]
-    } catch {
-      throw RPCError.invalidParams("slide", error.reason)
-    }
+  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    let outcome = try server.inbox.tapSlide(
+      id: try params.required("id", params.string), index: try params.required("slide", params.index))
+    server.report(outcome.effects, request)
+    return ["action": outcome.action.json]
   }
 }

@@ -55,8 +55,9 @@ enum JanssonEncoder {
   }
 
   /// A new reference for `value`, or nil only when jansson cannot allocate.
-  private static func build(_ value: JSONValue) -> UnsafeMutablePointer<json_t>? {
+  static func build(_ value: JSONValue) -> UnsafeMutablePointer<json_t>? {
     switch value {
+    case .prebuilt(let built): return json_incref(built.node)
     case .null: return json_null()
     case .bool(let flag): return cj_boolean(flag ? 1 : 0)
     case .int(let number): return json_integer(json_int_t(number))

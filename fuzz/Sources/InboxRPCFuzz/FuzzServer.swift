@@ -51,7 +51,7 @@ final class FuzzServer: Sendable {
     return MethodRegistry(
       registry.names.compactMap { registry[$0] }.map { method in
         if method.name == "test.sleep" {
-          return Method(method.name, execution: method.execution) { request in
+          return Method(method.name, placement: method.placement) { request in
             guard let ms = try? request.params.int("ms"), (0...600_000).contains(ms) else {
               return try method.handler(request)  // refused as the server refuses it
             }
@@ -62,12 +62,12 @@ final class FuzzServer: Sendable {
           }
         }
         if method.name == "rpc.discover" {
-          return Method(method.name, execution: method.execution) { request in
+          return Method(method.name, placement: method.placement) { request in
             ["openrpc": try method.handler(request)["openrpc"] ?? .null]
           }
         }
         guard !Self.readOnly.contains(method.name) else { return method }
-        return Method(method.name, execution: method.execution) { [unowned self] request in
+        return Method(method.name, placement: method.placement) { [unowned self] request in
           self.touched.store(true, ordering: .releasing)
           return try method.handler(request)
         }

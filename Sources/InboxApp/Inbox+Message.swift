@@ -1,0 +1,126 @@
+import InboxCore
+import InboxStore
+
+/// A card and what reading it caused.
+public struct CardResult: Sendable, Hashable {
+  public var card: Card
+  public var effects: Effects
+}
+
+/// A row tap: the card after it, and the row action for the host to perform.
+public struct TapOutcome: Sendable, Hashable {
+  public var card: Card
+  public var action: RowAction
+  public var effects: Effects
+}
+
+/// A button tap: the button's action, whether the engine performed it, and the card after it (nil
+/// when the tap dismissed the message).
+public struct ButtonOutcome: Sendable, Hashable {
+  public var action: ButtonAction
+  public var performed: Bool
+  public var card: Card?
+  public var effects: Effects
+}
+
+/// A slide tap: the action for the host to open.
+public struct SlideOutcome: Sendable, Hashable {
+  public var action: RowAction
+  public var effects: Effects
+}
+
+/// A dismissal: false when the message already was dismissed.
+public struct DismissOutcome: Sendable, Hashable {
+  public var dismissed: Bool
+  public var effects: Effects
+}
+
+extension Inbox {
+  /// The card of a visible message.
+  public func card(id: String) throws -> CardResult {
+    var effects = Effects()
+    let card = try self.card(visibleMessage(id, now: clock.now), &effects)
+    return CardResult(card: card, effects: effects)
+  }
+
+  /// A row tap (SPEC.md §4): marks the message read and opened, persistently, unless
+  /// `performDefault` is false, and returns its row action.
+  public func tap(id: String, performDefault: Bool = true) throws -> TapOutcome {
+    let now = clock.now
+    var effects = Effects()
+    let stored: StoredMessage
+    if performDefault {
+      stored = try editVisible(id, now: now) { edit in
+        if try edit.markOpened() { effects.record(FeedChange(.opened, updated: [id])) }
+        return edit.row
+      }
+    } else {
+      stored = try visibleMessage(id, now: now)
+    }
+    let card = try self.card(stored, &effects)
+    return TapOutcome(card: card, action: card.rowAction, effects: effects)
+  }
+
+  /// A button tap (SPEC.md §3): `dismiss` and `markRead` are performed by the engine, persistently,
+  /// unless `performDefault` is false; `openURL` and `custom` are for the host, never performed.
+  public func tapButton(id: String, index: Int, performDefault: Bool = true) throws -> ButtonOutcome {
+    let now = clock.now
+    var effects = Effects()
+    return try editVisible(id, now: now) { edit in
+      var card = try self.card(edit.row, &effects)
+      guard card.buttons.indices.contains(index) else {
+        throw InboxError.invalidArgument(
+          argument: "button", reason: "no button \(index): the card has \(card.buttons.count) (indexes start at 0)")
+      }
+      let action = card.buttons[index].action
+      switch action {
+      case .dismiss where performDefault:
+        let dismissed = try edit.dismiss()
+        if dismissed { effects.record(FeedChange(.dismissed, removed: [id])) }
+        return ButtonOutcome(action: action, performed: dismissed, card: nil, effects: effects)
+      case .markRead where performDefault:
+        if try edit.markRead() {
+          effects.record(FeedChange(.read, updated: [id]))
+          card = try self.card(edit.row, &effects)
+        }
+        return ButtonOutcome(action: action, performed: true, card: card, effects: effects)
+      default:
+        return ButtonOutcome(action: action, performed: false, card: card, effects: effects)
+      }
+    }
+  }
+
+  /// A slide tap: the slide's url, or the message's row action when the slide has none. Changes nothing.
+  public func tapSlide(id: String, index: Int) throws -> SlideOutcome {
+    var effects = Effects()
+    let card = try self.card(visibleMessage(id, now: clock.now), &effects)
+    do {
+      return SlideOutcome(action: try card.slideAction(index: index), effects: effects)
+    } catch {
+      throw InboxError.invalidArgument(argument: "slide", reason: error.reason)
+    }
+  }
+
+  /// Dismisses a message for good, persistently (SPEC.md §6); a dismissed message never comes back.
+  /// Unknown ids are refused; an expired one not purged yet is dismissed as any other.
+  public func dismiss(id: String) throws -> DismissOutcome {
+    var effects = Effects()
+    let dismissed = try store.editMessage(id: id, now: clock.now) { edit in
+      guard edit != nil else { throw InboxError.messageNotFound(id: id) }
+      return try edit!.dismiss()
+    }
+    if dismissed { effects.record(FeedChange(.dismissed, removed: [id])) }
+    return DismissOutcome(dismissed: dismissed, effects: effects)
+  }
+
+  /// Runs `body` on the visible message with this id inside one write transaction.
+  private func editVisible<T>(_ id: String, now: Int64, _ body: (inout MessageEdit) throws -> T) throws -> T {
+    try store.editMessage(id: id, now: now) { found in
+      guard var edit = found, !edit.row.isDismissed, edit.row.expiresAt.map({ $0 > now }) ?? true else {
+        throw InboxError.messageNotFound(id: id)
+      }
+      defer { found = edit }
+      return try body(&edit)
+    }
+  }
+}

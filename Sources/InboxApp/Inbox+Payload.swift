@@ -1,0 +1,93 @@
+import InboxCore
+import InboxPreview
+import InboxStore
+import JSON
+
+/// A message offered to the store: its card as stored, and what the store did with it.
+public struct IngestOutcome: Sendable, Hashable {
+  public var card: Card
+  public var outcome: InsertOutcome
+  public var effects: Effects
+}
+
+/// One card drawn as InboxKit lays it out: the card, an HTML fragment in a themed wrapper, and the
+/// stylesheet it needs (the same for every card).
+public struct RenderedCard: Sendable, Hashable {
+  public var card: Card
+  public var html: String
+  public var css: String
+  public var effects: Effects
+}
+
+/// What to draw: a visible stored message, or a payload resolved without storing it.
+public enum RenderSource: Sendable, Hashable {
+  case stored(id: String)
+  case payload(JSONValue, context: PayloadContext)
+}
+
+/// How to read a payload that is not stored: the id of a send-request object (which has none; nil:
+/// derived from the payload) and the send time of a push or `send_date: "now"` request, also the
+/// base of `inbox_days` (nil: the inbox's clock).
+public struct PayloadContext: Sendable, Hashable {
+  public var id: String?
+  public var now: Int64?
+
+  public init(id: String? = nil, now: Int64? = nil) {
+    self.id = id
+    self.now = now
+  }
+}
+
+extension Inbox {
+  /// Adds a message from a push payload, a send-request notification object or a backend inbox
+  /// message, committed when this returns. Not an inbox message: `IngestError`, nothing stored.
+  public func ingest(payload: JSONValue, id: String? = nil) throws -> IngestOutcome {
+    let now = clock.now
+    var (message, warnings) = try Engine.ingest(payload: payload, context: IngestContext(id: id, now: now))
+    let outcome = try store.insert(message, pinned: message.isPinned, now: now)
+    var effects = Effects(warnings: warnings)
+    switch outcome {
+    case .added: effects.record(FeedChange(.ingested, added: [message.id]))
+    case .updated: effects.record(FeedChange(.ingested, updated: [message.id]))
+    case .dismissed, .expired: break
+    }
+    if outcome == .added || outcome == .updated { cache.remember(message, payload: message.raw.jsonString) }
+    // An update keeps the local state and never lowers the status: the card shows what is stored.
+    let stored = outcome == .added ? nil : try store.message(id: message.id)
+    if let stored { message.status = stored.status }
+    let (card, resolverWarnings) = Resolver.resolve(message, attributes: attributes, state: stored?.localState)
+    effects.warnings += resolverWarnings
+    return IngestOutcome(card: card, outcome: outcome, effects: effects)
+  }
+
+  /// Resolves a payload into a card without storing anything; `attributes` apply over those in force
+  /// for this call only.
+  public func resolve(
+    payload: JSONValue, context: PayloadContext = PayloadContext(), attributes partial: JSONValue? = nil
+  ) throws -> CardResult {
+    let attributes = try attributes(merging: partial)
+    let context = IngestContext(id: context.id, now: context.now ?? clock.now)
+    let resolution = try Engine.resolve(payload: payload, context: context, attributes: attributes)
+    return CardResult(card: resolution.card, effects: Effects(warnings: resolution.warnings))
+  }
+
+  /// Draws one card as InboxKit lays it out, under the attributes in force with `partial` over them.
+  public func render(
+    _ source: RenderSource, attributes partial: JSONValue? = nil, theme: PreviewPage.Theme = .light
+  ) throws -> RenderedCard {
+    let attributes = try attributes(merging: partial)
+    let resolved: CardResult
+    switch source {
+    case .payload(let payload, let context):
+      resolved = try resolve(payload: payload, context: context, attributes: partial)
+    case .stored(let id):
+      var effects = Effects()
+      let card = try card(visibleMessage(id, now: clock.now), &effects, attributes: attributes)
+      resolved = CardResult(card: card, effects: effects)
+    }
+    let entry = PreviewEntry(card: resolved.card, warnings: resolved.effects.warnings)
+    return RenderedCard(
+      card: resolved.card, html: PreviewPage.fragment(entry, theme: theme), css: PreviewStyle.css,
+      effects: resolved.effects)
+  }
+}

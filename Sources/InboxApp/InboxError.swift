@@ -1,0 +1,17 @@
+/// The application layer's own refusals. Errors of the layers below pass through unchanged:
+/// `IngestError` (not an inbox message), `StoreError`, `SyncFailure`.
+public enum InboxError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// No visible message has this id (unknown, dismissed or expired).
+  case messageNotFound(id: String)
+  /// An argument the contract could not rule out is wrong for this message or store: a button or
+  /// slide the card does not have, a cursor of another store, attributes that do not merge.
+  /// `argument` names it as the caller spelled it (`button`, `cursor`, `attributes.forceCellKind`).
+  case invalidArgument(argument: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .messageNotFound(let id): "no visible message has the id \(id)"
+    case .invalidArgument(let argument, let reason): "\(argument): \(reason)"
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import InboxServer
+import JSON
+import JSONRPC
+
+/// The inbox as MCP resources: the first page of the feed, the counts, each message (the template
+/// `inbox://message/{id}`, and one entry per visible message in `resources/list`), and the contract.
+struct Resources: Sendable {
+  let gateway: Gateway
+
+  private static let json = "application/json"
+
+  private static let fixed: [JSONValue] = [
+    entry(ResourceURI.feed, "feed", "The inbox feed", "The first page of the feed, pinned first, then newest first."),
+    entry(ResourceURI.counts, "counts", "Inbox counts", "Total, unread, unactioned and pinned visible messages."),
+    entry(
+      ResourceURI.contract, "openrpc.json", "The inbox-rpc contract",
+      "The OpenRPC document: every method, notification, error and shape (Schemas/openrpc.json)."),
+  ]
+
+  private static func entry(_ uri: String, _ name: String, _ title: String, _ description: String) -> JSONValue {
+    [
+      "uri": .string(uri), "name": .string(name), "title": .string(title), "description": .string(description),
+      "mimeType": .string(json),
+    ]
+  }
+
+  /// `resources/list {cursor?}`: the fixed resources, then the visible messages a feed page at a time.
+  func list(_ request: RequestContext) throws -> JSONValue {
+    let cursor = try request.params.string("cursor")
+    var arguments: JSONObject = ["limit": 100]
+    if let cursor { arguments["cursor"] = .string(cursor) }
+    let page = try gateway.call("feed.list", .object(arguments), for: request)
+    let messages = (page["items"]?.arrayValue ?? []).compactMap { card -> JSONValue? in
+      guard let id = card["id"]?.stringValue else { return nil }
+      let title = card["title"]?.stringValue ?? card["body"]?.stringValue ?? id
+      return Self.entry(ResourceURI.message(id), id, title, "The card of message \(id).")
+    }
+    var result: JSONObject = ["resources": .array((cursor == nil ? Self.fixed : []) + messages)]
+    if let next = page["nextCursor"], !next.isNull { result["nextCursor"] = next }
+    return .object(result)
+  }
+
+  /// `resources/templates/list`.
+  func templates(_ request: RequestContext) throws -> JSONValue {
+    [
+      "resourceTemplates": [
+        [
+          "uriTemplate": .string(ResourceURI.messageTemplate), "name": "message", "title": "An inbox message",
+          "description": "The card of one visible message, by id (as list_feed and get_message show it).",
+          "mimeType": .string(Self.json),
+        ]
+      ]
+    ]
+  }
+
+  /// `resources/read {uri}` -> `{contents: [{uri, mimeType, text}]}`; an unknown URI or a message
+  /// that is not visible is -32002 (resource not found).
+  func read(_ request: RequestContext) throws -> JSONValue {
+    let uri = try request.params.requiredString("uri")
+    let value: JSONValue
+    do {
+      switch uri {
+      case ResourceURI.feed: value = try gateway.call("feed.list", [:], for: request)
+      case ResourceURI.counts: value = try gateway.call("feed.counts", [:], for: request)
+      case ResourceURI.contract: value = InboxServer.contract
+      default:
+        guard let id = ResourceURI.messageID(uri) else { throw Self.notFound(uri) }
+        value = try gateway.call("message.get", ["id": .string(id)], for: request)
+      }
+    } catch {
+      // A message id that names nothing visible is a resource that is not there.
+      if RPCError(error).code.rawValue == -32001 { throw Self.notFound(uri) }
+      throw error
+    }
+    return ["contents": [["uri": .string(uri), "mimeType": .string(Self.json), "text": .string(value.jsonString)]]]
+  }
+
+  /// `resources/subscribe {uri}` / `resources/unsubscribe {uri}` -> `{}` (handshake revisions).
+  func subscribe(_ request: RequestContext, _ on: Bool) throws -> JSONValue {
+    let uri = try request.params.requiredString("uri")
+    guard ResourceURI.isKnown(uri) else { throw Self.notFound(uri) }
+    if on { gateway.changes.subscribe(uri) } else { gateway.changes.unsubscribe(uri) }
+    return [:]
+  }
+
+  private static func notFound(_ uri: String) -> RPCError {
+    RPCError(ErrorCode(rawValue: -32002), "Resource not found: \(uri)", data: ["uri": .string(uri)])
+  }
+}

@@ -1,0 +1,146 @@
+import JSON
+
+/// The short text a person reads beside a tool's structured result, in the shell client's words.
+enum ToolText {
+  static func feed(_ page: JSONValue) -> String {
+    var lines: [String] = []
+    for card in page["items"]?.arrayValue ?? [] {
+      let marks = (card["read"]?.boolValue == true ? " " : "*") + (card["pinned"]?.boolValue == true ? "P" : " ")
+      lines.append("\(marks) \(string(card, "id"))  \(string(card, "kind"))  \(sent(card))  \(headline(card))")
+      if let degraded = card["degraded"], !degraded.isNull {
+        lines.append("     degraded from \(string(degraded, "from")): \(string(degraded, "reason"))")
+      }
+      if let buttons = buttons(card) { lines.append("     " + buttons) }
+    }
+    let shown = page["items"]?.arrayValue?.count ?? 0
+    lines.append("\(shown) shown (* unread, P pinned); " + counts(page["counts"] ?? .null))
+    if let cursor = page["nextCursor"]?.stringValue { lines.append("more: list_feed with cursor \"\(cursor)\"") }
+    return lines.joined(separator: "\n")
+  }
+
+  static func card(_ card: JSONValue) -> String {
+    var lines = ["\(string(card, "id"))  \(string(card, "kind"))"]
+    if let degraded = card["degraded"], !degraded.isNull { lines.append("degraded: \(string(degraded, "reason"))") }
+    lines.append("title: \(card["title"]?.stringValue ?? "-")")
+    lines.append("body: \(card["body"]?.stringValue ?? "-")")
+    if let image = card["image"]?.stringValue { lines.append("image: \(image)") }
+    var state = [card["read"]?.boolValue == true ? "read" : "unread"]
+    if card["actionPerformed"]?.boolValue == true { state.append("opened") }
+    if card["pinned"]?.boolValue == true { state.append("pinned") }
+    lines.append("state: " + state.joined(separator: ", "))
+    lines.append("row action: " + action(card["rowAction"] ?? .null))
+    for (index, button) in (card["buttons"]?.arrayValue ?? []).enumerated() {
+      lines.append("button \(index): \(string(button, "title")): \(action(button["action"] ?? .null))")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func counts(_ counts: JSONValue) -> String {
+    "total \(int(counts, "total")), unread \(int(counts, "unread")), unactioned \(int(counts, "unactioned")), "
+      + "pinned \(int(counts, "pinned"))"
+  }
+
+  static func tap(_ result: JSONValue) -> String {
+    let message = result["message"] ?? .null
+    var state = [message["read"]?.boolValue == true ? "read" : "unread"]
+    if message["actionPerformed"]?.boolValue == true { state.append("opened") }
+    return "tapped \(string(message, "id")): \(headline(message))\naction: \(action(result["action"] ?? .null))\n"
+      + "state: \(state.joined(separator: ", "))"
+  }
+
+  static func buttonTap(_ result: JSONValue) -> String {
+    var lines = ["action: " + action(result["action"] ?? .null)]
+    lines.append(result["performed"]?.boolValue == true ? "performed: yes" : "performed: no (the host acts on it)")
+    if result["message"]?.isNull ?? true { lines.append("the message left the feed") }
+    return lines.joined(separator: "\n")
+  }
+
+  static func slideTap(_ result: JSONValue) -> String { "action: " + action(result["action"] ?? .null) }
+
+  static func markRead(_ result: JSONValue) -> String {
+    var text = "\(int(result, "changed")) marked read"
+    if let unchanged = result["unchanged"]?.arrayValue, !unchanged.isEmpty {
+      text += "; unchanged: " + unchanged.compactMap(\.stringValue).joined(separator: ", ")
+    }
+    return text
+  }
+
+  static func dismiss(_ result: JSONValue) -> String {
+    result["dismissed"]?.boolValue == true ? "dismissed" : "already dismissed"
+  }
+
+  static func ingest(_ result: JSONValue) -> String {
+    "\(result["outcome"]?.stringValue ?? "stored"): " + card(result["message"] ?? .null)
+  }
+
+  static func sync(_ report: JSONValue) -> String {
+    var text = ["added", "updated", "removed", "expired", "pushed", "pending", "failed"]
+      .map { "\($0) \(int(report, $0))" }.joined(separator: ", ")
+    if report["throttled"]?.boolValue == true { text += " (fetch throttled: the last one was recent)" }
+    if let error = report["pushError"]?["message"]?.stringValue { text += "\npush failed: \(error)" }
+    return text
+  }
+
+  static func lint(_ report: JSONValue) -> String {
+    var lines: [String] = []
+    for entry in report["payloads"]?.arrayValue ?? [] {
+      let label = string(entry, "label")
+      if let card = entry["card"], !card.isNull {
+        lines.append("\(label): \(string(card, "kind")) card \"\(headline(card))\"")
+      } else {
+        lines.append("\(label): not an inbox message: \(entry["refusal"]?.stringValue ?? "")")
+      }
+      for problem in entry["schemaProblems"]?.arrayValue ?? [] {
+        lines.append("  schema  \(string(problem, "path")): \(string(problem, "message"))")
+      }
+      for warning in entry["warnings"]?.arrayValue ?? [] {
+        lines.append("  warning [\(string(warning, "code"))] \(string(warning, "reason"))")
+      }
+      let clean =
+        (entry["refusal"]?.isNull ?? true) && (entry["warnings"]?.arrayValue?.isEmpty ?? true)
+        && (entry["schemaProblems"]?.arrayValue?.isEmpty ?? true)
+      if clean { lines.append("  ok") }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  // MARK: - Pieces
+
+  static func action(_ action: JSONValue) -> String {
+    let type = string(action, "type")
+    switch type {
+    case "openURL", "deeplink": return "\(type) \(string(action, "url"))"
+    case "richMedia": return "richMedia \(string(action, "code"))"
+    case "custom": return "custom \((action["payload"] ?? .null).jsonString)"
+    default: return type
+    }
+  }
+
+  private static func buttons(_ card: JSONValue) -> String? {
+    let buttons = card["buttons"]?.arrayValue ?? []
+    guard !buttons.isEmpty else { return nil }
+    return buttons.enumerated().map { "[\($0)] \(string($1, "title")): \(action($1["action"] ?? .null))" }
+      .joined(separator: "  ")
+  }
+
+  private static func headline(_ card: JSONValue) -> String {
+    card["title"]?.stringValue ?? card["body"]?.stringValue ?? card["image"]?.stringValue ?? "(no title)"
+  }
+
+  private static func sent(_ card: JSONValue) -> String {
+    guard let sent = card["sentAt"]?.stringValue else { return "-" }
+    return String(sent.replacingFirstT.prefix(16))
+  }
+
+  private static func string(_ value: JSONValue, _ key: String) -> String { value[key]?.stringValue ?? "-" }
+  private static func int(_ value: JSONValue, _ key: String) -> Int64 { value[key]?.intValue ?? 0 }
+}
+
+extension String {
+  fileprivate var replacingFirstT: String {
+    guard let index = firstIndex(of: "T") else { return self }
+    var copy = self
+    copy.replaceSubrange(index...index, with: " ")
+    return copy
+  }
+}

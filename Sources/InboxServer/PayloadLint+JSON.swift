@@ -1,0 +1,25 @@
+import JSON
+
+extension PayloadLint {
+  /// A lint's outcome as the `LintReport` shape of Schemas/: `{file?, payloads: [...]}`.
+  public static func json(_ reports: [Report], file: String? = nil) -> JSONValue {
+    var object: JSONObject = [:]
+    if let file { object["file"] = .string(file) }
+    object["payloads"] = .array(reports.map(\.json))
+    return .object(object)
+  }
+}
+
+extension PayloadLint.Report {
+  /// `{label, card, refusal, warnings, schemaProblems}`.
+  public var json: JSONValue {
+    [
+      "label": .string(label),
+      "card": card?.json ?? .null,
+      "refusal": refusal.map(JSONValue.string) ?? .null,
+      "warnings": .array(warnings.map(\.json)),
+      "schemaProblems": .array(
+        schemaProblems.map { ["path": .string($0.path), "rule": .string($0.rule), "message": .string($0.message)] }),
+    ]
+  }
+}

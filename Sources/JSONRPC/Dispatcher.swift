@@ -1,0 +1,109 @@
+import JSON
+
+/// Runs the messages of each frame where their methods run, and answers every request once.
+///
+/// A single quick request runs on the reader; `background` methods and every batch (a batch may
+/// be a thousand heavy requests) run on workers, so the reader keeps reading (and answers a ping,
+/// and delivers `$/cancelRequest`) while they work; `serial` ones run one at a time on their lane
+/// (`SerialLane`), tried first on the reader while the lane is idle. Each request's reply is a
+/// `PendingReply`, consumed by the one path that answers it.
+final class Dispatcher: Sendable {
+  let registry: MethodRegistry
+  let writer: OutputWriter
+  let logger: Logger
+  let lifecycle: Lifecycle
+  let inFlight: InFlight
+  let replyBudget: ReplyBudget
+  private let serialWorkIsWaiting: @Sendable () -> Bool
+  /// Background requests: at most 16 run at once, the rest wait their turn in arrival order.
+  private let workers = WorkerPool(limit: 16)
+  private let serialLane = SerialLane()
+  private let backlog: InputBacklog
+
+  /// Serves `registry` and the lifecycle's own methods.
+  init(
+    registry: MethodRegistry, lifecycle: Lifecycle, configuration: Connection.Configuration, writer: OutputWriter,
+    logger: Logger
+  ) {
+    let inFlight = InFlight()
+    var registry = registry
+    let answers = configuration.answersCancelled
+    let cancel: @Sendable (JSONValue) -> Void = { id in
+      let found = inFlight.cancel(id, writer: answers ? writer : nil)
+      logger.debug("cancel \(id.jsonString): \(found ? "cancelled" : "not in flight")")
+    }
+    for method in lifecycle.methods(notification: configuration.cancelNotification, cancel: cancel) {
+      registry.register(method)
+    }
+    self.registry = registry
+    self.lifecycle = lifecycle
+    self.inFlight = inFlight
+    self.writer = writer
+    self.logger = logger
+    serialWorkIsWaiting = configuration.serialWorkIsWaiting
+    backlog = InputBacklog(limit: 2 * configuration.maxFrameBytes)
+    replyBudget = ReplyBudget(limit: configuration.maxReplyBytes)
+  }
+
+  /// Runs the messages of one frame (`inputBytes` long). A batch gets one array reply, and none
+  /// when every member was a notification.
+  func dispatch(_ messages: [Incoming], asBatch: Bool, inputBytes: Int) {
+    func needs(_ execution: Method.Execution) -> Bool {
+      messages.contains { message in
+        switch message {
+        case .request(_, let method, let params), .notification(let method, let params):
+          return registry[method]?.placement(params) == execution
+        case .invalid, .response: return false
+        }
+      }
+    }
+    let serial = needs(.serial)
+    let background = asBatch || needs(.background)
+    if serial, !background, case .request = messages[0] {
+      serialLane.awaitIdle(unless: serialWorkIsWaiting)
+      if serialLane.isIdle, let answer = runUnlessMoved(messages[0]) {
+        sendSingle(answer)
+        return
+      }
+    }
+    guard serial || background else {
+      serialLane.awaitIdle(unless: serialWorkIsWaiting)
+      if let only = messages.first.flatMap({ run($0, token: nil) }) { sendSingle(only) }
+      return
+    }
+    let tokens = messages.map { message -> CancellationToken? in
+      guard case .request(let id, _, _) = message else { return nil }
+      let token = CancellationToken()
+      inFlight.track(id, token, answersAlone: !asBatch)
+      return token
+    }
+    backlog.acquire(inputBytes)
+    let job: @Sendable () -> Void = { [self] in
+      defer { backlog.release(inputBytes) }
+      var batch = BatchReply(budget: replyBudget)
+      for (message, token) in zip(messages, tokens) {
+        token?.markStarted()
+        defer { if case .request(let id, _, _) = message { inFlight.untrack(id) } }
+        guard let reply = run(message, token: token) else { continue }
+        if asBatch { batch.append(reply) } else { sendSingle(reply) }
+      }
+      if asBatch { batch.finish { writer.send(encoded: $0) } }
+    }
+    if serial { serialLane.submit(job) } else { workers.submit(job) }
+  }
+
+  /// Lets work off the reader finish for up to `seconds`, then cancels what is left.
+  func finish(within seconds: Double) {
+    guard !serialLane.waitUntilIdle(seconds: seconds) || !workers.waitUntilIdle(seconds: seconds) else { return }
+    logger.warn("cancelling \(inFlight.cancelAll()) request(s) still running at end of input")
+    _ = serialLane.waitUntilIdle(seconds: 0.3)
+    _ = workers.waitUntilIdle(seconds: 0.3)
+  }
+
+  /// Writes a single reply, or -32600 in its place when it is larger than the reply limit.
+  func sendSingle(_ reply: JSONValue) {
+    let body = reply.serialized()
+    guard body.count > replyBudget.limit else { return writer.send(encoded: body) }
+    writer.send(Response.error(id: reply["id"] ?? .null, .replyTooLarge(size: body.count, limit: replyBudget.limit)))
+  }
+}

@@ -1,0 +1,108 @@
+import InboxApp
+import InboxCore
+import InboxStore
+import JSON
+import Testing
+
+struct MessageUseCaseTests {
+  @Test func aRowTapOpensOnceAndReportsTheChange() throws {
+    let test = try TestInbox()
+    try test.add("a")
+    let first = try test.inbox.tap(id: "a")
+    #expect(first.card.read && first.card.actionPerformed)
+    #expect(first.effects.changes == [FeedChange(.opened, updated: ["a"])])
+    #expect(try test.inbox.tap(id: "a").effects.changes.isEmpty)
+    #expect(try test.store.outbox().map(\.status) == [.read, .opened])
+  }
+
+  @Test func aRowTapWithoutTheDefaultChangesNothing() throws {
+    let test = try TestInbox()
+    try test.add("a")
+    let outcome = try test.inbox.tap(id: "a", performDefault: false)
+    #expect(!outcome.card.read && outcome.effects.changes.isEmpty)
+    #expect(try test.store.message(id: "a")?.status == .delivered)
+  }
+
+  @Test func tapsOfUnknownDismissedOrExpiredMessagesAreRefused() throws {
+    let test = try TestInbox()
+    try test.add("gone")
+    _ = try test.inbox.dismiss(id: "gone")
+    try test.add("old", days: 1, age: 2 * 86_400)
+    for id in ["unknown", "gone", "old"] {
+      #expect(throws: InboxError.messageNotFound(id: id)) { try test.inbox.tap(id: id) }
+      #expect(throws: InboxError.messageNotFound(id: id)) { try test.inbox.tapButton(id: id, index: 0) }
+      #expect(throws: InboxError.messageNotFound(id: id)) { try test.inbox.card(id: id) }
+    }
+  }
+
+  @Test func aDismissButtonDismissesForGood() throws {
+    let test = try TestInbox()
+    try test.add("a", data: TestInbox.buttons)
+    let outcome = try test.inbox.tapButton(id: "a", index: 1)
+    #expect(outcome.action == .dismiss && outcome.performed && outcome.card == nil)
+    #expect(outcome.effects.changes == [FeedChange(.dismissed, removed: ["a"])])
+    #expect(try test.inbox.list().cards.isEmpty)
+  }
+
+  @Test func aMarkReadButtonReturnsTheReadCard() throws {
+    let test = try TestInbox()
+    try test.add("a", data: TestInbox.buttons)
+    let outcome = try test.inbox.tapButton(id: "a", index: 0)
+    #expect(outcome.performed && outcome.card?.read == true)
+    #expect(outcome.effects.changes == [FeedChange(.read, updated: ["a"])])
+    let again = try test.inbox.tapButton(id: "a", index: 0)
+    #expect(again.performed && again.effects.changes.isEmpty)
+  }
+
+  @Test func hostButtonsAndSuppressedDefaultsAreNotPerformed() throws {
+    let test = try TestInbox()
+    try test.add("a", data: TestInbox.buttons)
+    let site = try test.inbox.tapButton(id: "a", index: 2)
+    #expect(!site.performed && site.card?.read == false)
+    guard case .openURL = site.action else { throw Failure("expected openURL, got \(site.action)") }
+    let suppressed = try test.inbox.tapButton(id: "a", index: 1, performDefault: false)
+    #expect(!suppressed.performed && suppressed.card != nil && suppressed.effects.changes.isEmpty)
+    #expect(try test.store.outbox().isEmpty)
+  }
+
+  @Test func aButtonTheCardLacksIsAnInvalidArgument() throws {
+    let test = try TestInbox()
+    try test.add("a", data: TestInbox.buttons)
+    #expect(
+      throws: InboxError.invalidArgument(argument: "button", reason: "no button 3: the card has 3 (indexes start at 0)")
+    ) {
+      try test.inbox.tapButton(id: "a", index: 3)
+    }
+  }
+
+  @Test func slideTapsAnswerTheSlideOrRefuseIt() throws {
+    let test = try TestInbox()
+    let carousel: JSONObject = [
+      "displayType": "carousel",
+      "carousel": [
+        ["image": "https://cdn.example.com/1.jpg", "url": "myapp://one"], ["image": "https://cdn.example.com/2.jpg"],
+      ],
+    ]
+    try test.add("c", data: carousel)
+    #expect(try test.inbox.tapSlide(id: "c", index: 0).action == .deeplink("myapp://one"))
+    #expect(throws: InboxError.self) { try test.inbox.tapSlide(id: "c", index: 4) }
+    try test.add("plain")
+    #expect(throws: InboxError.self) { try test.inbox.tapSlide(id: "plain", index: 0) }
+  }
+
+  @Test func dismissIsPersistedOnceAndUnknownIdsAreRefused() throws {
+    let test = try TestInbox()
+    try test.add("a")
+    let first = try test.inbox.dismiss(id: "a")
+    #expect(first.dismissed && first.effects.changes == [FeedChange(.dismissed, removed: ["a"])])
+    let second = try test.inbox.dismiss(id: "a")
+    #expect(!second.dismissed && second.effects.changes.isEmpty)
+    #expect(throws: InboxError.messageNotFound(id: "nope")) { try test.inbox.dismiss(id: "nope") }
+    #expect(try test.add("a").outcome == .dismissed)
+  }
+}
+
+struct Failure: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""bench/mcp.py: the MCP face's own cost, beside the JSON-RPC face of the same binary and store.
+
+A `tools/call get_message` round trip in `inbox-rpc mcp` against a `message.get` round trip in the
+plain server (the same use case; MCP adds the argument check against the tool's inputSchema, the
+text rendering and the result envelope), and an MCP session's start (spawn, `initialize`, one
+`tools/call inbox_counts`, end of input, exit) against the plain server's (spawn, one `feed.counts`,
+exit). Round trips alternate between the two servers request by request; starts alternate too.
+
+  bench/mcp.py                   build (release) if needed, run, write its section of bench/RESULTS.md
+  bench/mcp.py --quick           fewer repetitions, print only
+  INBOX_RPC_BIN=path bench/mcp.py   use that binary
+Python 3 standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH_DIR))
+from preview import CARDS, CLOCK, binary  # noqa: E402
+from results_section import write_section  # noqa: E402
+
+INITIALIZE = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+
+
+class Peer:
+    def __init__(self, argv: list[str]):
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.next_id = 0
+
+    def round_trip(self, method: str, params: dict) -> float:
+        """µs from writing the request to reading its reply."""
+        self.next_id += 1
+        request = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}).encode()
+        start = time.perf_counter()
+        self.proc.stdin.write(request + b"\n")
+        self.proc.stdin.flush()
+        while json.loads(self.proc.stdout.readline()).get("id") != self.next_id:
+            pass
+        return (time.perf_counter() - start) * 1e6
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def session(argv: list[str], calls: list[tuple[str, dict]]) -> float:
+    """ms from spawn to exit, the calls made one after another in between."""
+    start = time.perf_counter()
+    peer = Peer(argv)
+    for method, params in calls:
+        peer.round_trip(method, params)
+    peer.close()
+    return (time.perf_counter() - start) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    repetitions = 10 if args.quick else 200
+    server = binary()
+    with tempfile.TemporaryDirectory() as work:
+        store = os.path.join(work, "inbox.sqlite")
+        plain = [server, "--store", store, "--test-clock", str(CLOCK)]
+        mcp = [server, "mcp", "--store", store, "--test-clock", str(CLOCK)]
+        subprocess.run(plain + ["--sample-feed"], input=b"", check=True, stderr=subprocess.DEVNULL)
+        rpc, tools = Peer(plain), Peer(mcp)
+        tools.round_trip("initialize", INITIALIZE)
+        gets, calls = [], []
+        for index in range(repetitions * len(CARDS)):
+            card = CARDS[index % len(CARDS)]
+            gets.append(rpc.round_trip("message.get", {"id": card}))
+            calls.append(tools.round_trip("tools/call", {"name": "get_message", "arguments": {"id": card}}))
+        rpc.close()
+        tools.close()
+        plain_starts, mcp_starts = [], []
+        for _ in range(max(10, repetitions // 4)):
+            plain_starts.append(session(plain, [("feed.counts", {})]))
+            mcp_starts.append(session(mcp, [("initialize", INITIALIZE), ("tools/call", {"name": "inbox_counts"})]))
+    call, get = statistics.median(calls[len(CARDS):]), statistics.median(gets[len(CARDS):])
+    mcp_start, plain_start = statistics.median(mcp_starts), statistics.median(plain_starts)
+    rows = [
+        ("`tools/call get_message` round trip (`inbox-rpc mcp`)", f"{call:.0f} µs",
+         f"`message.get` of the same card, {get:.0f} µs", f"{call / get:.2f}"),
+        ("MCP session: start, `initialize`, `tools/call inbox_counts`, exit", f"{mcp_start:.2f} ms",
+         f"start, one `feed.counts`, exit, {plain_start:.2f} ms", f"{mcp_start / plain_start:.2f}"),
+    ]
+    body = [
+        "## MCP: the same use cases behind the MCP face",
+        "",
+        f"Measured by `bench/mcp.py` on {datetime.date.today()}: {platform.machine()}, {os.cpu_count()} cores, "
+        f"Linux {platform.release()}; release build; medians of {repetitions * len(CARDS)} alternating round trips "
+        f"and {len(plain_starts)} alternating sessions, on the sample feed.",
+        "",
+        "| measure | inbox-rpc mcp | reference (the JSON-RPC face) | ratio |",
+        "|---|---|---|---|",
+        *[f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows],
+        "",
+        "A tool call does what the method does, plus the check of its arguments against the tool's "
+        "inputSchema, the text rendering and the envelope (`content`, `structuredContent`); the session "
+        "adds one round trip (`initialize`) and deriving the tools' schemas from the contract at start.",
+    ]
+    text = "\n".join(body)
+    print(text)
+    if not args.quick:
+        write_section("mcp", text)
+
+
+if __name__ == "__main__":
+    main()
