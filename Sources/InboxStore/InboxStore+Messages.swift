@@ -72,13 +72,15 @@ extension InboxStore {
   /// Inserts or replaces a message's row, keeping its local change times; `onlyRaise` keeps the
   /// higher of the stored and the given statuses (statuses never go down), otherwise they are set.
   static func upsertRow(
-    _ database: Database, _ message: InboxMessage, pinned: Bool, serverStatus: MessageStatus, status: MessageStatus,
+    _ database: Database, _ message: InboxMessage, payload: String? = nil, pinned: Bool, serverStatus: MessageStatus,
+    status: MessageStatus,
     onlyRaise: Bool
   ) throws {
     try database.run(
       onlyRaise ? upsertRaisingSQL : upsertSettingSQL,
       [
-        .text(message.id), .text(message.raw.jsonString), .int(message.ingestedAt), .text(message.source.rawValue),
+        .text(message.id), .text(payload ?? message.raw.jsonString), .int(message.ingestedAt),
+        .text(message.source.rawValue),
         message.order.sql, message.hash.sql, .int(pinned ? 1 : 0), .int(message.sentAt ?? Int64.min),
         message.sentAt.sql, message.expiresAt.sql, .int(serverStatus.rawValue), .int(status.rawValue),
       ])

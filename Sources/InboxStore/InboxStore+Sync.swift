@@ -76,6 +76,19 @@ public final class SyncTransaction {
     return entries
   }
 
+  /// Where the store stands: an equal generation read in a later transaction means no row changed
+  /// between (here, by the rest of this process or by another one). Read it last: it counts what
+  /// this transaction wrote, counts included.
+  public func generation() throws -> StoreGeneration {
+    try database.flushTally()
+    return StoreGeneration(mark: try database.changeMark())
+  }
+
+  /// The earliest expiry of a stored message after `now`, nil when none expires later.
+  public func nextExpiry(after now: Int64) throws -> Int64? {
+    try database.scalar("SELECT min(expires_at) FROM messages WHERE expires_at > ?", [.int(now)])
+  }
+
   /// A setting read inside the transaction.
   public func setting(_ key: String) throws -> JSONValue? { try Settings.get(database, key) }
 
@@ -85,11 +98,15 @@ public final class SyncTransaction {
   // MARK: - Writes
 
   /// Writes a backend message as the merge decided: its payload, `order` and `hash`, and both
-  /// statuses exactly as given (the merge computed them); the local change times are kept.
-  public func upsert(_ message: InboxMessage, status: MessageStatus, serverStatus: MessageStatus) throws {
+  /// statuses exactly as given (the merge computed them); the local change times are kept. `payload`
+  /// is the message's compact text when the caller has it already.
+  public func upsert(
+    _ message: InboxMessage, payload: String? = nil, status: MessageStatus, serverStatus: MessageStatus
+  ) throws {
     let old = try state(of: message.id)
     try InboxStore.upsertRow(
-      database, message, pinned: message.isPinned, serverStatus: serverStatus, status: status, onlyRaise: false)
+      database, message, payload: payload, pinned: message.isPinned, serverStatus: serverStatus, status: status,
+      onlyRaise: false)
     record(message.id, from: old, to: (status, message.isPinned))
   }
 
@@ -142,3 +159,8 @@ public final class SyncTransaction {
 
 @available(*, unavailable, message: "a sync transaction belongs to the thread that holds the store's lock")
 extension SyncTransaction: Sendable {}
+
+/// An opaque mark of the store's content, from `SyncTransaction.generation()`.
+public struct StoreGeneration: Sendable, Hashable {
+  fileprivate let mark: [Int64]
+}

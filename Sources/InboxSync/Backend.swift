@@ -16,12 +16,19 @@ public struct BackendCall: Sendable, Hashable {
   public var request: JSONObject
   /// Sent as `Authorization: Token <token>`; the header is left out when there is none.
   public var token: APIToken?
+  /// A reply read before (`RepeatedReply.lastReply`): an HTTP 200 reply with exactly its body is that
+  /// reply again, returned without parsing it (`BackendEnvelope.isRepeat`).
+  public var knownReply: BackendEnvelope?
 
-  public init(method: BackendMethod, baseURL: BackendURL, request: JSONObject, token: APIToken?) {
+  public init(
+    method: BackendMethod, baseURL: BackendURL, request: JSONObject, token: APIToken?,
+    knownReply: BackendEnvelope? = nil
+  ) {
     self.method = method
     self.baseURL = baseURL
     self.request = request
     self.token = token
+    self.knownReply = knownReply
   }
 
   /// The request body, `{"request": {...}}`, as every SDK wraps it (research §1.1).

@@ -11,10 +11,37 @@ public struct BackendEnvelope: Sendable, Hashable {
   public var response: JSONValue?
   /// The `base_url` the backend asks later calls to use, as sent (checked by the caller).
   public var baseURL: String?
+  /// For `getInboxMessages`, the compact text of each item of `response.messages`, dumped while
+  /// parsing: the payloads the store keeps, so a sync never writes a message out again to store or
+  /// compare it. Nil otherwise.
+  public var messageTexts: [String]?
+  /// For `getInboxMessages`, the reply body as received, to tell a reply that repeats the last one.
+  public var body: [UInt8]?
 
-  public init(response: JSONValue?, baseURL: String? = nil) {
+  public init(response: JSONValue?, baseURL: String? = nil, messageTexts: [String]? = nil, body: [UInt8]? = nil) {
     self.response = response
     self.baseURL = baseURL
+    self.messageTexts = messageTexts
+    self.body = body
+  }
+
+  /// True for a reply that repeats a known one and was not parsed: `response` and `messageTexts`
+  /// are nil, `parsed()` reads `body` when they are needed after all.
+  public var isRepeat = false
+
+  /// This reply again, unparsed, if `body` with `httpStatus` is it: decoding is a function of the two,
+  /// and this one decoded without error.
+  public func repeated(httpStatus: Int, body: [UInt8]) -> BackendEnvelope? {
+    guard httpStatus == 200, let known = self.body, known == body else { return nil }
+    var copy = BackendEnvelope(response: nil, baseURL: baseURL, body: known)
+    copy.isRepeat = true
+    return copy
+  }
+
+  /// The envelope with its `response` read: itself, or its body parsed again if it is a repeat.
+  public func parsed() throws(SyncError) -> BackendEnvelope {
+    guard isRepeat, let body else { return self }
+    return try Self.decode(method: .getInboxMessages, httpStatus: 200, body: body)
   }
 
   /// Longest reply read; a larger one is refused as malformed rather than filling the memory.
@@ -36,8 +63,14 @@ public struct BackendEnvelope: Sendable, Hashable {
       throw .malformedReply(method: name, path: "$", reason: "the reply body is empty")
     }
     let value: JSONValue
+    var messageTexts: [String]?
     do {
-      value = try JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 64))
+      if method == .getInboxMessages {
+        (value, messageTexts) = try JSONValue.parse(
+          bytes: body, options: JSONReadOptions(maxDepth: 64), itemTextsAt: ["response", "messages"])
+      } else {
+        value = try JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 64))
+      }
     } catch {
       throw .malformedReply(method: name, path: "$", reason: "the reply is not JSON: \(error.description)")
     }
@@ -55,7 +88,9 @@ public struct BackendEnvelope: Sendable, Hashable {
     }
     var response = object["response"]
     if response == .null { response = nil }
-    return BackendEnvelope(response: response, baseURL: object["base_url"]?.stringValue)
+    return BackendEnvelope(
+      response: response, baseURL: object["base_url"]?.stringValue, messageTexts: response == nil ? nil : messageTexts,
+      body: method == .getInboxMessages ? body : nil)
   }
 
   /// `200` or `"200"`.

@@ -58,6 +58,9 @@ public struct HTTPBackend: Backend {
           method: call.method.rawValue, path: "$", reason: "the reply is larger than \(limit) bytes")
       }
     }
+    if let known = call.knownReply, let repeated = known.repeated(httpStatus: reply.httpStatus, body: reply.body) {
+      return repeated
+    }
     return try BackendEnvelope.decode(
       method: call.method, httpStatus: reply.httpStatus, body: reply.body, location: reply.redirectURL)
   }

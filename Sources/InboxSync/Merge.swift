@@ -25,9 +25,10 @@ public enum Merge {
     var plan = MergePlan()
     let deleted = Set(remote.deleted)
     let pendingByMessage = Dictionary(grouping: pending, by: \.messageID)
-    var localByID: [String: StoredMessage] = [:]
+    // Sized up front: growing them row by row rehashes every id several times.
+    var localByID = [String: StoredMessage](minimumCapacity: local.count)
     for row in local { localByID[row.id] = row }
-    var handled = Set<String>()
+    var handled = Set<String>(minimumCapacity: local.count + remote.messages.count)
 
     func isExpired(_ expiresAt: Int64?) -> Bool { expiresAt.map { $0 <= now } ?? false }
     func leave(_ row: StoredMessage, expired: Bool) {
@@ -48,9 +49,10 @@ public enum Merge {
     }
 
     // 4: the listed messages.
-    var listed = Set<String>()
-    for message in remote.messages {
+    var listed = Set<String>(minimumCapacity: remote.messages.count)
+    for (offset, message) in remote.messages.enumerated() {
       let id = message.id
+      let payload = remote.payload(at: offset)
       listed.insert(id)
       guard !handled.contains(id), !deleted.contains(id) else { continue }
       handled.insert(id)
@@ -65,7 +67,8 @@ public enum Merge {
       guard let row = existing else {
         guard !message.status.isDeleted else { continue }
         plan.writes.append(
-          MergePlan.Write(id: id, message: message, status: message.status, serverStatus: message.status))
+          MergePlan.Write(
+            id: id, message: message, payload: payload, status: message.status, serverStatus: message.status))
         plan.added.append(id)
         continue
       }
@@ -87,11 +90,12 @@ public enum Merge {
         }
         continue
       }
-      let copyChanged = row.payload != message.raw.jsonString || row.order != message.order
+      let copyChanged = row.payload != payload || row.order != message.order
       if copyChanged || status != row.status || message.status != row.serverStatus {
         plan.writes.append(
           MergePlan.Write(
-            id: id, message: copyChanged ? message : nil, status: status, serverStatus: message.status,
+            id: id, message: copyChanged ? message : nil, payload: payload, status: status,
+            serverStatus: message.status,
             order: message.order, hash: message.hash))
       }
       if status.isDeleted {

@@ -10,6 +10,8 @@ public struct MergePlan: Sendable, Hashable {
     /// The backend copy to store as the payload; nil keeps the stored payload (a tombstone, or a message
     /// whose copy did not change).
     public var message: InboxMessage?
+    /// `message`'s compact text, stored as the payload.
+    public var payload: String?
     public var status: MessageStatus
     public var serverStatus: MessageStatus
     /// The backend `order` and `hash`, filled into a row that had none.
@@ -17,11 +19,12 @@ public struct MergePlan: Sendable, Hashable {
     public var hash: String?
 
     public init(
-      id: String, message: InboxMessage? = nil, status: MessageStatus, serverStatus: MessageStatus,
-      order: String? = nil, hash: String? = nil
+      id: String, message: InboxMessage? = nil, payload: String? = nil, status: MessageStatus,
+      serverStatus: MessageStatus, order: String? = nil, hash: String? = nil
     ) {
       self.id = id
       self.message = message
+      self.payload = message.map { payload ?? $0.raw.jsonString }
       self.status = status
       self.serverStatus = serverStatus
       self.order = order ?? message?.order
@@ -84,7 +87,8 @@ public struct MergePlan: Sendable, Hashable {
     for id in deletions { try transaction.delete(id: id) }
     for write in writes {
       if let message = write.message {
-        try transaction.upsert(message, status: write.status, serverStatus: write.serverStatus)
+        try transaction.upsert(
+          message, payload: write.payload, status: write.status, serverStatus: write.serverStatus)
       } else {
         try transaction.setState(
           id: write.id, status: write.status, serverStatus: write.serverStatus, order: write.order, hash: write.hash)

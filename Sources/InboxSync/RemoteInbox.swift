@@ -18,6 +18,8 @@ import JSON
 public struct RemoteInbox: Sendable, Hashable {
   /// The readable messages, in the reply's order (a repeated `inbox_id` keeps its first copy).
   public var messages: [InboxMessage]
+  /// The compact text of each of `messages`, in the same order: the payload the store keeps.
+  public var payloads: [String]
   /// Ids of listed messages that were skipped as unreadable.
   public var unreadableIDs: Set<String>
   /// Ids the service deleted.
@@ -28,21 +30,39 @@ public struct RemoteInbox: Sendable, Hashable {
   public var warnings: [Warning]
 
   public init(
-    messages: [InboxMessage] = [], unreadableIDs: Set<String> = [], deleted: [String] = [], next: String? = nil,
+    messages: [InboxMessage] = [], payloads: [String]? = nil, unreadableIDs: Set<String> = [], deleted: [String] = [],
+    next: String? = nil,
     warnings: [Warning] = []
   ) {
     self.messages = messages
+    self.payloads = payloads ?? messages.map(\.raw.jsonString)
     self.unreadableIDs = unreadableIDs
     self.deleted = deleted
     self.next = next
     self.warnings = warnings
   }
 
+  /// The compact text of `messages[offset]`: the one parsed with it, or written out if `messages`
+  /// was changed since.
+  public func payload(at offset: Int) -> String {
+    offset < payloads.count && offset < messages.count && payloads.count == messages.count
+      ? payloads[offset] : messages[offset].raw.jsonString
+  }
+
   /// The warning code of a message the sync skipped.
   public static let skipped = Warning.Code(rawValue: "messageSkipped")
 
-  /// Reads the `response` member; `now` is the ingest time given to every message.
-  public static func parse(_ response: JSONValue?, now: Int64) throws(SyncError) -> RemoteInbox {
+  /// Reads an envelope's `response`, keeping the payload texts it was parsed with.
+  public static func parse(_ envelope: BackendEnvelope, now: Int64) throws(SyncError) -> RemoteInbox {
+    let envelope = try envelope.parsed()
+    return try parse(envelope.response, texts: envelope.messageTexts, now: now)
+  }
+
+  /// Reads the `response` member; `now` is the ingest time given to every message. `texts`, when
+  /// given, is the compact text of each item of `messages` (else each is written out here).
+  public static func parse(_ response: JSONValue?, texts: [String]? = nil, now: Int64) throws(SyncError)
+    -> RemoteInbox
+  {
     let method = BackendMethod.getInboxMessages.rawValue
     guard let response else {
       throw .malformedReply(method: method, path: "response", reason: "response is missing or null")
@@ -56,6 +76,7 @@ public struct RemoteInbox: Sendable, Hashable {
         method: method, path: "response.messages", reason: "messages is \(found); an array is required")
     }
     var inbox = RemoteInbox()
+    let texts = texts?.count == items.count ? texts : nil
     var seen = Set<String>()
     for (index, item) in items.enumerated() {
       let place = "response.messages[\(index)]"
@@ -89,6 +110,7 @@ public struct RemoteInbox: Sendable, Hashable {
       }
       inbox.warnings += warnings
       inbox.messages.append(message)
+      inbox.payloads.append(texts?[index] ?? item.jsonString)
     }
     switch object["deleted"] {
     case nil, .null?: break
@@ -126,6 +148,9 @@ public struct RemoteInbox: Sendable, Hashable {
 
 extension String {
   fileprivate func trimmingWhitespaceForID() -> String {
+    if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+      return self  // the usual id, told from its bytes without reading characters
+    }
     var scalars = Substring(self)
     while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
     while let last = scalars.last, last.isWhitespace { scalars.removeLast() }

@@ -16,13 +16,15 @@ struct SyncRun {
   let force: Bool
   /// Wait for each queued change's retry time (the periodic sync) rather than try them all now.
   let respectBackoff: Bool
+  /// The last merged reply, kept across runs by the `Synchronizer`.
+  let repeatedReply: RepeatedReply
   var report = SyncReport()
   private var attempted = Set<Int64>()
 
   init(
     store: InboxStore, backend: any Backend, options: Synchronizer.Options, account: SyncAccount,
     events: Synchronizer.Events, cancellation: any Cancellable, clock: @escaping @Sendable () -> Int64, force: Bool,
-    respectBackoff: Bool
+    respectBackoff: Bool, repeatedReply: RepeatedReply
   ) {
     self.store = store
     self.backend = backend
@@ -33,6 +35,7 @@ struct SyncRun {
     self.clock = clock
     self.force = force
     self.respectBackoff = respectBackoff
+    self.repeatedReply = repeatedReply
   }
 
   private var isCancelled: @Sendable () -> Bool { { [cancellation] in cancellation.isCancelled } }
@@ -72,25 +75,28 @@ struct SyncRun {
     events.progress(SyncProgress(.fetch))
     let call = BackendCall(
       method: .getInboxMessages, baseURL: current.baseURL, request: current.commonFields(version: options.version),
-      token: options.token)
+      token: options.token, knownReply: repeatedReply.lastReply)
     let envelope = try backend.send(call, isCancelled: isCancelled)
     account.honourBaseURL(envelope.baseURL, account: current, generation: generation, log: events.log)
-    let remote = try RemoteInbox.parse(envelope.response, now: now)
-    if !remote.warnings.isEmpty { events.warnings(remote.warnings) }
+    // A reply that repeats the last merged one is not read again unless the store changed since.
+    let candidate = repeatedReply.candidate(body: envelope.body, now: now)
+    let remote = candidate == nil ? try RemoteInbox.parse(envelope, now: now) : nil
+    let warnings = candidate?.warnings ?? remote?.warnings ?? []
+    let count = candidate?.messageCount ?? remote?.messages.count ?? 0
+    if !warnings.isEmpty { events.warnings(warnings) }
     try checkCancelled()
 
-    events.progress(SyncProgress(.merge, done: 0, total: remote.messages.count))
-    let plan: MergePlan? = try Self.storeCall { [account] in
+    events.progress(SyncProgress(.merge, done: 0, total: count))
+    let merged: (plan: MergePlan, merged: RepeatedReply.Merged?)? = try Self.storeCall { [account, repeatedReply] in
       try store.syncTransaction { transaction in
         guard account.generation == generation else { return nil }
-        let plan = Merge.plan(
-          local: try transaction.messages(), pending: try transaction.pendingOutbox(), remote: remote, now: now)
-        try plan.apply(to: transaction, now: now)
-        try transaction.setSetting(Synchronizer.lastFetchKey, .int(now))
-        return plan
+        return try repeatedReply.merge(envelope, remote: remote, candidate: candidate, in: transaction, now: now) {
+          try $0.setSetting(Synchronizer.lastFetchKey, .int(now))
+        }
       }
     }
-    guard let plan else {
+    if let memo = merged?.merged { repeatedReply.remember(memo) } else { repeatedReply.forget() }
+    guard let plan = merged?.plan else {
       events.log("the account changed during the sync; the inbox fetched for the old one was discarded")
       return
     }
@@ -99,7 +105,7 @@ struct SyncRun {
     report.removed = plan.removed
     report.expired = plan.expired
     events.merged(plan)
-    events.progress(SyncProgress(.merge, done: remote.messages.count, total: remote.messages.count))
+    events.progress(SyncProgress(.merge, done: count, total: count))
   }
 
   /// Sends each change; a confirmed one leaves the outbox, a failed one is postponed by the retry

@@ -72,6 +72,8 @@ public final class Synchronizer: Sendable {
   private let clock: @Sendable () -> Int64
   private let account: SyncAccount
   private let gate = SyncGate()
+  /// The inbox reply last merged, so a repeat of it on an unchanged store is not merged again.
+  private let repeatedReply = RepeatedReply()
 
   /// Loads the saved settings, generating and saving the hwid on first use.
   public init(store: InboxStore, backend: any Backend, options: Options, clock: @escaping @Sendable () -> Int64)
@@ -115,7 +117,8 @@ public final class Synchronizer: Sendable {
     defer { gate.leave() }
     var run = SyncRun(
       store: store, backend: backend, options: options, account: account, events: events,
-      cancellation: cancellation, clock: clock, force: force, respectBackoff: respectBackoff)
+      cancellation: cancellation, clock: clock, force: force, respectBackoff: respectBackoff,
+      repeatedReply: repeatedReply)
     do {
       try run.run()
     } catch {

@@ -30,6 +30,18 @@ extension JSONValue {
     return try parse(bytes: Array(bytes), options: options)
   }
 
+  /// Parses one JSON text, and returns with it the compact text of each item of the array at `path`
+  /// (object keys from the top; nil when no array is there): each equals the item's `jsonString`,
+  /// without building the item again to write it.
+  public static func parse(bytes: [UInt8], options: JSONReadOptions = .default, itemTextsAt path: [String])
+    throws(JSONError) -> (value: JSONValue, itemTexts: [String]?)
+  {
+    let attempt = bytes.withUnsafeBytes { buffer in
+      Result { () throws(JSONError) in try JanssonDecoder.decode(buffer, options: options, itemTextsAt: path) }
+    }
+    return try attempt.get()
+  }
+
   /// Parses one JSON text from a string.
   public static func parse(_ text: String, options: JSONReadOptions = .default) throws(JSONError) -> JSONValue {
     try parse(bytes: Array(text.utf8), options: options)

@@ -166,21 +166,9 @@ struct MergeCase: CustomTestStringConvertible, Sendable {
 struct MergeTests {
   @Test(arguments: MergeCase.all)
   func mergeRule(_ rule: MergeCase) throws {
-    let temp = try TemporaryStore()
+    let temp = try rule.prepare()
     let store = temp.store
-    for step in rule.local {
-      switch step {
-      case .synced(let payload): try store.ingest(payload, now: MergeCase.ingestTime)
-      case .push(let id): try store.ingest(pushPayload(id), now: MergeCase.ingestTime)
-      case .read(let id): _ = try store.markRead(ids: [id], now: MergeCase.ingestTime)
-      case .open(let id): _ = try store.markOpened(id: id, now: MergeCase.ingestTime)
-      case .dismiss(let id): _ = try store.dismiss(id: id, now: MergeCase.ingestTime)
-      case .confirmAll: for entry in try store.outbox() { try store.confirm(entry) }
-      }
-    }
-    let remote = try RemoteInbox.parse(
-      ["messages": .array(rule.remote), "deleted": .array(rule.deleted.map(JSONValue.string))],
-      now: MergeCase.mergeTime)
+    let remote = try RemoteInbox.parse(rule.response, now: MergeCase.mergeTime)
 
     let plan = try merge(store, remote)
     #expect(plan.added == rule.added, "added")
@@ -236,5 +224,29 @@ struct MergeTests {
   func resendStatus(local: Int64, server: Int64, expected: Int64?) {
     let status = Merge.resendStatus(local: MessageStatus(rawValue: local), server: MessageStatus(rawValue: server))
     #expect(status?.rawValue == expected)
+  }
+}
+
+extension MergeCase {
+  /// A store holding the rule's local state.
+  func prepare() throws -> TemporaryStore {
+    let temp = try TemporaryStore()
+    let store = temp.store
+    for step in local {
+      switch step {
+      case .synced(let payload): try store.ingest(payload, now: Self.ingestTime)
+      case .push(let id): try store.ingest(pushPayload(id), now: Self.ingestTime)
+      case .read(let id): _ = try store.markRead(ids: [id], now: Self.ingestTime)
+      case .open(let id): _ = try store.markOpened(id: id, now: Self.ingestTime)
+      case .dismiss(let id): _ = try store.dismiss(id: id, now: Self.ingestTime)
+      case .confirmAll: for entry in try store.outbox() { try store.confirm(entry) }
+      }
+    }
+    return temp
+  }
+
+  /// The backend's `response` of the rule.
+  var response: JSONValue {
+    ["messages": .array(remote), "deleted": .array(deleted.map(JSONValue.string))]
   }
 }

@@ -118,6 +118,13 @@ final class Database {
     return result
   }
 
+  /// Rows this connection changed since it opened, beside the number SQLite moves on every commit by
+  /// another connection: the file is the same as when two equal marks were read (SQLite documents
+  /// both as never going back; DDL is never run once a store is open).
+  func changeMark() throws -> [Int64] {
+    [Int64(sqlite3_total_changes64(handle)), try scalar("PRAGMA data_version") ?? 0]
+  }
+
   /// Runs `body` in an IMMEDIATE transaction (the write lock is taken up front, so two writers
   /// never deadlock upgrading). A throw rolls back, and the body's error is the one rethrown.
   func transaction<T>(_ body: () throws -> T) throws -> T {

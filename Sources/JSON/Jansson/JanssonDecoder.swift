@@ -8,14 +8,44 @@ enum JanssonDecoder {
   private static let flags = Int(JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL)
 
   static func decode(_ bytes: UnsafeRawBufferPointer, options: JSONReadOptions) throws(JSONError) -> JSONValue {
+    let root = try load(bytes)
+    defer { json_decref(root) }
+    return try convert(root, depth: 1, options: options)
+  }
+
+  /// The C tree of `bytes`; the caller releases it.
+  private static func load(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> UnsafeMutablePointer<json_t> {
     var error = json_error_t()
     let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
     // json_loadb needs a non-null pointer even for zero bytes.
     let root: UnsafeMutablePointer<json_t>? =
       if let base { json_loadb(base, bytes.count, flags, &error) } else { json_loadb("", 0, flags, &error) }
     guard let root else { throw JSONError(jansson: &error) }
+    return root
+  }
+
+  /// `decode`, plus the compact text of each item of the array found at `path` (object keys from the
+  /// top), nil when there is no array there. Each text is dumped from the parser's own tree, which
+  /// keeps member order, so it is byte for byte what `JanssonEncoder` writes for the converted item.
+  static func decode(_ bytes: UnsafeRawBufferPointer, options: JSONReadOptions, itemTextsAt path: [String])
+    throws(JSONError) -> (value: JSONValue, itemTexts: [String]?)
+  {
+    let root = try load(bytes)
     defer { json_decref(root) }
-    return try convert(root, depth: 1, options: options)
+    let value = try convert(root, depth: 1, options: options)
+    var node: UnsafeMutablePointer<json_t>? = root
+    for key in path {
+      guard let current = node, cj_typeof(current) == JSON_OBJECT else { return (value, nil) }
+      node = json_object_get(current, key)
+    }
+    guard let array = node, cj_typeof(array) == JSON_ARRAY else { return (value, nil) }
+    let count = json_array_size(array)
+    var texts: [String] = []
+    texts.reserveCapacity(count)
+    for offset in 0..<count {
+      texts.append(json_array_get(array, offset).map(JanssonEncoder.dump) ?? "null")
+    }
+    return (value, texts)
   }
 
   private static func convert(_ node: UnsafeMutablePointer<json_t>, depth: Int, options: JSONReadOptions)

@@ -36,6 +36,24 @@ enum JanssonEncoder {
     }
   }
 
+  /// The compact text of a jansson node (the parser's, read without converting it).
+  static func dump(_ node: UnsafeMutablePointer<json_t>) -> String {
+    // One pass into a stack buffer for the usual size; asking the size first would dump twice.
+    let small: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: stackBytes) { buffer in
+      let size = json_dumpb(node, buffer.baseAddress, stackBytes, flags)
+      guard size > 0, size <= stackBytes else { return nil }
+      return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<size]).withMemoryRebound(
+        to: UInt8.self
+      ) { String(decoding: $0, as: UTF8.self) }
+    }
+    if let small { return small }
+    let size = json_dumpb(node, nil, 0, flags)
+    guard size > 0 else { return "null" }
+    return String(unsafeUninitializedCapacity: size) { output in
+      output.withMemoryRebound(to: CChar.self) { json_dumpb(node, $0.baseAddress, size, flags) == size ? size : 0 }
+    }
+  }
+
   /// A new reference for `value`, or nil only when jansson cannot allocate.
   static func build(_ value: JSONValue) -> UnsafeMutablePointer<json_t>? {
     switch value {
