@@ -14,7 +14,8 @@
 // Each input gets a fresh connection, and a server in its first state: one in-memory store and a
 // session, rebuilt (a new session, the store emptied) only after an input that reached a method
 // that may change them (`FuzzServer`, `PristineStore`), so no state leaks between inputs;
-// `finish()` drains background work (`test.sleep`) with a short drain timeout before the next input.
+// `finish()` returns once the connection's worker pools are idle (signalled, not polled), so every
+// batch and background request has answered before the next input.
 //
 // Replies go to /dev/null. With INBOX_FUZZ_CHECK_REPLIES=1 (fuzz/run sets it unless
 // FUZZ_CHECK_REPLIES=0) they go to an unlinked temporary file instead and every reply frame is
