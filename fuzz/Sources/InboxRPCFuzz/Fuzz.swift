@@ -14,7 +14,8 @@
 // Each input gets a fresh connection, and a server in its first state: one in-memory store and a
 // session, rebuilt (a new session, the store emptied) only after an input that reached a method
 // that may change them (`FuzzServer`, `PristineStore`), so no state leaks between inputs;
-// `finish()` drains background work (`test.sleep`) with a short drain timeout before the next input.
+// `finish()` returns once the connection's worker pools are idle (signalled, not polled), so every
+// batch and background request has answered before the next input.
 //
 // Replies go to /dev/null. With INBOX_FUZZ_CHECK_REPLIES=1 (fuzz/run sets it unless
 // FUZZ_CHECK_REPLIES=0) they go to an unlinked temporary file instead and every reply frame is
@@ -66,6 +67,17 @@ private let server: FuzzServer = {
   }
 }()
 
+/// INBOX_FUZZ_ORIGINAL=1: the first design, kept to measure against (fuzz/bench): a fresh store and
+/// server per input, a 20 ms drain, `rpc.discover` and `test.sleep` as the server has them.
+private let original = ProcessInfo.processInfo.environment["INBOX_FUZZ_ORIGINAL"] == "1"
+
+/// The registry one input talks to, and a store to close after it when the input has its own.
+private func serverForInput() throws -> (MethodRegistry, InboxStore?) {
+  guard original else { return (try server.registry(), nil) }
+  let store = try InboxStore.open(InboxStore.Options(path: ":memory:"))
+  return (try InboxServer.registry(options: serverOptions, store: store), store)
+}
+
 private let chunkSizes = [0, 1, 2, 3, 7, 16, 64, 1024]
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -80,7 +92,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
   var configuration = Connection.Configuration(framing: framing)
   // Long enough for any batch to finish on its worker thread (FuzzServer caps test.sleep at 2 ms).
-  configuration.drainTimeout = 2
+  configuration.drainTimeout = original ? 0.02 : 2
   if control & 0b10_0000 != 0 {
     configuration.maxFrameBytes = 256
     configuration.maxBatchSize = 4
@@ -88,11 +100,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
 
   let registry: MethodRegistry
+  let ownStore: InboxStore?
   do {
-    registry = try server.registry()
+    (registry, ownStore) = try serverForInput()
   } catch {
     fatalError("inbox-rpc fuzz: cannot set up the server: \(error)")
   }
+  defer { try? ownStore?.close() }
   let writer = OutputWriter(fd: outputFD)
   let connection = Connection(configuration: configuration, registry: registry, writer: writer, logger: logger)
 
