@@ -15,6 +15,7 @@ import itertools
 import json
 import os
 import re
+import signal
 import subprocess
 import threading
 import time
@@ -512,6 +513,21 @@ class Server:
         return self.proc.poll() is None
 
     killed_by_us = False
+
+    def sigkill_and_drain(self, stop: threading.Event, writer: threading.Thread) -> list[Any]:
+        """SIGKILL the server while `writer` feeds it, stop the writer, and return the replies the
+        server had already written to the pipe (they were acknowledged before it died)."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(5)
+        stop.set()
+        writer.join(5)
+        replies = []
+        try:
+            while True:
+                replies.append(self.recv(timeout=0.2))
+        except AssertionError:
+            pass
+        return replies
 
     def kill(self) -> None:
         if self.proc.poll() is None:

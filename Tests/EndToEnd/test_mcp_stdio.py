@@ -9,7 +9,6 @@ import copy
 import json
 import os
 import random
-import signal
 import threading
 import time
 
@@ -263,17 +262,9 @@ def test_sigkill_never_loses_an_acknowledged_change_in_mcp_mode(mcp):
         writer = threading.Thread(target=write, daemon=True)
         writer.start()
         time.sleep(rng.uniform(0.05, 0.3))
-        server.proc.send_signal(signal.SIGKILL)
-        server.proc.wait(5)
-        stop.set()
-        writer.join(5)
-        try:
-            while True:
-                reply = server.recv(timeout=0.2)
-                if reply.get("result", {}).get("isError") is False:
-                    acknowledged.add(reply["result"]["structuredContent"]["message"]["id"])
-        except AssertionError:
-            pass
+        for reply in server.sigkill_and_drain(stop, writer):
+            if reply.get("result", {}).get("isError") is False:
+                acknowledged.add(reply["result"]["structuredContent"]["message"]["id"])
     assert acknowledged, f"no call was acknowledged before the kills (seed {seed})"
     check = mcp()
     check.initialize()
