@@ -30,7 +30,7 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
 from preview import CARDS, CLOCK, binary  # noqa: E402
-from results_section import write_section  # noqa: E402
+from results_section import markdown_table, write_section  # noqa: E402
 
 INITIALIZE = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
 
@@ -105,9 +105,7 @@ def main() -> None:
         f"Linux {platform.release()}; release build; medians of {repetitions * len(CARDS)} alternating round trips "
         f"and {len(plain_starts)} alternating sessions, on the sample feed.",
         "",
-        "| measure | inbox-rpc mcp | reference (the JSON-RPC face) | ratio |",
-        "|---|---|---|---|",
-        *[f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows],
+        markdown_table(["measure", "inbox-rpc mcp", "reference (the JSON-RPC face)", "ratio"], rows),
         "",
         "A tool call does what the method does, plus the check of its arguments against the tool's "
         "inputSchema, the text rendering and the envelope (`content`, `structuredContent`); the session "

@@ -30,7 +30,7 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parent
 sys.path.insert(0, str(BENCH_DIR))
-from results_section import write_section  # noqa: E402
+from results_section import markdown_table, write_section  # noqa: E402
 
 CLOCK = 1_790_000_000
 CARDS = ["welcome", "summer-sale", "new-arrivals", "the-reveal", "loyalty-card", "hero-banner", "plain-note",
@@ -106,11 +106,9 @@ def main() -> None:
         f"Linux {platform.release()}; release build; median of {repetitions} alternating runs "
         f"(page: {page_bytes:,} bytes). Target: the page in well under 100 ms.",
         "",
-        "| measure | inbox-rpc | reference | ratio |",
-        "|---|---|---|---|",
-        *[f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows],
+        markdown_table(["measure", "inbox-rpc", "reference", "ratio"], rows),
         "",
-        "Both process figures are mostly start-up and opening the store (`PRAGMA quick_check`). The "
+        "Both process figures are mostly start-up and opening the store. The "
         "reference does more than the preview (the server's start, a `log` notification per warning), so "
         "a ratio under 1 says drawing ten cards as HTML costs less than that. A `message.render` reply "
         "carries the card's HTML and the 6 KB stylesheet, hence its round trip against the card's JSON.",

@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from results_section import write_section
+from results_section import markdown_table, write_section
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -249,9 +249,7 @@ def main() -> int:
         (f"RSS after paging all {big // 1000}k messages (peak)", f"{rss / 1024:.1f} MiB ({peak / 1024:.1f})",
          "RSS after one rpc.ping", f"{rss / baseline:.2f} ({baseline / 1024:.1f} MiB)"),
     ]
-    lines = ["| measure | inbox-rpc | reference | ratio |", "|---|---|---|---|"]
-    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
-    table = "\n".join(lines)
+    table = markdown_table(["measure", "inbox-rpc", "reference", "ratio"], rows)
     print(table)
     if args.quick or args.no_write:
         return 0
