@@ -61,14 +61,19 @@ final class Dispatcher: Sendable {
     let background = asBatch || needs(.background)
     if serial, !background, case .request = messages[0] {
       serialLane.awaitIdle(unless: serialWorkIsWaiting)
-      if serialLane.isIdle, let answer = runUnlessMoved(messages[0]) {
+      // Its notifications and its reply leave in one write.
+      let answered = writer.coalescing {
+        guard serialLane.isIdle, let answer = runUnlessMoved(messages[0]) else { return false }
         sendSingle(answer)
-        return
+        return true
       }
+      if answered { return }
     }
     guard serial || background else {
       serialLane.awaitIdle(unless: serialWorkIsWaiting)
-      if let only = messages.first.flatMap({ run($0, token: nil) }) { sendSingle(only) }
+      writer.coalescing {
+        if let only = messages.first.flatMap({ run($0, token: nil) }) { sendSingle(only) }
+      }
       return
     }
     let tokens = messages.map { message -> CancellationToken? in

@@ -2,11 +2,23 @@ import JSON
 import Posix
 import Synchronization
 
-/// The one writer of protocol frames: each frame goes out whole in one `write` loop under a lock,
-/// so frames never interleave, and nothing is buffered, so every frame is flushed as written.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The one writer of protocol frames: each frame goes out whole in one `write` under a lock, so
+/// frames never interleave, and nothing is buffered past its request, so every frame is flushed by
+/// the time the request that made it is answered.
 public final class OutputWriter: Sendable {
+  private struct State {
+    var framing = Framing.ndjson
+    var closed = false
+    /// Frames a thread inside `coalescing` has sent, not written yet, and that thread.
+    var held: (thread: pthread_t, bytes: [UInt8])?
+  }
+
   private let fd: Int32
-  private let state = Mutex<(framing: Framing, closed: Bool)>((.ndjson, false))
+  private let state = Mutex(State())
   /// Called once, from the writing thread, when the host has closed its end (EPIPE).
   private let onClosed: @Sendable () -> Void
 
@@ -23,7 +35,7 @@ public final class OutputWriter: Sendable {
   /// Encodes and writes one message as one frame. Encoding happens outside the lock.
   public func send(_ message: JSONValue) {
     switch currentFraming {
-    case .ndjson: emit([message.serialized(terminatedBy: 0x0A)])
+    case .ndjson: emit(message.serialized(terminatedBy: 0x0A))
     case .lsp: send(encoded: message.serialized())
     }
   }
@@ -31,27 +43,43 @@ public final class OutputWriter: Sendable {
   /// Writes one already encoded JSON text as one frame (a batch's array, built member by member).
   public func send(encoded body: [UInt8]) {
     switch currentFraming {
-    case .ndjson: emit([body, [0x0A]])
+    case .ndjson: emit(body + [0x0A])
     // Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
-    case .lsp: emit([Array("Content-Length: \(body.count)\r\n\r\n".utf8), body])
+    case .lsp: emit(Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
     }
+  }
+
+  /// Runs `body`, holding the frames this thread sends meanwhile, and writes them together in one
+  /// `write` when it returns: a request answered on the reader sends its notifications (which
+  /// announce what it committed) and its reply as one write, so a host wakes once, not per frame.
+  /// Frames other threads send meanwhile (a background sync's progress) are written at once.
+  public func coalescing<T>(_ body: () -> T) -> T {
+    state.withLock { $0.held = (pthread_self(), []) }
+    let result = body()
+    state.withLock { state in
+      guard let held = state.held else { return }
+      state.held = nil
+      write(held.bytes, &state)
+    }
+    return result
   }
 
   private var currentFraming: Framing { state.withLock { $0.framing } }
 
-  /// Writes the parts of one whole frame back to back, unless the host has gone.
-  private func emit(_ parts: [[UInt8]]) {
+  /// Writes one whole frame, unless the host has gone; holds it when this thread is coalescing.
+  private func emit(_ frame: [UInt8]) {
     state.withLock { state in
-      guard !state.closed else { return }
-      for part in parts where !writeAll(part) {
-        state.closed = true
-        onClosed()
-        return
+      if let thread = state.held?.thread, pthread_equal(thread, pthread_self()) != 0 {
+        state.held?.bytes.append(contentsOf: frame)
+      } else {
+        write(frame, &state)
       }
     }
   }
 
-  private func writeAll(_ bytes: [UInt8]) -> Bool {
-    Files.writeAll(fd, bytes)
+  private func write(_ bytes: [UInt8], _ state: inout State) {
+    guard !state.closed, !bytes.isEmpty, !Files.writeAll(fd, bytes) else { return }
+    state.closed = true
+    onClosed()
   }
 }
