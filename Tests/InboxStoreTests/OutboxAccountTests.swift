@@ -28,6 +28,10 @@ struct OutboxAccountTests {
     _ = try store.markRead(ids: ["fresh"], now: now)
     #expect(try store.outbox().last.map { $0.messageID } == "fresh")
     #expect(try store.outbox().last.map(\.seq) ?? 0 > entries.map(\.seq).max() ?? 0)
+    // A queued change writes two b-trees (version 5): the table and its unique key, no sequence row.
+    let btrees = try store.read { try $0.scalar("SELECT count(*) FROM sqlite_master WHERE tbl_name = 'outbox'") }
+    #expect(btrees == 2)
+    #expect(try store.read { try $0.scalar("SELECT count(*) FROM sqlite_sequence WHERE name = 'outbox'") } == 0)
   }
 
   /// Retiring an account moves its sendable changes aside, drops unsendable ones, empties the inbox.

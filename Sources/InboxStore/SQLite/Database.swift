@@ -128,10 +128,11 @@ final class Database {
   /// Runs `body` in an IMMEDIATE transaction (the write lock is taken up front, so two writers
   /// never deadlock upgrading). A throw rolls back, and the body's error is the one rethrown.
   func transaction<T>(_ body: () throws -> T) throws -> T {
-    try execute("BEGIN IMMEDIATE")
+    // Prepared once and kept, like every statement: parsing them costs a small write a tenth of its time.
+    try run("BEGIN IMMEDIATE")
     do {
       let result = try body()
-      try execute("COMMIT")
+      try run("COMMIT")
       return result
     } catch {
       try? execute("ROLLBACK")
