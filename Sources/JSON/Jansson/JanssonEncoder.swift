@@ -1,5 +1,9 @@
 internal import CJansson
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Writes JSON with jansson: builds a C tree with the reference-stealing `_new` calls, dumps it
 /// compact, and releases the root once.
 enum JanssonEncoder {
@@ -26,14 +30,24 @@ enum JanssonEncoder {
       }
     }
     if let small { return small }
-    // Larger: ask for the exact size, then dump straight into the array.
-    let size = json_dumpb(root, nil, 0, flags)
-    guard size > 0 else { return Array("null".utf8) }
+    // Larger: one dump into jansson's own growing buffer, copied once. (Asking json_dumpb for the
+    // size first dumps twice, and dumping is most of what a page of cards costs.)
+    guard let text = json_dumps(root, flags) else { return Array("null".utf8) }
+    defer { release(text) }
+    let size = strlen(text)
     return [UInt8](unsafeUninitializedCapacity: size + extra) { output, count in
-      let written = output.withMemoryRebound(to: CChar.self) { json_dumpb(root, $0.baseAddress, size, flags) }
-      if let terminator, written == size { output[size] = terminator }
-      count = written == size ? size + extra : 0
+      UnsafeMutableRawBufferPointer(output).copyMemory(from: UnsafeRawBufferPointer(start: text, count: size))
+      if let terminator { output[size] = terminator }
+      count = size + extra
     }
+  }
+
+  /// Frees what jansson allocated, with jansson's own free function (the one set by
+  /// `json_set_alloc_funcs`, not necessarily libc's).
+  private static func release(_ block: UnsafeMutablePointer<CChar>) {
+    var free: json_free_t?
+    json_get_alloc_funcs(nil, &free)
+    free?(block)
   }
 
   /// The compact text of a jansson node (the parser's, read without converting it).
