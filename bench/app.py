@@ -5,7 +5,7 @@ its floor in the same run, written into bench/RESULTS.md (section "app").
   - message.resolve of a 1 KB marketing payload (a captioned card with three buttons), pipelined:
     requests per second beside the Swift jansson echo (bench/echo.swift) answering the same frames;
   - message.dismiss round trip net of an rpc.ping round trip, beside one raw SQLite WAL commit
-    (bench/sqlite_commit.c) and the dismissal's own statements run on raw SQLite (bench/dismiss_floor.c);
+    (bench/sqlite_commit.c) and the dismissal's own statements run on raw SQLite (its --dismiss);
   - feed.list limit 50 on a 100k store, pipelined: the server's CPU per request beside a C floor
     (bench/feed_floor.c) that SELECTs the same rows by the same index and writes the same reply
     with jansson.
@@ -140,22 +140,22 @@ def remove_store(path: str) -> None:
 def dismiss_vs_floors(binary: str, store: str, directory: str, count: int, repetitions: int
                       ) -> tuple[float, float, float]:
     """Medians over `repetitions` of: a dismiss round trip net of a ping round trip, the same dismissals'
-    SQL run by bench/dismiss_floor.c, and one raw one-row commit; each on a fresh copy of `store`."""
-    floor = compile_c("dismiss_floor.c", "dismiss_floor", ["sqlite3"])
+    statements on raw SQLite (`sqlite_commit --dismiss`), and one raw one-row commit; the first two
+    each on a fresh copy of `store`."""
     nets, own, raws = [], [], []
     copy = os.path.join(directory, "dismiss.sqlite")
     for _ in range(repetitions):
-        for fresh in (True, False):
+        raws.append(raw_commit_us(directory, count)[0])  # builds bench/out/sqlite_commit
+        remove_store(os.path.join(directory, "raw.sqlite"))
+        for server in (True, False):
             remove_store(copy)
             shutil.copyfile(store, copy)
-            if fresh:
+            if server:
                 median, _, ping = dismiss_us(binary, copy, count)
                 nets.append(median - ping)
             else:
-                own.append(float(subprocess.run([str(floor), copy, str(count)], capture_output=True, text=True,
-                                                 check=True).stdout.split()[0]))
-        raws.append(raw_commit_us(directory, count)[0])
-        remove_store(os.path.join(directory, "raw.sqlite"))
+                own.append(float(subprocess.run([str(OUT / "sqlite_commit"), "--dismiss", copy, str(count)],
+                                                capture_output=True, text=True, check=True).stdout.split()[0]))
     return statistics.median(nets), statistics.median(own), statistics.median(raws)
 
 
@@ -181,7 +181,7 @@ def main() -> int:
          f"Swift jansson echo, same frames: {echoed:,.0f} req/s", f"{resolved / echoed:.2f} (goal ≥ 0.35)"),
         ("message.dismiss round trip minus an rpc.ping round trip", f"{net:.1f} µs",
          f"one raw SQLite WAL commit: {raw:.1f} µs", f"{net / raw:.2f} (goal ≤ 2)"),
-        ("the dismissal's own statements on raw SQLite, same store (bench/dismiss_floor.c)", f"{own_sql:.1f} µs",
+        ("the dismissal's own statements on raw SQLite, same store (sqlite_commit --dismiss)", f"{own_sql:.1f} µs",
          f"one raw SQLite WAL commit: {raw:.1f} µs", f"{own_sql / raw:.2f}"),
         (f"feed.list limit 50, {big // 1000}k store, CPU per request pipelined", f"{listed * 1e6:.0f} µs",
          f"C floor (same SELECT, same reply, jansson): {floored * 1e6:.0f} µs", f"{listed / floored:.2f} (goal ≤ 3)"),
