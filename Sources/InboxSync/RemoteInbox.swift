@@ -77,6 +77,7 @@ public struct RemoteInbox: Sendable, Hashable {
     }
     var inbox = RemoteInbox()
     let texts = texts?.count == items.count ? texts : nil
+    let readings = read(items, now: now)
     var seen = Set<String>()
     for (index, item) in items.enumerated() {
       let place = "response.messages[\(index)]"
@@ -95,10 +96,10 @@ public struct RemoteInbox: Sendable, Hashable {
       }
       seen.insert(id)
       let message: InboxMessage
-      var warnings: [Warning] = []
-      do {
-        message = try InboxMessage.ingest(item, context: IngestContext(now: now), warnings: &warnings)
-      } catch {
+      let warnings: [Warning]
+      switch readings[index] {
+      case .success(let read): (message, warnings) = (read.message, read.warnings)
+      case .failure(let error):
         inbox.unreadableIDs.insert(id)
         inbox.skip(id, error.reason)
         continue

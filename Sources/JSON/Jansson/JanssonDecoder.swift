@@ -14,7 +14,7 @@ enum JanssonDecoder {
   }
 
   /// The C tree of `bytes`; the caller releases it.
-  private static func load(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> UnsafeMutablePointer<json_t> {
+  static func load(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> UnsafeMutablePointer<json_t> {
     var error = json_error_t()
     let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
     // json_loadb needs a non-null pointer even for zero bytes.
@@ -24,33 +24,12 @@ enum JanssonDecoder {
     return root
   }
 
-  /// `decode`, plus the compact text of each item of the array found at `path` (object keys from the
-  /// top), nil when there is no array there. Each text is dumped from the parser's own tree, which
-  /// keeps member order, so it is byte for byte what `JanssonEncoder` writes for the converted item.
-  static func decode(_ bytes: UnsafeRawBufferPointer, options: JSONReadOptions, itemTextsAt path: [String])
-    throws(JSONError) -> (value: JSONValue, itemTexts: [String]?)
-  {
-    let root = try load(bytes)
-    defer { json_decref(root) }
-    let value = try convert(root, depth: 1, options: options)
-    var node: UnsafeMutablePointer<json_t>? = root
-    for key in path {
-      guard let current = node, cj_typeof(current) == JSON_OBJECT else { return (value, nil) }
-      node = json_object_get(current, key)
-    }
-    guard let array = node, cj_typeof(array) == JSON_ARRAY else { return (value, nil) }
-    let count = json_array_size(array)
-    var texts: [String] = []
-    texts.reserveCapacity(count)
-    for offset in 0..<count {
-      texts.append(json_array_get(array, offset).map(JanssonEncoder.dump) ?? "null")
-    }
-    return (value, texts)
-  }
-
-  private static func convert(_ node: UnsafeMutablePointer<json_t>, depth: Int, options: JSONReadOptions)
-    throws(JSONError) -> JSONValue
-  {
+  /// The Swift value of `node`; where `substituting` names a node, its value is taken as given.
+  static func convert(
+    _ node: UnsafeMutablePointer<json_t>, depth: Int, options: JSONReadOptions,
+    substituting substitute: (node: UnsafeMutablePointer<json_t>, value: JSONValue)? = nil
+  ) throws(JSONError) -> JSONValue {
+    if let substitute, substitute.node == node { return substitute.value }
     switch cj_typeof(node) {
     case JSON_NULL: return .null
     case JSON_TRUE: return .bool(true)
@@ -65,7 +44,7 @@ enum JanssonDecoder {
       items.reserveCapacity(count)
       for offset in 0..<count {
         guard let item = json_array_get(node, offset) else { continue }
-        items.append(try convert(item, depth: depth + 1, options: options))
+        items.append(try convert(item, depth: depth + 1, options: options, substituting: substitute))
       }
       return .array(items)
     case JSON_OBJECT:
@@ -81,7 +60,9 @@ enum JanssonDecoder {
         let key = keyPointer.withMemoryRebound(to: UInt8.self, capacity: keyLength) {
           String(decoding: UnsafeBufferPointer(start: $0, count: keyLength), as: UTF8.self)
         }
-        members.append(JSONObject.Member(key: key, value: try convert(value, depth: depth + 1, options: options)))
+        members.append(
+          JSONObject.Member(
+            key: key, value: try convert(value, depth: depth + 1, options: options, substituting: substitute)))
         iterator = json_object_iter_next(node, current)
       }
       return .object(JSONObject(distinctMembers: members))
@@ -99,7 +80,7 @@ enum JanssonDecoder {
     }
   }
 
-  private static func tooDeep(_ options: JSONReadOptions) -> JSONError {
+  static func tooDeep(_ options: JSONReadOptions) -> JSONError {
     JSONError(kind: .tooDeep, message: "nesting deeper than \(options.maxDepth) levels")
   }
 }
