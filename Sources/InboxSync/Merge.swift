@@ -23,6 +23,7 @@ public enum Merge {
     local: [StoredMessage], pending: [OutboxEntry], remote: RemoteInbox, now: Int64
   ) -> MergePlan {
     var plan = MergePlan()
+    plan.writes.reserveCapacity(remote.messages.count)
     let deleted = Set(remote.deleted)
     let pendingByMessage = Dictionary(grouping: pending, by: \.messageID)
     // Sized up front: growing them row by row rehashes every id several times.
