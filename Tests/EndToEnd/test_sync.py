@@ -171,6 +171,30 @@ def test_quirks_of_the_wire_are_tolerated(servers, store_path, backend):
     assert int(sent.request["inbox_code"]) > 2**53
 
 
+def test_a_large_reply_reads_as_a_small_one(servers, store_path, backend):
+    """A list long enough to be read on both cores (512 items or more) gives every message, skip and
+    warning of one read alone, in order, and the copies it stored compare equal on the next sync."""
+    for index in range(2000):
+        params = {"l": f"https://example.com/{index}", "u": json.dumps({"pinned": index == 1500, "note": "x" * 120})}
+        backend.add_message(f"m{index:04d}", params=params, title=f"Title [{index}], \"quoted\" {{braced}}")
+    backend.add_raw("not even an object")  # listed last: in the second half
+    backend.add_raw({"inbox_id": "no-text", "order": "2", "rt": "4102444800"})
+    server = start(servers, store_path, backend)
+    result = server.sync()
+    assert result["added"] == 2000, result
+    skipped = [n for n in server.notifications_of("log") if n["params"]["data"]["code"] == "messageSkipped"]
+    assert len(skipped) == 2, skipped
+    feed = server.feed()
+    assert len(feed) == 2000
+    assert [i for i, card in feed.items() if card["pinned"]] == ["m1500"]
+    assert feed["m1999"]["title"] == 'Title [1999], "quoted" {braced}'
+    backend.set_status("m1999", 3)
+    backend.set_status("m0000", 2)
+    result = server.sync()
+    assert (result["added"], result["updated"], result["removed"]) == (0, 2, 0), result
+    assert server.feed_statuses()["m1999"] == 3
+
+
 def test_fetches_are_throttled_unless_forced(servers, store_path, backend):
     server = start(servers, store_path, backend)
     assert server.sync(force=False)["throttled"] is False
