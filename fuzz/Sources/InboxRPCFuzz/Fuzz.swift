@@ -35,14 +35,20 @@ import JSONRPC
 
 private let logger = Logger.silent()
 
-private let dumpReplies = ProcessInfo.processInfo.environment["INBOX_FUZZ_DUMP_REPLIES"] == "1"
-private let checkReplies = dumpReplies || ProcessInfo.processInfo.environment["INBOX_FUZZ_CHECK_REPLIES"] == "1"
+/// Whether the variable is set to "1". getenv, not ProcessInfo: the optimiser may inline a global's
+/// initialiser into its use, and ProcessInfo copies the whole environment into a dictionary.
+private func flag(_ name: String) -> Bool { getenv(name).map { String(cString: $0) } == "1" }
+
+private let dumpReplies = flag("INBOX_FUZZ_DUMP_REPLIES")
+private let checkReplies = dumpReplies || flag("INBOX_FUZZ_CHECK_REPLIES")
 
 /// Where replies go: /dev/null, or an unlinked temporary file when replies are checked.
 private let outputFD: Int32 = {
   if checkReplies {
-    // An unlinked temporary file: replies of one input, read back and truncated after it.
-    var template = Array((NSTemporaryDirectory() + "/inbox-rpc-fuzz-replies.XXXXXX").utf8CString)
+    // An unlinked temporary file, in memory (tmpfs) where there is one: the replies of one input,
+    // read back and truncated after it.
+    let directory = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : NSTemporaryDirectory()
+    var template = Array((directory + "/inbox-rpc-fuzz-replies.XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
     precondition(fd >= 0, "mkstemp failed")
     _ = unlink(String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -69,7 +75,7 @@ private let server: FuzzServer = {
 
 /// INBOX_FUZZ_ORIGINAL=1: the first design, kept to measure against (fuzz/bench): a fresh store and
 /// server per input, a 20 ms drain, `rpc.discover` and `test.sleep` as the server has them.
-private let original = ProcessInfo.processInfo.environment["INBOX_FUZZ_ORIGINAL"] == "1"
+private let original = flag("INBOX_FUZZ_ORIGINAL")
 
 /// The registry one input talks to, and a store to close after it when the input has its own.
 private func serverForInput() throws -> (MethodRegistry, InboxStore?) {
