@@ -65,6 +65,7 @@ public final class Logger: Sendable {
 
   /// Waits up to `timeout` seconds for queued lines to be written (at exit); never blocks longer.
   public func flush(timeout: Double = 0.2) {
+    guard fd >= 0 else { return }  // a silent logger queues nothing
     let written = DispatchSemaphore(value: 0)
     queue.async { written.signal() }
     _ = written.wait(timeout: .now() + timeout)

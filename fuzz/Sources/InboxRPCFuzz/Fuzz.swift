@@ -18,9 +18,9 @@
 // batch and background request has answered before the next input.
 //
 // Replies go to /dev/null. With INBOX_FUZZ_CHECK_REPLIES=1 (fuzz/run sets it unless
-// FUZZ_CHECK_REPLIES=0) they go to an unlinked temporary file instead and every reply frame is
-// checked: correct framing, valid JSON, a JSON-RPC 2.0 response or server notification (or a
-// non-empty array of them); a violation aborts, so libFuzzer saves the input.
+// FUZZ_CHECK_REPLIES=0) they go to an unlinked temporary file instead and `ReplyOracle` checks
+// every reply frame: correct framing, valid JSON, a JSON-RPC 2.0 response or server notification
+// (or a non-empty array of them); a violation aborts, so libFuzzer saves the input.
 // INBOX_FUZZ_DUMP_REPLIES=1 also checks, and copies the replies to stderr (to read a reproducer).
 
 import Foundation
@@ -35,14 +35,20 @@ import JSONRPC
 
 private let logger = Logger.silent()
 
-private let dumpReplies = ProcessInfo.processInfo.environment["INBOX_FUZZ_DUMP_REPLIES"] == "1"
-private let checkReplies = dumpReplies || ProcessInfo.processInfo.environment["INBOX_FUZZ_CHECK_REPLIES"] == "1"
+/// Whether the variable is set to "1". getenv, not ProcessInfo: the optimiser may inline a global's
+/// initialiser into its use, and ProcessInfo copies the whole environment into a dictionary.
+private func flag(_ name: String) -> Bool { getenv(name).map { String(cString: $0) } == "1" }
+
+private let dumpReplies = flag("INBOX_FUZZ_DUMP_REPLIES")
+private let checkReplies = dumpReplies || flag("INBOX_FUZZ_CHECK_REPLIES")
 
 /// Where replies go: /dev/null, or an unlinked temporary file when replies are checked.
 private let outputFD: Int32 = {
   if checkReplies {
-    // An unlinked temporary file: replies of one input, read back and truncated after it.
-    var template = Array((NSTemporaryDirectory() + "/inbox-rpc-fuzz-replies.XXXXXX").utf8CString)
+    // An unlinked temporary file, in memory (tmpfs) where there is one: the replies of one input,
+    // read back and truncated after it.
+    let directory = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : NSTemporaryDirectory()
+    var template = Array((directory + "/inbox-rpc-fuzz-replies.XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
     precondition(fd >= 0, "mkstemp failed")
     _ = unlink(String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -69,7 +75,7 @@ private let server: FuzzServer = {
 
 /// INBOX_FUZZ_ORIGINAL=1: the first design, kept to measure against (fuzz/bench): a fresh store and
 /// server per input, a 20 ms drain, `rpc.discover` and `test.sleep` as the server has them.
-private let original = ProcessInfo.processInfo.environment["INBOX_FUZZ_ORIGINAL"] == "1"
+private let original = flag("INBOX_FUZZ_ORIGINAL")
 
 /// The registry one input talks to, and a store to close after it when the input has its own.
 private func serverForInput() throws -> (MethodRegistry, InboxStore?) {
@@ -124,90 +130,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
   _ = connection.finish()
 
-  if checkReplies { checkAndClearReplies() }
+  if checkReplies { ReplyOracle.checkAndClear(outputFD, dump: dumpReplies) }
   return 0
-}
-
-// MARK: - Reply oracle (INBOX_FUZZ_CHECK_REPLIES=1)
-
-private func checkAndClearReplies() {
-  let length = Int(lseek(outputFD, 0, SEEK_END))
-  guard length > 0 else { return }
-  var bytes = [UInt8](repeating: 0, count: length)
-  let count = bytes.withUnsafeMutableBytes { pread(outputFD, $0.baseAddress, length, 0) }
-  precondition(count == length, "short read of the reply file")
-  _ = ftruncate(outputFD, 0)
-  _ = lseek(outputFD, 0, SEEK_SET)
-  if dumpReplies { _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) } }
-
-  let header = Array("Content-Length: ".utf8)
-  if bytes.starts(with: header) {
-    var at = 0
-    while at < bytes.count {
-      guard bytes[at...].starts(with: header) else { fail("LSP reply without a Content-Length header", bytes, at) }
-      guard let end = find([0x0D, 0x0A, 0x0D, 0x0A], in: bytes, from: at) else {
-        fail("unterminated header", bytes, at)
-      }
-      let digits = bytes[(at + header.count)..<end]
-      guard let bodyLength = Int(String(decoding: digits, as: UTF8.self)) else { fail("bad Content-Length", bytes, at) }
-      let bodyStart = end + 4
-      guard bodyStart + bodyLength <= bytes.count else { fail("Content-Length past the end", bytes, at) }
-      checkReply(bytes[bodyStart..<(bodyStart + bodyLength)])
-      at = bodyStart + bodyLength
-    }
-  } else {
-    guard bytes.last == 0x0A else { fail("NDJSON output not ending in a newline", bytes, 0) }
-    for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
-      checkReply(line)
-    }
-  }
-}
-
-private func checkReply(_ body: ArraySlice<UInt8>) {
-  let value: JSONValue
-  do {
-    value = try JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 4096))
-  } catch {
-    fail("reply is not valid JSON: \(error)", Array(body), 0)
-  }
-  switch value {
-  case .object(let object):
-    checkResponse(object, body)
-  case .array(let items) where !items.isEmpty:
-    for item in items {
-      guard case .object(let object) = item else { fail("batch reply member is not an object", Array(body), 0) }
-      checkResponse(object, body)
-    }
-  default:
-    fail("reply is neither an object nor a non-empty array", Array(body), 0)
-  }
-}
-
-private func checkResponse(_ object: JSONObject, _ body: ArraySlice<UInt8>) {
-  guard object["jsonrpc"] == .string("2.0") else { fail("reply without jsonrpc 2.0", Array(body), 0) }
-  if object["method"] != nil { return }  // a server notification
-  guard object["id"] != nil else { fail("response without id", Array(body), 0) }
-  let hasResult = object["result"] != nil
-  let error = object["error"]
-  guard hasResult != (error != nil) else { fail("response needs exactly one of result and error", Array(body), 0) }
-  if let error {
-    guard error["code"]?.intValue != nil, error["message"]?.stringValue != nil else {
-      fail("error object without an integer code and a string message", Array(body), 0)
-    }
-  }
-}
-
-private func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
-  guard bytes.count >= needle.count else { return nil }
-  var at = from
-  while at + needle.count <= bytes.count {
-    if bytes[at..<(at + needle.count)].elementsEqual(needle) { return at }
-    at += 1
-  }
-  return nil
-}
-
-private func fail(_ problem: String, _ bytes: [UInt8], _ at: Int) -> Never {
-  let excerpt = String(decoding: bytes[at..<min(bytes.count, at + 300)], as: UTF8.self)
-  fatalError("inbox-rpc fuzz oracle: \(problem): \(excerpt.debugDescription)")
 }
