@@ -7,16 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
+#include "timing.h"
 
 int main(int argc, char **argv) {
   if (argc != 3) return 2;
@@ -33,18 +24,18 @@ int main(int argc, char **argv) {
   for (int step = 0; step < 3; step++) steps[step] = malloc(sizeof(double) * n);
   for (int i = 0; i < n; i++) {
     json_error_t error;
-    double start = now_ms();
+    double start = now_us() / 1e3;
     json_t *root = json_loadb(body, size, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &error);
     if (!root) return 1;
-    double parsed = now_ms();
+    double parsed = now_us() / 1e3;
     json_t *messages = json_object_get(json_object_get(root, "response"), "messages");
     for (size_t item = 0; item < json_array_size(messages); item++) {
       char *text = json_dumps(json_array_get(messages, item), JSON_COMPACT | JSON_ENCODE_ANY);
       free(text);
     }
-    double dumped = now_ms();
+    double dumped = now_us() / 1e3;
     json_decref(root);
-    double freed = now_ms();
+    double freed = now_us() / 1e3;
     steps[0][i] = parsed - start, steps[1][i] = dumped - parsed, steps[2][i] = freed - dumped;
   }
   for (int step = 0; step < 3; step++) qsort(steps[step], n, sizeof(double), compare);

@@ -14,16 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
+#include "timing.h"
 
 static sqlite3_stmt *prepare(sqlite3 *db, const char *sql) {
   sqlite3_stmt *statement = 0;
