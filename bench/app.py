@@ -142,8 +142,8 @@ def dismiss_vs_floors(binary: str, store: str, directory: str, count: int, repet
     """Medians over `repetitions` of: a dismiss round trip net of a ping round trip, the same dismissals'
     statements on raw SQLite (`sqlite_commit --dismiss`), and one raw one-row commit; the first two
     each on a fresh copy of `store`."""
-    nets, own, raws = [], [], []
     copy = os.path.join(directory, "dismiss.sqlite")
+    nets, own, raws = [], [], []
     for _ in range(repetitions):
         raws.append(raw_commit_us(directory, count)[0])  # builds bench/out/sqlite_commit
         remove_store(os.path.join(directory, "raw.sqlite"))
@@ -195,7 +195,9 @@ def main() -> int:
         f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC by `bench/app.py` (release build; "
         f"each pair alternated {repetitions} times, medians). The dismissal is a round trip from a Python client "
         f"with the same client's rpc.ping round trip taken off, so what is left is the server's own work and "
-        f"the commit.\n\n{table}\n"))
+        f"the commit; client and server share one CPU for it, so neither round trip carries a wake-up of the "
+        f"other core (on this machine an idle core wakes more slowly the longer it idled, which adds some "
+        f"50 µs to the slower request's round trip when the two run on two cores).\n\n{table}\n"))
     return 0
 
 

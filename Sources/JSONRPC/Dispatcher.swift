@@ -107,8 +107,9 @@ final class Dispatcher: Sendable {
 
   /// Writes a single reply, or -32600 in its place when it is larger than the reply limit.
   func sendSingle(_ reply: JSONValue) {
-    let body = reply.serialized()
-    guard body.count > replyBudget.limit else { return writer.send(encoded: body) }
-    writer.send(Response.error(id: reply["id"] ?? .null, .replyTooLarge(size: body.count, limit: replyBudget.limit)))
+    let line = reply.serialized(terminatedBy: 0x0A)
+    let size = line.count - 1
+    guard size > replyBudget.limit else { return writer.send(line: line) }
+    writer.send(Response.error(id: reply["id"] ?? .null, .replyTooLarge(size: size, limit: replyBudget.limit)))
   }
 }

@@ -40,6 +40,15 @@ public final class OutputWriter: Sendable {
     }
   }
 
+  /// Writes one JSON text encoded with its newline already after it (made so, it is never copied
+  /// again to add one).
+  public func send(line: [UInt8]) {
+    switch currentFraming {
+    case .ndjson: emit(line)
+    case .lsp: send(encoded: Array(line.dropLast()))
+    }
+  }
+
   /// Writes one already encoded JSON text as one frame (a batch's array, built member by member).
   public func send(encoded body: [UInt8]) {
     switch currentFraming {
@@ -69,8 +78,9 @@ public final class OutputWriter: Sendable {
   /// Writes one whole frame, unless the host has gone; holds it when this thread is coalescing.
   private func emit(_ frame: [UInt8]) {
     state.withLock { state in
-      if let thread = state.held?.thread, pthread_equal(thread, pthread_self()) != 0 {
-        state.held?.bytes.append(contentsOf: frame)
+      if let held = state.held, pthread_equal(held.thread, pthread_self()) != 0 {
+        // The usual request holds one frame, its reply: kept as it is, not copied.
+        state.held?.bytes = held.bytes.isEmpty ? frame : held.bytes + frame
       } else {
         write(frame, &state)
       }
