@@ -28,10 +28,26 @@ struct OutboxAccountTests {
     _ = try store.markRead(ids: ["fresh"], now: now)
     #expect(try store.outbox().last.map { $0.messageID } == "fresh")
     #expect(try store.outbox().last.map(\.seq) ?? 0 > entries.map(\.seq).max() ?? 0)
-    // A queued change writes two b-trees (version 5): the table and its unique key, no sequence row.
+    // Version 5: the table and its unique key, without the index that duplicated it.
     let btrees = try store.read { try $0.scalar("SELECT count(*) FROM sqlite_master WHERE tbl_name = 'outbox'") }
     #expect(btrees == 2)
-    #expect(try store.read { try $0.scalar("SELECT count(*) FROM sqlite_sequence WHERE name = 'outbox'") } == 0)
+  }
+
+  /// A change's number never comes back, even after the newest change has left the outbox: a sync
+  /// that confirms a change by its number must not delete a newer change that took it.
+  @Test func aSequenceNumberIsNeverReused() throws {
+    let temp = try TemporaryStore()
+    try temp.store.add(try backendMessage("a", sentAt: 100, order: "7"))
+    _ = try temp.store.markRead(ids: ["a"], now: now)
+    let first = try #require(try temp.store.outbox().last)
+    try temp.store.confirm(first)
+    #expect(try temp.store.outbox().isEmpty)
+    _ = try temp.store.dismiss(id: "a", now: now)
+    let second = try #require(try temp.store.outbox().last)
+    #expect(second.seq > first.seq)
+    // Confirming the first again (a stale copy) leaves the second queued.
+    try temp.store.confirm(first)
+    #expect(try temp.store.outbox() == [second])
   }
 
   /// Retiring an account moves its sendable changes aside, drops unsendable ones, empties the inbox.

@@ -100,29 +100,11 @@ struct Migration: Sendable {
       FROM messages WHERE status < 4;
     """
 
-  /// Version 5: a queued change writes two b-trees instead of four. `AUTOINCREMENT` kept a row in
-  /// `sqlite_sequence` that every enqueue rewrote, and `outbox_message` duplicated what the unique
-  /// key serves (every lookup by message names the account too). A plain rowid `seq` is still
-  /// oldest-first and unique among queued changes; only the number of a change that has left the
-  /// outbox can come back.
+  /// Version 5: a queued change writes one index fewer. `outbox_message` duplicated what the unique
+  /// key serves: every lookup by message names the account too. (`AUTOINCREMENT` stays: a change's
+  /// `seq` must never come back, or a sync confirming a change that left the outbox meanwhile would
+  /// delete the newer change that took its number.)
   private static let outboxLean = """
-    CREATE TABLE outbox_v5 (
-      seq INTEGER PRIMARY KEY,
-      account TEXT NOT NULL DEFAULT '',
-      message_id TEXT NOT NULL,
-      status INTEGER NOT NULL,
-      order_code TEXT,
-      hash TEXT,
-      queued_at INTEGER NOT NULL,
-      attempts INTEGER NOT NULL DEFAULT 0,
-      next_attempt_at INTEGER NOT NULL DEFAULT 0,
-      last_error TEXT,
-      UNIQUE (account, message_id, status)
-    );
-    INSERT INTO outbox_v5 SELECT seq, account, message_id, status, order_code, hash, queued_at, attempts,
-      next_attempt_at, last_error FROM outbox;
-    DROP TABLE outbox;
-    ALTER TABLE outbox_v5 RENAME TO outbox;
-    DELETE FROM sqlite_sequence WHERE name = 'outbox';
+    DROP INDEX outbox_message;
     """
 }
