@@ -30,12 +30,26 @@ extension Inbox {
   /// is more recent than the minimum interval (`force` fetches anyway), merge, push again.
   /// `respectBackoff` (the periodic sync) waits for each change's retry time; a host's explicit
   /// sync does not. A run waiting for another to end, or running, stops once `cancellation` is set.
-  /// Throws `SyncFailure` with what was done before the failure.
+  /// Throws `SyncFailure` with what was done before the failure; waits on the calling thread.
   public func sync(
     force: Bool = false, respectBackoff: Bool = false, observer: SyncObserver = SyncObserver(),
     cancellation: any Cancellable = CancellationFlag()
   ) throws(SyncFailure) -> SyncReport {
-    let events = Synchronizer.Events(
+    try sync.sync(
+      force: force, respectBackoff: respectBackoff, events: Self.events(observer), cancellation: cancellation)
+  }
+
+  /// `sync`, queued behind the syncs before it without holding the calling thread: `completion`
+  /// gets the outcome once the sync has run, or at once when it was cancelled before its turn.
+  public func sync(
+    force: Bool = false, observer: SyncObserver = SyncObserver(), cancellation: any Cancellable,
+    completion: @escaping @Sendable (Result<SyncReport, SyncFailure>) -> Void
+  ) {
+    sync.sync(force: force, events: Self.events(observer), cancellation: cancellation, completion: completion)
+  }
+
+  private static func events(_ observer: SyncObserver) -> Synchronizer.Events {
+    Synchronizer.Events(
       progress: observer.progress,
       merged: { plan in
         let change = FeedChange(
@@ -43,6 +57,5 @@ extension Inbox {
         if !change.isEmpty { observer.changed(change) }
       },
       warnings: observer.warnings, log: observer.log)
-    return try sync.sync(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation)
   }
 }

@@ -2,26 +2,40 @@ import JSON
 import JSONRPC
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// `subscriptions/listen {notifications}` (the stateless revision): acknowledges the part of the
-/// filter the server honours (resource list changes and updates of its own URIs), then holds the
-/// request open while `ChangeFeed` writes the stream. The host ends it with
-/// `notifications/cancelled` (no reply then); the end of input ends it with a graceful result.
+/// filter the server honours (resource list changes and updates of its own URIs), then keeps the
+/// request open while `ChangeFeed` writes the stream. An open stream is a reply held, not a
+/// thread: the host ends it with `notifications/cancelled` (no reply then); the end of input ends
+/// it with a graceful result.
 final class ListenStreams: Sendable {
+  private struct Open {
+    var reply: Reply
+    var meta: JSONValue
+  }
+
   private let changes: ChangeFeed
-  private let ending = Atomic<Bool>(false)
+  /// Streams held open, by request id; nil once input has ended (a stream opened then ends at once).
+  private let open = Mutex<[JSONValue: Open]?>([:])
 
   init(changes: ChangeFeed) { self.changes = changes }
 
-  /// Ends every stream: the host closed its input.
-  func endAll() { ending.store(true, ordering: .releasing) }
+  /// Ends every stream gracefully: the host closed its input.
+  func endAll() {
+    let ended = open.withLock { open in
+      defer { open = nil }
+      return open ?? [:]
+    }
+    for (id, stream) in ended { end(id, stream.reply, .success(["_meta": stream.meta])) }
+  }
 
-  func listen(_ request: RequestContext) throws -> JSONValue {
-    guard let id = request.id else { return .null }
-    let filter = try request.params.objectParam("notifications") ?? [:]
+  func listen(_ request: RequestContext, _ reply: Reply) {
+    guard let id = request.id else { return reply.succeed(.null) }
+    let filter: JSONObject
+    do {
+      filter = try request.params.objectParam("notifications") ?? [:]
+    } catch {
+      return reply.fail(error)
+    }
     let listChanged = filter["resourcesListChanged"]?.boolValue == true
     let uris = (filter["resourceSubscriptions"]?.arrayValue ?? []).compactMap(\.stringValue).filter(ResourceURI.isKnown)
     var honored: JSONObject = [:]
@@ -30,12 +44,21 @@ final class ListenStreams: Sendable {
     let meta: JSONValue = [Revision.subscriptionKey: id]
     changes.open(
       id, ChangeFeed.Stream(listChanged: listChanged, uris: Set(uris), cancellation: request.cancellation))
-    defer { changes.close(id) }
     request.notify("notifications/subscriptions/acknowledged", ["notifications": .object(honored), "_meta": meta])
-    while !ending.load(ordering: .acquiring) {
-      try request.cancellation.check()
-      usleep(20_000)
+    let held = open.withLock { open -> Bool in
+      guard open != nil else { return false }
+      open?[id] = Open(reply: reply, meta: meta)
+      return true
     }
-    return ["_meta": meta]
+    guard held else { return end(id, reply, .success(["_meta": meta])) }
+    request.cancellation.onCancel { [self] in
+      guard let stream = open.withLock({ $0?.removeValue(forKey: id) }) else { return }
+      end(id, stream.reply, .failure(CancellationError()))
+    }
+  }
+
+  private func end(_ id: JSONValue, _ reply: Reply, _ outcome: Result<JSONValue, any Error>) {
+    changes.close(id)
+    reply(outcome)
   }
 }

@@ -34,7 +34,7 @@ public final class MCPServer: Sendable {
       Self.method("resources/read", cacheable: true, resources.read),
       Self.method("resources/subscribe") { try resources.subscribe($0, true) },
       Self.method("resources/unsubscribe") { try resources.subscribe($0, false) },
-      Self.method("subscriptions/listen", placement: { _ in .background }, streams.listen),
+      Self.deferred("subscriptions/listen", streams.listen),
       Self.method("prompts/list", cacheable: true, prompts.list),
       Self.method("prompts/get", prompts.get),
     ])
@@ -63,23 +63,41 @@ public final class MCPServer: Sendable {
   /// requires: 0 and private, since every read may change with the next tap.
   private static func method(
     _ name: String, cacheable: Bool = false,
-    placement: @escaping @Sendable (JSONValue?) -> Method.Execution = { _ in .inline },
+    placement: @escaping @Sendable (JSONValue?) -> Method.Execution = { _ in .read },
     _ handler: @escaping @Sendable (RequestContext) throws -> JSONValue
   ) -> Method {
     Method(name, placement: placement) { request in
       guard let version = Revision.requested(request.params) else { return try handler(request) }
       guard Revision.modern.contains(version) else { throw Revision.unsupported(version) }
-      let result = try handler(request)
-      guard var object = result.objectValue else { return result }
-      var meta = object["_meta"]?.objectValue ?? [:]
-      meta[Revision.serverInfoKey] = Handshake.serverInfo
-      object["_meta"] = .object(meta)
-      object["resultType"] = "complete"
-      if cacheable {
-        object["ttlMs"] = 0
-        object["cacheScope"] = "private"
-      }
-      return .object(object)
+      return stamped(try handler(request), cacheable: cacheable)
     }
+  }
+
+  /// `method` for a handler that answers later (`Method.DeferredHandler`).
+  private static func deferred(
+    _ name: String, _ handler: @escaping @Sendable (RequestContext, Reply) -> Void
+  ) -> Method {
+    Method(
+      name,
+      deferred: { request, reply in
+        guard let version = Revision.requested(request.params) else { return handler(request, reply) }
+        guard Revision.modern.contains(version) else { return reply.fail(Revision.unsupported(version)) }
+        handler(request, Reply { outcome in reply(outcome.map { stamped($0, cacheable: false) }) })
+      })
+  }
+
+  /// A result to a stateless-revision request: `resultType`, the server's info, and for
+  /// `cacheable` ones `ttlMs` and `cacheScope`.
+  private static func stamped(_ result: JSONValue, cacheable: Bool) -> JSONValue {
+    guard var object = result.objectValue else { return result }
+    var meta = object["_meta"]?.objectValue ?? [:]
+    meta[Revision.serverInfoKey] = Handshake.serverInfo
+    object["_meta"] = .object(meta)
+    object["resultType"] = "complete"
+    if cacheable {
+      object["ttlMs"] = 0
+      object["cacheScope"] = "private"
+    }
+    return .object(object)
   }
 }

@@ -47,20 +47,22 @@ struct Tools: Sendable {
   }
 
   /// What the engine and the store answer with (an RPC error or one that converts to it) is the
-  /// tool's result; cancellation, and anything the transport itself must see (an internal failure,
-  /// a request that has to move off the reader), stays a protocol-level outcome.
+  /// tool's result; cancellation, and anything the transport itself must see (an internal failure),
+  /// stays a protocol-level outcome.
   private static func isRefusal(_ error: any Error) -> Bool {
     guard error is RPCError || error is RPCErrorConvertible else { return false }
     let code = RPCError(error).code
     return code != .requestCancelled && code != .internalError
   }
 
-  /// Where a call runs: where the method it runs would run, so a sync leaves the reader free to
-  /// read its cancel, and every other call keeps arrival order.
+  /// Where a call runs: where the method it runs would run (a write on the write lane), and a
+  /// method that answers later (a sync) on a worker, so the reader stays free to read its cancel.
   func placement(_ params: JSONValue?) -> Method.Execution {
-    guard let name = params?["name"]?.stringValue, let tool = definitions.first(where: { $0.tool.name == name })?.tool
-    else { return .inline }
-    return gateway.session.registry[tool.method]?.placement(params?["arguments"]) ?? .inline
+    guard let name = params?["name"]?.stringValue, let tool = definitions.first(where: { $0.tool.name == name })?.tool,
+      let method = gateway.session.registry[tool.method]
+    else { return .read }
+    if case .deferred = method.body { return .background }
+    return method.placement(params?["arguments"])
   }
 
   private func run(_ tool: Tool, _ arguments: JSONValue, _ request: RequestContext) throws -> JSONValue {

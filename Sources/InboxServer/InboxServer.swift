@@ -76,7 +76,7 @@ extension InboxServer.Session {
   /// reaches the same implementations, so no rule of the engine or the store is written twice.
   public func call(_ request: RequestContext) throws -> JSONValue {
     guard let method = registry[request.method] else { throw RPCError.methodNotFound(request.method) }
-    return try method.handler(request)
+    return try method.call(request)
   }
 }
 

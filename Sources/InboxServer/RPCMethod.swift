@@ -1,4 +1,3 @@
-import InboxStore
 import JSON
 import JSONRPC
 
@@ -7,7 +6,8 @@ import JSONRPC
 protocol RPCMethod: SendableMetatype {
   /// The method name, exactly as API.md and Schemas/openrpc.json spell it.
   static var name: String { get }
-  /// Inline for quick work; background for work that waits on the network or may be cancelled.
+  /// Whether it reads (on the reader) or writes (on the write lane, the store's writer making the
+  /// change); background for work that waits on the network or may be cancelled.
   static var execution: Method.Execution { get }
   static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue
   /// The method as the transport sees it. A requirement, not only an extension, so a method can
@@ -16,20 +16,13 @@ protocol RPCMethod: SendableMetatype {
 }
 
 extension RPCMethod {
-  static var execution: Method.Execution { .inline }
+  static var execution: Method.Execution { .read }
 
   /// The method as the transport sees it: params checked against the contract once, then handled.
   static func method(_ server: ServerState) -> Method {
     Method(name, execution: execution) { request in
       try ParamsContract.forMethod(name)?.check(request.params)
-      let params = ValidParams(checked: request.params)
-      guard execution == .serial, request.isOnReader else { return try handle(params, request, server) }
-      // A write tried on the reader must not wait there: if it would, it moves to the serial lane.
-      do {
-        return try server.inbox.store.withoutWaiting { try handle(params, request, server) }
-      } catch let error as StoreError where error.isWouldWait {
-        throw RunOffReader()
-      }
+      return try handle(ValidParams(checked: request.params), request, server)
     }
   }
 }

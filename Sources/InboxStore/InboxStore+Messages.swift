@@ -48,11 +48,7 @@ extension InboxStore {
       try database.scalar("SELECT count(*) FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)])
     }
     guard (due ?? 0) > 0 else { return [] }
-    do {
-      return try writeWithoutWaiting(purge(now: now))
-    } catch let error as StoreError where error.kind == .busy {
-      return []
-    }
+    return try writeIfFree(purge(now: now)) ?? []
   }
 
   private func purge(now: Int64) -> (Database) throws -> [String] {

@@ -1,19 +1,15 @@
 import InboxCore
 import JSON
 import Posix
-import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The persistent inbox: messages with their local state, the outbox of unconfirmed status
 /// changes, and settings, in one SQLite file (WAL).
 ///
-/// Two connections: writes run on one, under one lock, each committed before the method returns, so
-/// a reply written after it reports a change that is already durable (SPEC.md §6); reads run on the
-/// other, under a lock of their own, so a write waiting for another process's lock (up to the busy
-/// timeout, 5 s, then `StoreError.Kind.busy`) never holds up a read.
+/// Two connections: writes run on one, owned by the store's one writer (`StoreWriter`), each
+/// committed before the method returns, so a reply written after it reports a change that is
+/// already durable (SPEC.md §6); reads run on the other, under a lock of their own, so a write
+/// waiting for another process's lock (up to the busy timeout, 5 s, then `StoreError.Kind.busy`)
+/// never holds up a read.
 public final class InboxStore: @unchecked Sendable {
   /// Where and how to open the store.
   public struct Options: Sendable {
@@ -30,38 +26,27 @@ public final class InboxStore: @unchecked Sendable {
   public let storeID: String
   public let path: String
 
-  // `writeLock` guards `writer`, `readLock` guards `reader` (the same connection in memory).
-  private let writeLock = StoreLock()
-  private let readLock: StoreLock
-  private let writer: Database
+  // `writer` owns the writing connection; `readLock` guards `reader`. In memory there is one
+  // connection, so reads take the writer's turn too.
+  private let writer: StoreWriter
+  private let readLock: StoreLock?
   private let reader: Database
   private let health = StoreHealth()
-  private let lockWait = LockWait()
-  /// The thread whose writes give up at once rather than wait (`withoutWaiting`), 0 for none.
-  private let impatientThread = Atomic<UInt>(0)
   private let identity: FileIdentity?
   private var checker: Database?
 
   private init(writer: Database, reader: Database?, path: String, storeID: String) {
-    self.writer = writer
+    self.writer = StoreWriter(database: writer)
     self.reader = reader ?? writer
-    readLock = reader == nil ? writeLock : StoreLock()
+    readLock = reader == nil ? nil : StoreLock()
     self.path = path
     self.storeID = storeID
     identity = reader == nil ? nil : FileIdentity(path: path)
-    lockWait.install(on: writer.handle)
   }
 
-  /// Runs `body` with its writes giving up at once (`StoreError.Kind.busy`, see `isWouldWait`) where
-  /// they would wait: for another process's lock, another write of this process, or a running check.
-  public func withoutWaiting<T>(_ body: () throws -> T) rethrows -> T {
-    impatientThread.store(UInt(pthread_self()), ordering: .sequentiallyConsistent)
-    defer { impatientThread.store(0, ordering: .sequentiallyConsistent) }
-    return try body()
-  }
-
-  /// True while a write waits for another process to release the store (see `Method.Execution.serial`).
-  public var isWaitingForLock: Bool { lockWait.isWaiting }
+  /// Tells `observer` when a write starts (true) and stops (false) waiting for another process to
+  /// release the store, so requests ordered behind the write need not wait with it.
+  public func onLockWait(_ observer: @escaping @Sendable (Bool) -> Void) { writer.onLockWait(observer) }
 
   /// Opens (creating if needed, mode 0600) and migrates the store to the latest schema.
   ///
@@ -71,12 +56,17 @@ public final class InboxStore: @unchecked Sendable {
   /// write-ahead log left beside it) `quick_check` runs in the background, from 250 ms after the
   /// start or as soon as a write waits for its verdict.
   public static func open(_ options: Options) throws(StoreError) -> InboxStore {
+    guard options.path != ":memory:" else { return try connect(options) }
+    try StoreFile.prepare(options.path)
+    return try StoreFile.whileOpening(options.path) { () throws(StoreError) in try connect(options) }
+  }
+
+  private static func connect(_ options: Options) throws(StoreError) -> InboxStore {
     let path = options.path
     let inMemory = path == ":memory:"
     var unclean = false
     var existing = false
     if !inMemory {
-      try StoreFile.prepare(path)
       unclean = StoreHeader.hasWriteAheadLog(path)
       existing = try StoreHeader.kind(of: path) == .database
     }
@@ -113,39 +103,35 @@ public final class InboxStore: @unchecked Sendable {
     let checked = health.waitForCheck()
     try checker?.close()
     checker = nil
-    if reader !== writer {
+    if let readLock {
       readLock.lock()
       defer { readLock.unlock() }
       try reader.close()
     }
-    writeLock.lock()
-    defer { writeLock.unlock() }
-    if !checked { writer.keepWriteAheadLogOnClose() }
-    try writer.close()
+    let closed = writer.run { database in
+      if !checked { database.keepWriteAheadLogOnClose() }
+      return Result { () throws(StoreError) in try database.close() }
+    }
+    try closed.get()
   }
 
   // MARK: - Confinement
 
-  /// A write that gives up at once (`StoreError.Kind.busy`) rather than wait: for another process's
-  /// lock, for a write of this process, or for the check of an unclean start.
-  func writeWithoutWaiting<T>(_ body: (Database) throws -> T) throws -> T {
-    let busy = StoreError.wouldWait
-    guard !health.isChecking else { throw busy }
+  /// A write made only when it need not wait: nil (nothing written) while another write holds or
+  /// asks for the writer, another process holds the store, or the check of an unclean start runs.
+  func writeIfFree<T>(_ body: (Database) throws -> T) throws -> T? {
+    guard !health.isChecking else { return nil }
     try health.ensureReadable()
-    guard writeLock.tryLock() else { throw busy }
-    do {
-      return try lockWait.withoutWaiting { try committing(body) }
-    } catch let error as StoreError where error.kind == .busy {
-      throw busy  // SQLite's own "database is locked": another process holds the store
-    }
+    return try writer.runIfFree { try committing(body, on: $0, patient: false) } ?? nil
   }
 
   /// Runs a read on the reading connection, under its lock.
   func read<T>(_ body: (Database) throws -> T) throws -> T {
     try health.ensureReadable()
-    readLock.lock()
-    defer { readLock.unlock() }
     do {
+      guard let readLock else { return try writer.run(body) }
+      readLock.lock()
+      defer { readLock.unlock() }
       return try body(reader)
     } catch {
       health.record(error)
@@ -153,39 +139,37 @@ public final class InboxStore: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` on each connection, under its lock (statement tracing).
+  /// Runs `body` on each connection (statement tracing).
   func eachConnection(_ body: (Database) -> Void) {
-    readLock.withLock { body(reader) }
-    if reader !== writer { writeLock.withLock { body(writer) } }
+    if let readLock { readLock.withLock { body(reader) } }
+    writer.run(body)
   }
 
-  /// Runs a change in one IMMEDIATE transaction on the writing connection; it has committed when this
-  /// returns. Refused once the store is damaged or its file gone; waits for a running check.
+  /// Runs a change in one IMMEDIATE transaction on the writer, after the writes before it; it has
+  /// committed when this returns. Refused once the store is damaged or its file gone; waits for a
+  /// running check, and for another process's lock up to the busy timeout.
   @discardableResult
   func write<T>(_ body: (Database) throws -> T) throws -> T {
-    if impatientThread.load(ordering: .sequentiallyConsistent) == UInt(pthread_self()) {
-      return try writeWithoutWaiting(body)
+    try writer.run { database in
+      try health.ensureWritable()
+      // A patient write never comes back without its outcome.
+      return try committing(body, on: database, patient: true)!
     }
-    try health.ensureWritable()
-    writeLock.lock()
-    return try committing(body)
   }
 
-  /// Runs `body` in one IMMEDIATE transaction; called with `writeLock` held, and releases it.
-  private func committing<T>(_ body: (Database) throws -> T) throws -> T {
-    defer {
-      lockWait.done()
-      writeLock.unlock()
-    }
+  /// Runs `body` in one IMMEDIATE transaction on the writer; nil when it was not patient and
+  /// another process holds the store.
+  private func committing<T>(_ body: (Database) throws -> T, on database: Database, patient: Bool) throws -> T? {
     do {
       try identity?.verify(path)
-      return try writer.transaction {
-        let result = try body(writer)
-        try writer.flushTally()
+      guard case .began = try writer.begin(patient: patient) else { return nil }
+      return try database.committing {
+        let result = try body(database)
+        try database.flushTally()
         return result
       }
     } catch {
-      writer.countChanges = FeedCounts()
+      database.countChanges = FeedCounts()
       health.record(error)
       throw error
     }

@@ -33,6 +33,18 @@ public enum StoreFile {
     }
     Glibc.close(fd)
   }
+
+  /// Runs `body` holding an exclusive `flock` on the store's directory, so two processes opening
+  /// stores there never switch a new file to WAL at once (SQLite reports that race as busy without
+  /// waiting); the second is woken by the kernel when the first releases it. A lock on the
+  /// directory, not the file: closing a descriptor of the file would drop SQLite's own locks on it.
+  static func whileOpening<T>(_ path: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    let directory = Glibc.open(Files.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard directory >= 0 else { return try body() }
+    defer { Glibc.close(directory) }
+    while flock(directory, LOCK_EX) != 0 && errno == EINTR {}
+    return try body()
+  }
 }
 
 /// Which file a path named when the store was opened (device and inode), to tell later that it was

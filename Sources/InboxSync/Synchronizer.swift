@@ -6,8 +6,9 @@ import Posix
 /// Syncs the store with the Pushwoosh inbox backend: pushes queued status changes, fetches the inbox,
 /// merges it, and pushes what the merge made sendable (SPEC.md §7).
 ///
-/// Two parts: the account settings (`SyncAccount`) and one sync run (`SyncRun`). One run at a time;
-/// a second caller waits its turn (`SyncGate`) and can be cancelled while it waits. Every step
+/// Two parts: the account settings (`SyncAccount`) and one sync run (`SyncRun`). One run at a time,
+/// on a queue of their own (`SyncQueue`): a sync asked for meanwhile is queued, holding no thread,
+/// and can be cancelled while it waits. Every step
 /// commits on its own, so a sync interrupted anywhere (an error, a cancel, a `kill -9`) leaves a
 /// consistent store and loses nothing: a confirmed change has left the outbox, an unconfirmed one is
 /// still in it, and the merge is one transaction.
@@ -71,7 +72,7 @@ public final class Synchronizer: Sendable {
   public let options: Options
   private let clock: @Sendable () -> Int64
   private let account: SyncAccount
-  private let gate = SyncGate()
+  private let runs = SyncQueue()
   /// The inbox reply last merged, so a repeat of it on an unchanged store is not merged again.
   private let repeatedReply = RepeatedReply()
 
@@ -108,13 +109,33 @@ public final class Synchronizer: Sendable {
 
   /// Runs one sync: push, fetch (unless throttled), merge, push again. `respectBackoff` false (a
   /// host's explicit request) tries every queued change now; true (the periodic sync) waits for each
-  /// change's retry time. Throws with what was done before the failure.
+  /// change's retry time. Throws with what was done before the failure. Waits on the calling
+  /// thread for the syncs before it; `sync(…, completion:)` does not.
   public func sync(
     force: Bool = false, respectBackoff: Bool = false, events: Events = Events(),
     cancellation: any Cancellable = CancellationFlag()
   ) throws(SyncFailure) -> SyncReport {
-    guard gate.enter(cancellation) else { throw SyncFailure(.cancelled) }
-    defer { gate.leave() }
+    try runs.run(cancellation: cancellation) {
+      self.runNow(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation)
+    }.get()
+  }
+
+  /// `sync`, queued behind the syncs before it without holding the calling thread: `completion`
+  /// gets the outcome on the sync queue's thread, or `.cancelled` at once when cancelled first.
+  public func sync(
+    force: Bool = false, respectBackoff: Bool = false, events: Events = Events(),
+    cancellation: any Cancellable = CancellationFlag(),
+    completion: @escaping @Sendable (Result<SyncReport, SyncFailure>) -> Void
+  ) {
+    runs.enqueue(
+      cancellation: cancellation,
+      { self.runNow(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation) },
+      completion: completion)
+  }
+
+  private func runNow(force: Bool, respectBackoff: Bool, events: Events, cancellation: any Cancellable)
+    -> Result<SyncReport, SyncFailure>
+  {
     var run = SyncRun(
       store: store, backend: backend, options: options, account: account, events: events,
       cancellation: cancellation, clock: clock, force: force, respectBackoff: respectBackoff,
@@ -124,8 +145,8 @@ public final class Synchronizer: Sendable {
     } catch {
       var report = run.report
       report.pending = (try? store.pendingCount()) ?? report.pending
-      throw SyncFailure(error, partial: report)
+      return .failure(SyncFailure(error, partial: report))
     }
-    return run.report
+    return .success(run.report)
   }
 }

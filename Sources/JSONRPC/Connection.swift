@@ -26,9 +26,6 @@ public final class Connection: @unchecked Sendable {
     public var json = JSONReadOptions.default
     /// How long in-flight work may run after end of input before it is cancelled.
     public var drainTimeout = 1.5
-    /// True while the `serial` work in progress waits on another process: inline requests then go
-    /// ahead of it instead of waiting for it.
-    public var serialWorkIsWaiting: @Sendable () -> Bool = { false }
     /// The notification that cancels a request, and the member of its params that names it.
     public var cancelNotification = (method: "$/cancelRequest", idMember: "id")
     /// Whether a cancelled request is still answered -32800 (LSP) or left unanswered (MCP).
@@ -65,6 +62,10 @@ public final class Connection: @unchecked Sendable {
   public func notify(_ method: String, _ params: JSONValue) {
     writer.send(Response.notification(method, params))
   }
+
+  /// The store's writer started (true) or stopped (false) waiting for another process's lock:
+  /// reads queued behind the write lane go ahead meanwhile (see `Method.Execution.read`).
+  public func writerWaits(_ waiting: Bool) { dispatcher.writeLane.writerWaits(waiting) }
 
   /// Reads `input` until end of file or `exit`, then finishes in-flight work; returns the exit code.
   public func serve(input: Int32) -> Int32 {

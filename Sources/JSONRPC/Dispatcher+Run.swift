@@ -4,12 +4,12 @@ import JSON
 extension Dispatcher {
   /// Runs one message and returns its reply: nil for a notification, and for a request a cancel
   /// has answered already.
-  func run(_ message: Incoming, token: CancellationToken?) -> JSONValue? {
+  func run(_ message: Incoming, token: CancellationToken?, out: any FrameSink) -> JSONValue? {
     switch message {
     case .invalid(let id, let error):
       return Response.error(id: id, error)
     case .notification(let method, let params):
-      runNotification(method, params)
+      runNotification(method, params, out: out)
       return nil
     case .response:
       logger.info("a response object was received and ignored: the server sends no requests")
@@ -17,41 +17,51 @@ extension Dispatcher {
     case .request(let id, let method, let params):
       logger.debug("request \(method) id \(id.jsonString)")
       let pending = PendingReply(id: id, token: token, writer: writer)
-      return pending.answer(outcome(id: id, method: method, params: params, token: token ?? .inline))
+      return pending.answer(outcome(id: id, method: method, params: params, token: token ?? .inline, out: out))
     }
   }
 
-  /// Runs a `serial` request on the reader; nil when its handler asked to move off it (the request
-  /// is then still unanswered, and runs again on the lane).
-  func runUnlessMoved(_ message: Incoming) -> JSONValue? {
-    guard case .request(let id, let method, let params) = message else { return nil }
-    do {
-      let result = try handle(id: id, method: method, params: params, token: .inline)
-      return PendingReply(id: id, token: nil, writer: writer).answer(.success(result))
-    } catch is RunOffReader {
-      return nil
-    } catch {
-      return PendingReply(id: id, token: nil, writer: writer).answer(.failure(failure(error, method)))
+  /// Starts a deferred request on the reader; it is in flight (and cancellable) until its handler
+  /// answers through the `Reply`, from whichever thread finishes it. No thread waits meanwhile.
+  func runDeferred(id: JSONValue, method: String, params: JSONValue?, _ start: Method.DeferredHandler) {
+    logger.debug("request \(method) id \(id.jsonString), answered later")
+    if lifecycle.isShuttingDown {
+      return sendSingle(Response.error(id: id, .invalidRequest("the server is shutting down (shutdown was received)")))
     }
+    let token = CancellationToken()
+    token.markStarted()
+    inFlight.track(id, token, answersAlone: true)
+    deferred.enter()
+    let reply = Reply { [self] outcome in
+      defer {
+        inFlight.untrack(id)
+        deferred.leave()
+      }
+      // A cancel that arrived while the work went on wins, as for every other request.
+      let checked = outcome.flatMap { result in Result { try token.check() }.map { result } }
+      let pending = PendingReply(id: id, token: token, writer: writer)
+      if let reply = pending.answer(checked.mapError { failure($0, method) }) { sendSingle(reply) }
+    }
+    start(context(id: id, method: method, params: params, token: token, out: writer), reply)
   }
 
-  private func outcome(id: JSONValue, method: String, params: JSONValue?, token: CancellationToken)
+  private func outcome(id: JSONValue, method: String, params: JSONValue?, token: CancellationToken, out: any FrameSink)
     -> Result<JSONValue, RPCError>
   {
     do {
-      return .success(try handle(id: id, method: method, params: params, token: token))
+      return .success(try handle(id: id, method: method, params: params, token: token, out: out))
     } catch {
       return .failure(failure(error, method))
     }
   }
 
-  private func handle(id: JSONValue, method: String, params: JSONValue?, token: CancellationToken) throws
-    -> JSONValue
+  private func handle(id: JSONValue, method: String, params: JSONValue?, token: CancellationToken, out: any FrameSink)
+    throws -> JSONValue
   {
     if lifecycle.isShuttingDown { throw RPCError.invalidRequest("the server is shutting down (shutdown was received)") }
     guard let handler = registry[method] else { throw RPCError.methodNotFound(method) }
     try token.check()
-    let result = try handler.handler(context(id: id, method: method, params: params, token: token))
+    let result = try handler.call(context(id: id, method: method, params: params, token: token, out: out))
     // A cancel that arrived while the handler worked wins: the host has stopped waiting for a result.
     try token.check()
     return result
@@ -63,7 +73,7 @@ extension Dispatcher {
     return rpcError
   }
 
-  private func runNotification(_ method: String, _ params: JSONValue?) {
+  private func runNotification(_ method: String, _ params: JSONValue?, out: any FrameSink) {
     // After `shutdown` nothing may change the store, and a notification has no reply to refuse it with.
     if lifecycle.isShuttingDown, !Lifecycle.names.contains(method) {
       logger.debug("notification \(method) ignored: the server is shutting down")
@@ -73,18 +83,24 @@ extension Dispatcher {
       logger.debug("notification \(method) ignored: no such method")
       return
     }
+    let request = context(id: nil, method: method, params: params, token: .inline, out: out)
+    if case .deferred(let start) = handler.body {
+      // Nobody waits for a notification's outcome, so nothing waits for it here either.
+      return start(request, Reply { _ in })
+    }
     do {
-      _ = try handler.handler(context(id: nil, method: method, params: params, token: .inline))
+      _ = try handler.call(request)
     } catch {
       logger.debug("notification \(method) failed: \(RPCError(error).message)")
     }
   }
 
-  private func context(id: JSONValue?, method: String, params: JSONValue?, token: CancellationToken)
-    -> RequestContext
-  {
+  /// What a handler gets; its notifications go to `out` (held with its reply when run on the reader).
+  private func context(
+    id: JSONValue?, method: String, params: JSONValue?, token: CancellationToken, out: any FrameSink
+  ) -> RequestContext {
     RequestContext(
       id: id, method: method, params: Params(params), cancellation: token,
-      notify: { [writer] method, params in writer.send(Response.notification(method, params)) }, logger: logger)
+      notify: { method, params in out.send(Response.notification(method, params)) }, logger: logger)
   }
 }

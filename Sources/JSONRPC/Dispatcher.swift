@@ -1,12 +1,14 @@
+import Dispatch
 import JSON
 
 /// Runs the messages of each frame where their methods run, and answers every request once.
 ///
-/// A single quick request runs on the reader; `background` methods and every batch (a batch may
-/// be a thousand heavy requests) run on workers, so the reader keeps reading (and answers a ping,
-/// and delivers `$/cancelRequest`) while they work; `serial` ones run one at a time on their lane
-/// (`SerialLane`), tried first on the reader while the lane is idle. Each request's reply is a
-/// `PendingReply`, consumed by the one path that answers it.
+/// A single `read` request runs on the reader, after the writes before it (`WriteLane`); a
+/// deferred one starts there and answers later (`Reply`), holding no thread meanwhile; `write`
+/// ones run one at a time on the write lane; `background` methods and every batch (a batch may be
+/// a thousand heavy requests) run on workers, so the reader keeps reading (and answers a ping, and
+/// delivers `$/cancelRequest`) while they work. Each request's reply is a `PendingReply`, consumed
+/// by the one path that answers it.
 final class Dispatcher: Sendable {
   let registry: MethodRegistry
   let writer: OutputWriter
@@ -14,10 +16,11 @@ final class Dispatcher: Sendable {
   let lifecycle: Lifecycle
   let inFlight: InFlight
   let replyBudget: ReplyBudget
-  private let serialWorkIsWaiting: @Sendable () -> Bool
   /// Background requests: at most 16 run at once, the rest wait their turn in arrival order.
   private let workers = WorkerPool(limit: 16)
-  private let serialLane = SerialLane()
+  let writeLane = WriteLane()
+  /// Deferred requests not yet answered.
+  let deferred = DispatchGroup()
   private let backlog: InputBacklog
 
   /// Serves `registry` and the lifecycle's own methods.
@@ -40,7 +43,6 @@ final class Dispatcher: Sendable {
     self.inFlight = inFlight
     self.writer = writer
     self.logger = logger
-    serialWorkIsWaiting = configuration.serialWorkIsWaiting
     backlog = InputBacklog(limit: 2 * configuration.maxFrameBytes)
     replyBudget = ReplyBudget(limit: configuration.maxReplyBytes)
   }
@@ -57,22 +59,14 @@ final class Dispatcher: Sendable {
         }
       }
     }
-    let serial = needs(.serial)
-    let background = asBatch || needs(.background)
-    if serial, !background, case .request = messages[0] {
-      serialLane.awaitIdle(unless: serialWorkIsWaiting)
-      // Its notifications and its reply leave in one write.
-      let answered = writer.coalescing {
-        guard serialLane.isIdle, let answer = runUnlessMoved(messages[0]) else { return false }
-        sendSingle(answer)
-        return true
+    let writes = needs(.write)
+    guard writes || asBatch || needs(.background) else {
+      writeLane.awaitTurnForReads()
+      if case .request(let id, let name, let params) = messages[0], case .deferred(let start)? = registry[name]?.body {
+        return runDeferred(id: id, method: name, params: params, start)
       }
-      if answered { return }
-    }
-    guard serial || background else {
-      serialLane.awaitIdle(unless: serialWorkIsWaiting)
-      writer.coalescing {
-        if let only = messages.first.flatMap({ run($0, token: nil) }) { sendSingle(only) }
+      writer.coalescing { held in
+        if let only = messages.first.flatMap({ run($0, token: nil, out: held) }) { sendSingle(only, to: held) }
       }
       return
     }
@@ -89,27 +83,32 @@ final class Dispatcher: Sendable {
       for (message, token) in zip(messages, tokens) {
         token?.markStarted()
         defer { if case .request(let id, _, _) = message { inFlight.untrack(id) } }
-        guard let reply = run(message, token: token) else { continue }
+        guard let reply = run(message, token: token, out: writer) else { continue }
         if asBatch { batch.append(reply) } else { sendSingle(reply) }
       }
       if asBatch { batch.finish { writer.send(encoded: $0) } }
     }
-    if serial { serialLane.submit(job) } else { workers.submit(job) }
+    if writes { writeLane.submit(job) } else { workers.submit(job) }
   }
 
   /// Lets work off the reader finish for up to `seconds`, then cancels what is left.
   func finish(within seconds: Double) {
-    guard !serialLane.waitUntilIdle(seconds: seconds) || !workers.waitUntilIdle(seconds: seconds) else { return }
+    func idle(within seconds: Double) -> Bool {
+      writeLane.waitUntilIdle(seconds: seconds) && workers.waitUntilIdle(seconds: seconds)
+        && deferred.wait(timeout: .now() + seconds) == .success
+    }
+    guard !idle(within: seconds) else { return }
     logger.warn("cancelling \(inFlight.cancelAll()) request(s) still running at end of input")
-    _ = serialLane.waitUntilIdle(seconds: 0.3)
-    _ = workers.waitUntilIdle(seconds: 0.3)
+    _ = idle(within: 0.3)
   }
 
   /// Writes a single reply, or -32600 in its place when it is larger than the reply limit.
-  func sendSingle(_ reply: JSONValue) {
+  func sendSingle(_ reply: JSONValue, to out: any FrameSink) {
     let line = reply.serialized(terminatedBy: 0x0A)
     let size = line.count - 1
-    guard size > replyBudget.limit else { return writer.send(line: line) }
-    writer.send(Response.error(id: reply["id"] ?? .null, .replyTooLarge(size: size, limit: replyBudget.limit)))
+    guard size > replyBudget.limit else { return out.send(line: line) }
+    out.send(Response.error(id: reply["id"] ?? .null, .replyTooLarge(size: size, limit: replyBudget.limit)))
   }
+
+  func sendSingle(_ reply: JSONValue) { sendSingle(reply, to: writer) }
 }

@@ -26,11 +26,13 @@ final class InFlight: Sendable {
   @discardableResult
   func cancel(_ id: JSONValue, writer: OutputWriter?) -> Bool {
     guard let entry = entries.withLock({ $0[id] }) else { return false }
-    entry.token.cancel()
     guard let writer else {
+      // Claimed before the cancel wakes anyone, so no handler woken by it answers first.
       _ = entry.token.claimReply()
+      entry.token.cancel()
       return true
     }
+    entry.token.cancel()
     if entry.answersAlone, !entry.token.hasStarted, entry.token.claimReply() {
       writer.send(Response.error(id: id, .cancelled))
     }

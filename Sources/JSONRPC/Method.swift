@@ -1,51 +1,67 @@
 import JSON
 
-/// One method the server answers: its name, where it runs, and its handler.
+/// One method the server answers: its name, whether it reads or writes, and its handler.
 public struct Method: Sendable {
-  /// Where a handler runs.
+  /// Where a handler runs: each method says whether it reads or writes, once.
   public enum Execution: Sendable {
-    /// On the reader thread, in arrival order: for work measured in microseconds.
-    case inline
-    /// Off the reader, so the reader keeps reading (and can cancel it) while it works.
+    /// Reads, or quick work that changes nothing: on the reader thread, in arrival order, after
+    /// the writes that came before it, unless the store's writer waits for another process's lock
+    /// (then it goes ahead: a stalled write never holds up a read or a ping).
+    case read
+    /// Changes the store: on the connection's write lane, off the reader, one at a time in arrival
+    /// order. The store's one writer runs the change itself (and alone may wait for another
+    /// process's lock); the lane keeps the writes in order without holding up the reader.
+    case write
+    /// Long work (the network, a test's sleep): on a worker, off the reader, so the reader keeps
+    /// reading and can cancel it.
     case background
-    /// One at a time in arrival order: work that may wait on another process (a store write waiting
-    /// for a lock). A lone request is tried on the reader while the lane is idle, and moves to the
-    /// lane (off the reader) when its handler throws `RunOffReader`; batches and the requests after
-    /// a moved one run on the lane. Inline requests after it wait for the lane to empty, unless
-    /// `Connection.Configuration.serialWorkIsWaiting` says it waits on someone else, so a stalled
-    /// write never holds up a read or a ping.
-    case serial
   }
 
   public typealias Handler = @Sendable (RequestContext) throws -> JSONValue
+  /// A handler that answers later, through `Reply`, and returns at once: a request that waits (a
+  /// subscription stream, a sync queued behind another) is a callback held, not a thread.
+  public typealias DeferredHandler = @Sendable (RequestContext, Reply) -> Void
+
+  /// What runs a request.
+  public enum Body: Sendable {
+    case immediate(Handler)
+    case deferred(DeferredHandler)
+  }
 
   public let name: String
   /// Where a call runs, given its params: a method may run only its slow calls off the reader.
   public let placement: @Sendable (JSONValue?) -> Execution
-  public let handler: Handler
+  public let body: Body
 
-  public init(_ name: String, execution: Execution = .inline, handler: @escaping Handler) {
+  public init(_ name: String, execution: Execution = .read, handler: @escaping Handler) {
     self.init(name, placement: { _ in execution }, handler: handler)
   }
 
   public init(_ name: String, placement: @escaping @Sendable (JSONValue?) -> Execution, handler: @escaping Handler) {
     self.name = name
     self.placement = placement
-    self.handler = handler
+    body = .immediate(handler)
   }
-}
 
-/// Thrown by a `serial` handler run on the reader that would have to wait (for another process's
-/// lock): the connection runs the request again on the serial lane, where it may wait. The handler
-/// must not have changed anything it would change again.
-public struct RunOffReader: Error, Sendable {
-  public init() {}
-}
+  /// A method answered through `Reply`; `handler` is called on the reader and must not block.
+  public init(_ name: String, deferred handler: @escaping DeferredHandler) {
+    self.name = name
+    placement = { _ in .read }
+    body = .deferred(handler)
+  }
 
-extension RequestContext {
-  /// True when the handler runs on the reader thread: a `serial` request tried there first, while
-  /// the lane is idle, so a write that needs no wait costs no thread hand-off.
-  public var isOnReader: Bool { cancellation === CancellationToken.inline }
+  /// Runs the method and returns its result, waiting for a deferred one on the calling thread (a
+  /// batch member, or another face calling in process).
+  public func call(_ request: RequestContext) throws -> JSONValue {
+    switch body {
+    case .immediate(let handler):
+      return try handler(request)
+    case .deferred(let handler):
+      let answered = ReplyBox()
+      handler(request, Reply { answered.put($0) })
+      return try answered.take().get()
+    }
+  }
 }
 
 /// What a handler gets: its params, its cancellation flag, and a way to talk back.

@@ -2,19 +2,19 @@ import JSON
 import Posix
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+/// Where frames go: the writer itself, or frames held to go out together (`HeldFrames`).
+public protocol FrameSink: Sendable {
+  func send(_ message: JSONValue)
+  func send(line: [UInt8])
+}
 
 /// The one writer of protocol frames: each frame goes out whole in one `write` under a lock, so
 /// frames never interleave, and nothing is buffered past its request, so every frame is flushed by
 /// the time the request that made it is answered.
-public final class OutputWriter: Sendable {
+public final class OutputWriter: FrameSink {
   private struct State {
     var framing = Framing.ndjson
     var closed = false
-    /// Frames a thread inside `coalescing` has sent, not written yet, and that thread.
-    var held: (thread: pthread_t, bytes: [UInt8])?
   }
 
   private let fd: Int32
@@ -33,63 +33,88 @@ public final class OutputWriter: Sendable {
   }
 
   /// Encodes and writes one message as one frame. Encoding happens outside the lock.
-  public func send(_ message: JSONValue) {
-    switch currentFraming {
-    case .ndjson: emit(message.serialized(terminatedBy: 0x0A))
-    case .lsp: send(encoded: message.serialized())
-    }
-  }
+  public func send(_ message: JSONValue) { emit(frame(message)) }
 
   /// Writes one JSON text encoded with its newline already after it (made so, it is never copied
   /// again to add one).
-  public func send(line: [UInt8]) {
-    switch currentFraming {
-    case .ndjson: emit(line)
-    case .lsp: send(encoded: Array(line.dropLast()))
-    }
-  }
+  public func send(line: [UInt8]) { emit(frame(line: line)) }
 
   /// Writes one already encoded JSON text as one frame (a batch's array, built member by member).
-  public func send(encoded body: [UInt8]) {
+  public func send(encoded body: [UInt8]) { emit(frame(encoded: body)) }
+
+  func frame(_ message: JSONValue) -> [UInt8] {
     switch currentFraming {
-    case .ndjson: emit(body + [0x0A])
-    // Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
-    case .lsp: emit(Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+    case .ndjson: message.serialized(terminatedBy: 0x0A)
+    case .lsp: frame(encoded: message.serialized())
     }
   }
 
-  /// Runs `body`, holding the frames this thread sends meanwhile, and writes them together in one
-  /// `write` when it returns: a request answered on the reader sends its notifications (which
-  /// announce what it committed) and its reply as one write, so a host wakes once, not per frame.
-  /// Frames other threads send meanwhile (a background sync's progress) are written at once.
-  public func coalescing<T>(_ body: () -> T) -> T {
-    state.withLock { $0.held = (pthread_self(), []) }
-    let result = body()
-    state.withLock { state in
-      guard let held = state.held else { return }
-      state.held = nil
-      write(held.bytes, &state)
+  func frame(line: [UInt8]) -> [UInt8] {
+    switch currentFraming {
+    case .ndjson: line
+    case .lsp: frame(encoded: Array(line.dropLast()))
     }
+  }
+
+  func frame(encoded body: [UInt8]) -> [UInt8] {
+    switch currentFraming {
+    case .ndjson: body + [0x0A]
+    // Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
+    case .lsp: Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+    }
+  }
+
+  /// Runs `body` with frames held back: what it sends through the `HeldFrames` it is given goes
+  /// out in one `write` when it returns. A request answered on the reader sends its notifications
+  /// (which announce what it committed) and its reply that way, so a host wakes once, not per
+  /// frame; frames sent to the writer itself meanwhile (a background sync's progress) go at once.
+  public func coalescing<T>(_ body: (HeldFrames) -> T) -> T {
+    let held = HeldFrames(writer: self)
+    let result = body(held)
+    emit(held.release())
     return result
   }
 
   private var currentFraming: Framing { state.withLock { $0.framing } }
 
-  /// Writes one whole frame, unless the host has gone; holds it when this thread is coalescing.
-  private func emit(_ frame: [UInt8]) {
-    state.withLock { state in
-      if let held = state.held, pthread_equal(held.thread, pthread_self()) != 0 {
-        // The usual request holds one frame, its reply: kept as it is, not copied.
-        state.held?.bytes = held.bytes.isEmpty ? frame : held.bytes + frame
-      } else {
-        write(frame, &state)
-      }
-    }
+  /// Writes one whole frame, unless the host has gone.
+  func emit(_ frame: [UInt8]) {
+    state.withLock { state in write(frame, &state) }
   }
 
   private func write(_ bytes: [UInt8], _ state: inout State) {
     guard !state.closed, !bytes.isEmpty, !Files.writeAll(fd, bytes) else { return }
     state.closed = true
     onClosed()
+  }
+}
+
+/// Frames held to go out together in one `write` (`OutputWriter.coalescing`); once released, a
+/// frame sent through it is written at once.
+public final class HeldFrames: FrameSink {
+  private let writer: OutputWriter
+  private let held = Mutex<[UInt8]?>([])
+
+  init(writer: OutputWriter) { self.writer = writer }
+
+  public func send(_ message: JSONValue) { hold(writer.frame(message)) }
+  public func send(line: [UInt8]) { hold(writer.frame(line: line)) }
+
+  private func hold(_ frame: [UInt8]) {
+    let kept = held.withLock { held -> Bool in
+      guard let bytes = held else { return false }
+      // The usual request holds one frame, its reply: kept as it is, not copied.
+      held = bytes.isEmpty ? frame : bytes + frame
+      return true
+    }
+    if !kept { writer.emit(frame) }
+  }
+
+  /// The frames held; later ones are written at once.
+  func release() -> [UInt8] {
+    held.withLock { held in
+      defer { held = nil }
+      return held ?? []
+    }
   }
 }

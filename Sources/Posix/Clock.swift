@@ -19,11 +19,4 @@ public enum Clock {
     clock_gettime(CLOCK_MONOTONIC, &now)
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
   }
-
-  /// Sleeps the calling thread.
-  public static func sleep(milliseconds: Int) {
-    var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
-  }
 }

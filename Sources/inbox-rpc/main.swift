@@ -101,7 +101,6 @@ configuration.maxFrameBytes = options.maxFrameBytes
 configuration.maxBatchSize = options.maxBatchSize
 configuration.maxReplyBytes = options.maxReplyBytes
 configuration.json.maxDepth = options.maxDepth
-configuration.serialWorkIsWaiting = { store.isWaitingForLock }
 
 // A host that closed stdout is gone: every reported change is already committed, so leave quietly.
 let writer = OutputWriter(fd: protocolFD) {
@@ -113,6 +112,8 @@ let mcp = mcpMode ? MCPServer(session: session) : nil
 if let mcp { mcp.configure(&configuration) }
 let connection = Connection(
   configuration: configuration, registry: mcp?.registry ?? session.registry, writer: writer, logger: logger)
+// Reads go ahead of writes queued behind one that waits for another process's lock.
+store.onLockWait { connection.writerWaits($0) }
 let notify: @Sendable (String, JSONValue) -> Void = { method, params in connection.notify(method, params) }
 session.start(notify: mcp?.backgroundNotifier(notify) ?? notify, logger: logger)
 let code = connection.serve(input: STDIN_FILENO)

@@ -44,10 +44,10 @@ struct OutputWriterTests {
 
   @Test func framesSentWhileCoalescingWaitForTheEnd() {
     let pipe = Pipe()
-    pipe.writer.coalescing {
-      pipe.writer.send(Response.notification("feed.changed", ["reason": "dismissed"]))
+    pipe.writer.coalescing { held in
+      held.send(Response.notification("feed.changed", ["reason": "dismissed"]))
       #expect(pipe.drain() == "")
-      pipe.writer.send(encoded: Array(#"{"jsonrpc":"2.0","id":1,"result":{}}"#.utf8))
+      held.send(line: Array("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n".utf8))
       #expect(pipe.drain() == "")
     }
     let lines = pipe.drain().split(separator: "\n")
@@ -56,10 +56,10 @@ struct OutputWriterTests {
     #expect(lines.last?.contains("\"id\":1") == true)
   }
 
-  @Test func anotherThreadsFramesAreWrittenAtOnce() {
+  @Test func framesSentToTheWriterItselfAreWrittenAtOnce() {
     let pipe = Pipe()
-    pipe.writer.coalescing {
-      pipe.writer.send(encoded: Array("[1]".utf8))
+    pipe.writer.coalescing { held in
+      held.send(line: Array("[1]\n".utf8))
       let done = DispatchSemaphore(value: 0)
       Thread {
         pipe.writer.send(encoded: Array("[2]".utf8))
@@ -67,8 +67,17 @@ struct OutputWriterTests {
       }.start()
       done.wait()
       #expect(pipe.drain() == "[2]\n")
+      pipe.writer.send(encoded: Array("[3]".utf8))
+      #expect(pipe.drain() == "[3]\n")
     }
     #expect(pipe.drain() == "[1]\n")
+  }
+
+  @Test func aFrameHeldAfterTheEndIsWrittenAtOnce() {
+    let pipe = Pipe()
+    let escaped = pipe.writer.coalescing { $0 }
+    escaped.send(line: Array("[4]\n".utf8))
+    #expect(pipe.drain() == "[4]\n")
   }
 
   @Test func lspFramesCarryTheirHeaderInTheSameWrite() {

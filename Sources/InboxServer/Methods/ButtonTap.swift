@@ -9,8 +9,8 @@ import JSONRPC
 /// false; `openURL` and `custom` are returned for the host to act on, never performed.
 enum ButtonTap: RPCMethod {
   static let name = "button.tap"
-  /// A write: on the serial lane, so waiting for another process's lock holds up no read.
-  static let execution: Method.Execution = .serial
+  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  static let execution: Method.Execution = .write
 
   static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
     let outcome = try server.inbox.tapButton(

@@ -11,8 +11,8 @@ import JSONRPC
 /// the old account has queued are still sent, as that account. The API token cannot be set here.
 enum ConfigSet: RPCMethod {
   static let name = "config.set"
-  /// A write: on the serial lane, so waiting for another process's lock holds up no read.
-  static let execution: Method.Execution = .serial
+  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  static let execution: Method.Execution = .write
 
   static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
     let result = try server.inbox.configure(

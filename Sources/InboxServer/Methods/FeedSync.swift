@@ -10,18 +10,36 @@ import JSONRPC
 /// inbox unless the last fetch is more recent than the minimum interval (10 s by default;
 /// `force: true` fetches anyway, `throttled` says when it did not), merges it, and pushes what the
 /// merge made sendable. Notifies `sync.progress {stage, done?, total?}` (push, fetch, merge, done) and
-/// `feed.changed {reason: "sync"}` once the merge has committed. Runs off the reader; `$/cancelRequest`
+/// `feed.changed {reason: "sync"}` once the merge has committed. Runs on the synchronizer's queue; `$/cancelRequest`
 /// aborts a transfer in flight and answers -32800, leaving the store consistent. Errors: -32030
 /// unavailable, -32031 refused, -32032 malformed reply, -32033 not configured, each with
 /// `data.pushed` and `data.pending`; the local feed keeps working.
 enum FeedSync: RPCMethod {
   static let name = "feed.sync"
-  static let execution: Method.Execution = .background
 
   static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let observer = server.syncObserver(notify: request.notify, logger: request.logger, progress: true)
-    let report = try server.inbox.sync(
-      force: params.bool("force") ?? false, observer: observer, cancellation: request.cancellation)
-    return report.json
+    try method(server).call(request)
+  }
+
+  /// Deferred: a sync queued behind another (one runs at a time) waits as a callback, holding no
+  /// worker; the sync itself runs on the synchronizer's own queue.
+  static func method(_ server: ServerState) -> Method {
+    Method(
+      name,
+      deferred: { request, reply in
+        let params: ValidParams
+        do {
+          try ParamsContract.forMethod(name)?.check(request.params)
+          params = ValidParams(checked: request.params)
+        } catch {
+          return reply.fail(error)
+        }
+        let observer = server.syncObserver(notify: request.notify, logger: request.logger, progress: true)
+        server.inbox.sync(
+          force: params.bool("force") ?? false, observer: observer, cancellation: request.cancellation
+        ) { outcome in
+          reply(outcome.map(\.json).mapError { $0 })
+        }
+      })
   }
 }

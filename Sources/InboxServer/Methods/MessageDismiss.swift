@@ -6,8 +6,8 @@ import JSONRPC
 /// (SPEC.md §6). A dismissed message never comes back.
 enum MessageDismiss: RPCMethod {
   static let name = "message.dismiss"
-  /// A write: on the serial lane, so waiting for another process's lock holds up no read.
-  static let execution: Method.Execution = .serial
+  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  static let execution: Method.Execution = .write
 
   static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
     let outcome = try server.inbox.dismiss(id: try params.required("id", params.string))

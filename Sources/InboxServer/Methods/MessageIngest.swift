@@ -11,8 +11,8 @@ import JSONRPC
 /// `expired` (already past its expiry; not stored).
 enum MessageIngest: RPCMethod {
   static let name = "message.ingest"
-  /// A write: on the serial lane, so waiting for another process's lock holds up no read.
-  static let execution: Method.Execution = .serial
+  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  static let execution: Method.Execution = .write
 
   static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
     let result = try server.inbox.ingest(payload: try params.required("payload", params.value), id: params.string("id"))

@@ -6,8 +6,8 @@ import JSONRPC
 /// read ids change nothing (bulk calls are lenient); they are listed in `unchanged`.
 enum MessageMarkRead: RPCMethod {
   static let name = "message.markRead"
-  /// A write: on the serial lane, so waiting for another process's lock holds up no read.
-  static let execution: Method.Execution = .serial
+  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  static let execution: Method.Execution = .write
 
   static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
     let result = try server.inbox.markRead(ids: try params.required("ids", params.strings))

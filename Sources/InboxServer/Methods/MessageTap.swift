@@ -7,8 +7,8 @@ import JSONRPC
 /// its row action and custom data for the host to act on.
 enum MessageTap: RPCMethod {
   static let name = "message.tap"
-  /// A write: on the serial lane, so waiting for another process's lock holds up no read.
-  static let execution: Method.Execution = .serial
+  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  static let execution: Method.Execution = .write
 
   static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
     let outcome = try server.inbox.tap(

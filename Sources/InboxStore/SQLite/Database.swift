@@ -29,30 +29,17 @@ final class Database {
       throw StoreError(kind: .cannotOpen, code: code, message: "cannot open \(path): \(message)")
     }
     sqlite3_extended_result_codes(opened, 1)
-    sqlite3_busy_timeout(opened, 5_000)
+    sqlite3_busy_timeout(opened, StoreWriter.busyTimeoutMilliseconds)
     _ = csq_checkpoint_on_close(opened, 0)
   }
 
   /// WAL, the durability asked for, foreign keys; a close checkpoints again.
   func configure(durability: StoreDurability, inMemory: Bool = false) throws(StoreError) {
-    if !inMemory { try retryingWhileBusy { () throws(StoreError) in try execute("PRAGMA journal_mode=WAL") } }
+    // Two processes creating one store switch it to WAL one after the other (`StoreFile.whileOpening`).
+    if !inMemory { try execute("PRAGMA journal_mode=WAL") }
     try execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
     try execute("PRAGMA foreign_keys=ON")
     _ = csq_checkpoint_on_close(handle, 1)
-  }
-
-  /// Runs `body` again while it fails busy, up to the busy timeout: switching a new file to WAL needs
-  /// its exclusive lock, and SQLite reports a process that is switching it at the same time as busy
-  /// without waiting for it.
-  private func retryingWhileBusy(_ body: () throws(StoreError) -> Void) throws(StoreError) {
-    let deadline = Clock.monotonicNanoseconds + 5_000_000_000
-    while true {
-      do throws(StoreError) {
-        return try body()
-      } catch  where error.kind == .busy && Clock.monotonicNanoseconds < deadline {
-        Clock.sleep(milliseconds: 5)
-      }
-    }
   }
 
   /// Keeps the write-ahead log file (emptied) when the connection closes, so the next open still
@@ -61,6 +48,9 @@ final class Database {
     var on: Int32 = 1
     sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
   }
+
+  /// How long a statement waits for another connection's lock (SQLite's own busy handler); 0 fails busy at once.
+  func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
 
   /// Makes a running statement on this connection stop with SQLITE_INTERRUPT (any thread may call it).
   func interrupt() { sqlite3_interrupt(handle) }
@@ -130,6 +120,11 @@ final class Database {
   func transaction<T>(_ body: () throws -> T) throws -> T {
     // Prepared once and kept, like every statement: parsing them costs a small write a tenth of its time.
     try run("BEGIN IMMEDIATE")
+    return try committing(body)
+  }
+
+  /// Runs `body` in the transaction just begun: commits it, or rolls it back when `body` throws.
+  func committing<T>(_ body: () throws -> T) throws -> T {
     do {
       let result = try body()
       try run("COMMIT")

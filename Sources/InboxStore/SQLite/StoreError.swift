@@ -32,12 +32,6 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     self.sql = sql
   }
 
-  /// What a write that was told not to wait throws where it would have waited.
-  public static let wouldWait = StoreError(kind: .busy, message: "the store is busy; the write did not wait")
-
-  /// True for `wouldWait`.
-  public var isWouldWait: Bool { kind == .busy && message == Self.wouldWait.message }
-
   public var description: String {
     var text = "\(kind.rawValue): \(message)"
     if code != 0 { text += " (SQLite code \(code))" }

@@ -1,0 +1,72 @@
+import Dispatch
+import Synchronization
+
+/// The store's one writer, as GRDB's `SerializedDatabase` is: a serial queue that owns the writing
+/// connection, so writes run one at a time, in the order they asked, each in one IMMEDIATE
+/// transaction. A write that finds another process holding the store's lock is an outcome of its
+/// own (`Begin.locked`): a patient write then says it waits (`onLockWait`) and lets SQLite's busy
+/// handler block this writer, and no other thread, up to the busy timeout; an opportunistic one
+/// (`writeIfFree`) is skipped.
+final class StoreWriter: @unchecked Sendable {
+  /// How long a write waits for another process's lock before it fails `busy`.
+  static let busyTimeoutMilliseconds: Int32 = 5_000
+
+  /// What starting a write met.
+  enum Begin {
+    case began
+    /// Another process holds the store's write lock.
+    case locked
+  }
+
+  // Unchecked: `database` is used only on `turn`.
+  let database: Database
+  private let turn = DispatchQueue(label: "inbox-rpc.store-writer")
+  /// Writes holding or asking for the turn: `writeIfFree` takes it only when there are none.
+  private let occupied = Atomic<Int>(0)
+  private let lockWaitObserver = Mutex<(@Sendable (Bool) -> Void)?>(nil)
+
+  init(database: Database) { self.database = database }
+
+  /// Tells `observer` when a write starts and stops waiting for another process's lock, so work
+  /// ordered behind it can go ahead rather than wait too.
+  func onLockWait(_ observer: @escaping @Sendable (Bool) -> Void) {
+    lockWaitObserver.withLock { $0 = observer }
+  }
+
+  /// Runs `body` on the writer, after the writes before it.
+  func run<T>(_ body: (Database) throws -> T) rethrows -> T {
+    occupied.add(1, ordering: .sequentiallyConsistent)
+    defer { occupied.subtract(1, ordering: .sequentiallyConsistent) }
+    return try turn.sync { try body(database) }
+  }
+
+  /// Runs `body` on the writer if no other write holds or asks for it; nil (not run) otherwise.
+  func runIfFree<T>(_ body: (Database) throws -> T) rethrows -> T? {
+    guard occupied.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent).exchanged else {
+      return nil
+    }
+    defer { occupied.subtract(1, ordering: .sequentiallyConsistent) }
+    return try turn.sync { try body(database) }
+  }
+
+  /// Begins an IMMEDIATE transaction; called on the writer. Tried first without SQLite's busy
+  /// handler: `.locked` when another process holds the lock and `patient` is false; when `patient`,
+  /// the wait is reported and SQLite's busy handler blocks the writer until the lock is free or
+  /// the busy timeout passes (then `StoreError.Kind.busy`).
+  func begin(patient: Bool) throws(StoreError) -> Begin {
+    database.setBusyTimeout(milliseconds: 0)
+    defer { database.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds) }
+    do {
+      try database.run("BEGIN IMMEDIATE")
+      return .began
+    } catch  where error.kind == .busy {
+      guard patient else { return .locked }
+    }
+    let observer = lockWaitObserver.withLock { $0 }
+    observer?(true)
+    defer { observer?(false) }
+    database.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
+    try database.run("BEGIN IMMEDIATE")
+    return .began
+  }
+}

@@ -1,0 +1,61 @@
+import Dispatch
+import Posix
+import Synchronization
+
+/// One sync at a time, in arrival order: a sync asked for while another runs is a closure queued
+/// on a serial queue, not a thread waiting for its turn. One cancelled before its turn is answered
+/// at once (woken by the cancel, no polling) and skipped when its turn comes.
+final class SyncQueue: Sendable {
+  /// One queued sync's turn: taken by the queue when it comes, or given up by a cancel first.
+  private final class Turn: Sendable {
+    private enum State { case queued, running, abandoned }
+    private let state = Mutex(State.queued)
+
+    /// True for the first of the queue and the cancel to ask, and only if the turn has not come yet
+    /// (a running sync answers its cancel itself).
+    func claim(running: Bool) -> Bool {
+      state.withLock { state in
+        guard state == .queued else { return false }
+        state = running ? .running : .abandoned
+        return true
+      }
+    }
+  }
+
+  private let queue = DispatchQueue(label: "inbox-rpc.sync")
+  /// Syncs queued or running: a sync asked for when there are none cannot be overtaken by a cancel.
+  private let unfinished = Atomic<Int>(0)
+
+  /// Runs `body` after the syncs before it, on the queue's thread, and hands its outcome to
+  /// `completion`; or hands `.cancelled` at once when `cancellation` is set before its turn.
+  func enqueue<T: Sendable>(
+    cancellation: any Cancellable, _ body: @escaping @Sendable () -> Result<T, SyncFailure>,
+    completion: @escaping @Sendable (Result<T, SyncFailure>) -> Void
+  ) {
+    let turn = Turn()
+    if unfinished.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+      cancellation.onCancel {
+        if turn.claim(running: false) { completion(.failure(SyncFailure(.cancelled))) }
+      }
+    }
+    queue.async { [self] in
+      defer { unfinished.subtract(1, ordering: .sequentiallyConsistent) }
+      guard turn.claim(running: true) else { return }
+      completion(cancellation.isCancelled ? .failure(SyncFailure(.cancelled)) : body())
+    }
+  }
+
+  /// `enqueue`, waited for on the calling thread (the periodic sync's own queue, tests).
+  func run<T: Sendable>(cancellation: any Cancellable, _ body: @escaping @Sendable () -> Result<T, SyncFailure>)
+    -> Result<T, SyncFailure>
+  {
+    let outcome = Mutex<Result<T, SyncFailure>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    enqueue(cancellation: cancellation, body) { result in
+      outcome.withLock { $0 = result }
+      done.signal()
+    }
+    done.wait()
+    return outcome.withLock { $0! }
+  }
+}

@@ -1,0 +1,73 @@
+import Dispatch
+import Foundation
+import Posix
+import Synchronization
+import Testing
+
+@testable import InboxSync
+
+/// One sync at a time: queued syncs run in arrival order, hold no thread while they wait, and a
+/// cancelled one is answered at once and never runs.
+struct SyncQueueTests {
+  /// A sync that runs until `release` is signalled.
+  private func blocking(_ started: DispatchSemaphore, _ release: DispatchSemaphore)
+    -> @Sendable () -> Result<Int, SyncFailure>
+  {
+    {
+      started.signal()
+      release.wait()
+      return .success(0)
+    }
+  }
+
+  @Test func aCancelledSyncIsAnsweredAtOnceAndNeverRuns() {
+    let queue = SyncQueue()
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    queue.enqueue(cancellation: CancellationFlag(), blocking(started, release)) { _ in }
+    started.wait()
+    let flag = CancellationFlag()
+    let ran = Atomic<Bool>(false)
+    let answered = DispatchSemaphore(value: 0)
+    let outcome = Mutex<Result<Int, SyncFailure>?>(nil)
+    queue.enqueue(
+      cancellation: flag,
+      {
+        ran.store(true, ordering: .relaxed); return .success(1)
+      }
+    ) { result in
+      outcome.withLock { $0 = result }
+      answered.signal()
+    }
+    // Queued behind the running sync: not answered yet.
+    #expect(answered.wait(timeout: .now() + .milliseconds(100)) == .timedOut)
+    flag.cancel()
+    #expect(answered.wait(timeout: .now() + .seconds(5)) == .success)
+    #expect(outcome.withLock { $0 } == .failure(SyncFailure(.cancelled)))
+    release.signal()
+    // The queue drains: a sync after both runs, and the cancelled one never did.
+    #expect(queue.run(cancellation: CancellationFlag()) { .success(2) } == .success(2))
+    #expect(!ran.load(ordering: .relaxed))
+  }
+
+  @Test func queuedSyncsRunInArrivalOrderWithoutAThreadEach() {
+    let queue = SyncQueue()
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    queue.enqueue(cancellation: CancellationFlag(), blocking(started, release)) { _ in }
+    started.wait()
+    let order = Mutex<[Int]>([])
+    let group = DispatchGroup()
+    // Queued from this one thread, each call returning at once: none of them holds a thread.
+    for sync in 1...50 {
+      group.enter()
+      queue.enqueue(cancellation: CancellationFlag(), { .success(sync) }) { result in
+        if case .success(let value) = result { order.withLock { $0.append(value) } }
+        group.leave()
+      }
+    }
+    release.signal()
+    #expect(group.wait(timeout: .now() + .seconds(5)) == .success)
+    #expect(order.withLock { $0 } == Array(1...50))
+  }
+}
