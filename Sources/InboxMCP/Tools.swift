@@ -68,8 +68,10 @@ struct Tools: Sendable {
     case .method:
       return try gateway.call(tool.method, arguments, for: request)
     case .lint:
+      // A null optional means absent, as on the JSON-RPC face.
+      let attributes: JSONValue? = arguments["attributes"] == .null ? nil : arguments["attributes"]
       return try gateway.session.lint(
-        arguments["payload"] ?? .null, attributes: arguments["attributes"], now: arguments["now"]?.intValue)
+        arguments["payload"] ?? .null, attributes: attributes, now: arguments["now"]?.intValue)
     }
   }
 }
