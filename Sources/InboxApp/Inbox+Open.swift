@@ -1,22 +1,24 @@
-import InboxApp
 import InboxCore
 import InboxStore
 import InboxSync
-import JSON
-import JSONRPC
 
-/// What the methods share: the inbox they adapt, the server's options, and the warnings said.
-final class ServerState: Sendable {
-  let options: ServerOptions
-  let inbox: Inbox
-  let warnings = WarningLog()
+/// An inbox opened from the options: the composition root of every face (JSON-RPC, MCP, a test).
+public struct OpenedInbox: Sendable {
+  public let inbox: Inbox
   /// What applying the start-up backend settings did (an account change clears the inbox).
-  let startupOutcome: Synchronizer.ConfigureOutcome?
+  public let startupOutcome: Synchronizer.ConfigureOutcome?
+  /// The periodic sync the options ask for, not started yet.
+  public let background: BackgroundSync?
+}
 
-  /// Opens the server's state; the backend settings given at start-up are applied (and saved) here,
-  /// so a change of application or user id clears the inbox before the first request.
-  init(options: ServerOptions, store: InboxStore, backend: (any Backend)? = nil) throws {
-    self.options = options
+extension Inbox {
+  /// Opens the inbox on `store`: builds the HTTP backend (`backend` replaces it, for tests) and the
+  /// synchronizer, applies (and saves) the backend settings given at start-up, so a change of
+  /// application or user id clears the inbox before the first request, and seeds the sample feed
+  /// if asked.
+  public static func open(options: InboxOptions, store: InboxStore, backend: (any Backend)? = nil) throws
+    -> OpenedInbox
+  {
     let clock = InboxClock(pinned: options.pinnedClock)
     var syncOptions = Synchronizer.Options(token: options.sync.token)
     syncOptions.minFetchInterval = options.sync.minFetchInterval
@@ -28,22 +30,11 @@ final class ServerState: Sendable {
         caFile: options.sync.caFile, proxy: options.sync.proxy,
         library: options.sync.libcurl)
     let sync = try Synchronizer(store: store, backend: transport, options: syncOptions, clock: { clock.now })
-    inbox = try Inbox(store: store, sync: sync, clock: clock)
-    startupOutcome = options.sync.backend.isEmpty ? nil : try sync.configure(options.sync.backend)
-  }
-
-  /// Tells the host what a use case did: its warnings (once each) and its feed changes.
-  func report(_ effects: Effects, _ request: RequestContext) {
-    warnings.report(effects.warnings, request)
-    for change in effects.changes { Self.feedChanged(request.notify, change) }
-  }
-
-  /// `feed.changed {reason, added?, updated?, removed?}`, sent after the change has committed.
-  static func feedChanged(_ notify: (String, JSONValue) -> Void, _ change: FeedChange) {
-    var params: JSONObject = ["reason": .string(change.reason.rawValue)]
-    if !change.added.isEmpty { params["added"] = .array(change.added.map(JSONValue.string)) }
-    if !change.updated.isEmpty { params["updated"] = .array(change.updated.map(JSONValue.string)) }
-    if !change.removed.isEmpty { params["removed"] = .array(change.removed.map(JSONValue.string)) }
-    notify("feed.changed", .object(params))
+    let inbox = try Inbox(store: store, sync: sync, clock: clock, options: options)
+    let outcome = options.sync.backend.isEmpty ? nil : try sync.configure(options.sync.backend)
+    if options.sampleFeed { try SampleFeed.seedIfEmpty(inbox) }
+    return OpenedInbox(
+      inbox: inbox, startupOutcome: outcome,
+      background: options.sync.interval.map { BackgroundSync(inbox: inbox, interval: $0) })
   }
 }

@@ -2,10 +2,8 @@ import InboxCore
 import InboxStore
 import InboxSync
 
-/// Engine-level options the executable passes in.
-public struct ServerOptions: Sendable {
-  /// Registers the JSON-RPC specification's example methods and test helpers (conformance tests only).
-  public var testMethods = false
+/// What an inbox is opened with (`Inbox.open`): the executable's flags, read by no face.
+public struct InboxOptions: Sendable {
   /// Seeds an empty store with the sample feed kept in the repo (every card kind, a pinned message,
   /// buttons of each action, a few degradations).
   public var sampleFeed = false

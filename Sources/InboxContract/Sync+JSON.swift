@@ -1,77 +1,62 @@
 import InboxApp
-import InboxStore
 import InboxSync
 import JSON
 import JSONRPC
 
-/// The server's side of sync and configuration: the backend settings as the host sees them, and a
-/// sync's events turned into notifications.
-extension ServerState {
+/// The sync and configuration values as the contract writes them.
+extension BackendStatus {
   /// `backend` of `config.get` / `config.set`: the settings in force, never the token.
   ///
   /// `{baseUrl, effectiveBaseUrl, application, hwid, userId, deviceType, tokenSet, tokenSource,
   ///   syncInterval, minSyncInterval, lastSyncAt, pending}`
-  func backendJSON(_ status: BackendStatus) -> JSONValue {
-    let settings = status.settings
-    return [
+  public var json: JSONValue {
+    [
       "baseUrl": settings.baseURL.map { .string($0.string) } ?? .null,
-      "effectiveBaseUrl": status.effectiveBaseURL.map { .string($0.string) } ?? .null,
+      "effectiveBaseUrl": effectiveBaseURL.map { .string($0.string) } ?? .null,
       "application": settings.application.map(JSONValue.string) ?? .null,
       "hwid": .string(settings.hwid),
       "userId": settings.userID.map(JSONValue.string) ?? .null,
       "deviceType": .int(settings.deviceType),
-      "tokenSet": .bool(status.tokenSet),
-      "tokenSource": options.sync.tokenSource.map(JSONValue.string) ?? .null,
-      "syncInterval": options.sync.interval.map { .int(Int64($0)) } ?? .null,
-      "minSyncInterval": .int(status.minSyncInterval),
-      "lastSyncAt": status.lastSyncAt.map(JSONValue.int) ?? .null,
-      "pending": .int(Int64(status.pending)),
+      "tokenSet": .bool(tokenSet),
+      "tokenSource": tokenSource.map(JSONValue.string) ?? .null,
+      "syncInterval": syncInterval.map { .int(Int64($0)) } ?? .null,
+      "minSyncInterval": .int(minSyncInterval),
+      "lastSyncAt": lastSyncAt.map(JSONValue.int) ?? .null,
+      "pending": .int(Int64(pending)),
     ]
   }
+}
 
-  /// A `backend` patch of `config.set` or `initialize`, its mistakes reported as -32602 naming the member.
-  static func backendPatch(_ object: JSONObject?) throws(RPCError) -> BackendSettings.Patch? {
+extension BackendSettings.Patch {
+  /// A `backend` param of `config.set` or `initialize`, its mistakes -32602 naming the member.
+  init?(param object: JSONObject?) throws(RPCError) {
     guard let object else { return nil }
     do {
-      return try BackendSettings.Patch(json: object)
+      try self.init(json: object)
     } catch {
       throw RPCError.invalidParams(error.path, error.reason)
     }
   }
 
-  /// Reports a configuration change: the account change on stderr, then its effects.
-  func report(_ result: ConfigResult, _ request: RequestContext) {
-    if let outcome = result.accountChange {
-      request.logger.info(
-        "backend account changed: \(outcome.removed.count) messages cleared, \(outcome.dropped) unsendable changes dropped"
-      )
+  /// The patch as a host writes it: a member cleared is `null`.
+  var json: JSONObject {
+    var out: JSONObject = [:]
+    func set(_ key: String, _ value: String??) {
+      if let value { out[key] = value.map(JSONValue.string) ?? .null }
     }
-    report(result.effects, request)
-  }
-
-  /// Turns a sync's events into notifications: `sync.progress` (when `progress`), `feed.changed
-  /// {reason: "sync"}` once the merge has committed, warnings as `log`, notes on stderr.
-  func syncObserver(notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger, progress: Bool)
-    -> SyncObserver
-  {
-    SyncObserver(
-      progress: { step in
-        guard progress else { return }
-        var params: JSONObject = ["stage": .string(step.stage.rawValue)]
-        if let done = step.done { params["done"] = .int(Int64(done)) }
-        if let total = step.total { params["total"] = .int(Int64(total)) }
-        notify("sync.progress", .object(params))
-      },
-      changed: { change in Self.feedChanged(notify, change) },
-      warnings: { [warnings] found in warnings.report(found, logger: logger, notify: notify) },
-      log: { note in logger.info("sync: \(note)") })
+    if let baseURL { out["baseUrl"] = baseURL.map { .string($0.string) } ?? .null }
+    set("application", application)
+    set("hwid", hwid)
+    set("userId", userID)
+    if let deviceType { out["deviceType"] = deviceType.map(JSONValue.int) ?? .null }
+    return out
   }
 }
 
 extension SyncReport {
   /// The `feed.sync` result: `{added, updated, removed, expired, pushed, pending, failed, throttled,
   /// pushError?}`, counts as integers.
-  var json: JSONValue {
+  public var json: JSONValue {
     var object: JSONObject = [
       "added": .int(Int64(added.count)), "updated": .int(Int64(updated.count)),
       "removed": .int(Int64(removed.count)), "expired": .int(Int64(expired.count)), "pushed": .int(Int64(pushed)),
@@ -79,5 +64,26 @@ extension SyncReport {
     ]
     if let pushError { object["pushError"] = pushError.rpcError.json }
     return .object(object)
+  }
+}
+
+extension SyncProgress {
+  /// `sync.progress {stage, done?, total?}`.
+  public var json: JSONValue {
+    var params: JSONObject = ["stage": .string(stage.rawValue)]
+    if let done { params["done"] = .int(Int64(done)) }
+    if let total { params["total"] = .int(Int64(total)) }
+    return .object(params)
+  }
+}
+
+extension FeedChange {
+  /// `feed.changed {reason, added?, updated?, removed?}`.
+  public var json: JSONValue {
+    var params: JSONObject = ["reason": .string(reason.rawValue)]
+    if !added.isEmpty { params["added"] = .array(added.map(JSONValue.string)) }
+    if !updated.isEmpty { params["updated"] = .array(updated.map(JSONValue.string)) }
+    if !removed.isEmpty { params["removed"] = .array(removed.map(JSONValue.string)) }
+    return .object(params)
   }
 }

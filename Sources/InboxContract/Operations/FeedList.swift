@@ -1,21 +1,16 @@
 import InboxApp
 import InboxCore
-import InboxStore
 import JSON
 import JSONRPC
 
 /// `feed.list {cursor?, limit?, unreadOnly?, kinds?}` -> `{items, nextCursor, counts}` in feed order
 /// (`Inbox.list`; bounds such as `limit` ≤ 200 are the contract's, in Schemas/).
-enum FeedList: RPCMethod {
+enum FeedList: Operation {
   static let name = "feed.list"
 
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let page = try server.inbox.list(
-      page: PageRequest(cursor: params.string("cursor"), limit: params.index("limit") ?? PageRequest().limit),
-      filter: FeedFilter(
-        unreadOnly: params.bool("unreadOnly") ?? false,
-        kinds: params.strings("kinds").map { Set($0.compactMap(CardKind.init(rawValue:))) }))
-    server.report(page.effects, request)
+  static func run(_ params: FeedListParams, _ context: OperationContext) throws -> JSONValue {
+    let page = try context.inbox.list(page: params.page, filter: params.filter)
+    context.report(page.effects)
     return [
       "items": .array(page.cardsJSON),
       "nextCursor": page.next.map { .string($0.token) } ?? .null,

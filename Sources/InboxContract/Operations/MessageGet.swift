@@ -3,12 +3,12 @@ import JSON
 import JSONRPC
 
 /// `message.get {id}` -> `Card`.
-enum MessageGet: RPCMethod {
+enum MessageGet: Operation {
   static let name = "message.get"
 
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let result = try server.inbox.card(id: try params.required("id", params.string))
-    server.report(result.effects, request)
-    return result.card.json
+  static func run(_ params: MessageID, _ context: OperationContext) throws -> JSONValue {
+    let result = try context.inbox.card(id: params.id)
+    context.report(result.effects)
+    return result.json
   }
 }

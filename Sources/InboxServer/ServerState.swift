@@ -1,0 +1,31 @@
+import InboxApp
+import InboxContract
+import JSON
+import JSONRPC
+
+/// What the JSON-RPC methods share: the inbox they adapt, the warnings said, and how the use
+/// cases' events are said on this face.
+final class ServerState: Sendable {
+  let inbox: Inbox
+  let warnings = WarningLog()
+
+  init(inbox: Inbox) { self.inbox = inbox }
+
+  /// The context an operation runs in for `request`: its events become this request's notifications.
+  func context(for request: RequestContext) -> OperationContext {
+    OperationContext(
+      inbox: inbox, reporter: Self.reporter(request.notify), warnings: warnings, cancellation: request.cancellation,
+      logger: request.logger)
+  }
+
+  /// The JSON-RPC notifications of the use cases' events: `feed.changed {reason, added?, updated?,
+  /// removed?}` after a change has committed, `log` for an engine warning, `sync.progress`.
+  static func reporter(_ notify: @escaping @Sendable (String, JSONValue) -> Void) -> Reporter {
+    Reporter(
+      changed: { change in notify("feed.changed", change.json) },
+      warned: { warning in
+        notify("log", ["level": "warn", "message": .string(warning.description), "data": warning.json])
+      },
+      progress: { step in notify("sync.progress", step.json) })
+  }
+}
