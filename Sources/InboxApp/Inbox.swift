@@ -12,9 +12,11 @@ import Synchronization
 /// Errors: `InboxError` for the inbox's own refusals; `IngestError`, `StoreError` and `SyncFailure`
 /// from the layers below, unchanged.
 public final class Inbox: Sendable {
-  public let store: InboxStore
-  public let sync: Synchronizer
+  let store: InboxStore
+  let sync: Synchronizer
   public let clock: InboxClock
+  /// What the inbox was opened with (`Inbox.open`); defaults for one made directly.
+  let options: InboxOptions
   let cache = CardCache()
   private let attributesInForce: Mutex<Attributes>
 
@@ -22,7 +24,8 @@ public final class Inbox: Sendable {
   public static let attributesKey = "attributes"
 
   /// An inbox on `store`, syncing through `sync`, with the attributes saved with the store in force.
-  public init(store: InboxStore, sync: Synchronizer, clock: InboxClock) throws {
+  public init(store: InboxStore, sync: Synchronizer, clock: InboxClock, options: InboxOptions = InboxOptions()) throws {
+    self.options = options
     self.store = store
     self.sync = sync
     self.clock = clock

@@ -1,4 +1,5 @@
-import InboxServer
+import InboxApp
+import InboxContract
 import JSON
 import JSONRPC
 
@@ -11,7 +12,7 @@ struct Tools: Sendable {
 
   init(gateway: Gateway) {
     self.gateway = gateway
-    definitions = ToolCatalog.all.map { $0.definition(in: InboxServer.contract) }
+    definitions = ToolCatalog.all.map { $0.definition(in: Contract.document) }
   }
 
   func list(_ request: RequestContext) throws -> JSONValue {
@@ -47,31 +48,32 @@ struct Tools: Sendable {
   }
 
   /// What the engine and the store answer with (an RPC error or one that converts to it) is the
-  /// tool's result; cancellation, and anything the transport itself must see (an internal failure),
-  /// stays a protocol-level outcome.
+  /// tool's result; cancellation, and anything the transport itself must see (an internal failure,
+  /// a request that has to move off the reader), stays a protocol-level outcome.
   private static func isRefusal(_ error: any Error) -> Bool {
     guard error is RPCError || error is RPCErrorConvertible else { return false }
     let code = RPCError(error).code
     return code != .requestCancelled && code != .internalError
   }
 
-  /// Where a call runs: where the method it runs would run (a write on the write lane), and a
-  /// method that answers later (a sync) on a worker, so the reader stays free to read its cancel.
+  /// Where a call runs: where the method it runs would run, so a sync leaves the reader free to
+  /// read its cancel, and every other call keeps arrival order.
   func placement(_ params: JSONValue?) -> Method.Execution {
     guard let name = params?["name"]?.stringValue, let tool = definitions.first(where: { $0.tool.name == name })?.tool,
-      let method = gateway.session.registry[tool.method]
+      let operation = Operations.named(tool.method)
     else { return .read }
-    if case .deferred = method.body { return .background }
-    return method.placement(params?["arguments"])
+    return operation.answersLater ? .background : operation.execution
   }
 
+  /// The use case behind the tool, on arguments its schema accepted: decoded once, run directly.
   private func run(_ tool: Tool, _ arguments: JSONValue, _ request: RequestContext) throws -> JSONValue {
+    let object = arguments.objectValue ?? [:]
     switch tool.run {
     case .method:
-      return try gateway.call(tool.method, arguments, for: request)
+      return try gateway.call(tool.method, object, for: request)
     case .lint:
-      return try gateway.session.lint(
-        arguments["payload"] ?? .null, attributes: arguments["attributes"], now: arguments["now"]?.intValue)
+      let params = try ResolveParams(ParamsReader(object))
+      return PayloadLint.json(try gateway.inbox.lint(params.payload, attributes: params.attributes, now: params.now))
     }
   }
 }

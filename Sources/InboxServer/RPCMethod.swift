@@ -1,28 +1,49 @@
+import InboxContract
 import JSON
 import JSONRPC
 
-/// One RPC method: an adapter of a few lines in a file named after it — read the params the
-/// contract accepted, call the inbox, encode the result.
+/// A method of the JSON-RPC face alone (`initialize`, `rpc.discover`, `rpc.ping`): an adapter of a
+/// few lines in a file named after it — take the typed params, call the inbox, encode the result.
 protocol RPCMethod: SendableMetatype {
+  associatedtype Params: OperationParams
   /// The method name, exactly as API.md and Schemas/openrpc.json spell it.
   static var name: String { get }
-  /// Whether it reads (on the reader) or writes (on the write lane, the store's writer making the
-  /// change); background for work that waits on the network or may be cancelled.
-  static var execution: Method.Execution { get }
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue
+  static func handle(_ params: Params, _ request: RequestContext, _ server: ServerState) throws -> JSONValue
   /// The method as the transport sees it. A requirement, not only an extension, so a method can
   /// replace it (`rpc.ping` skips the params contract) and the registry's call reaches the override.
   static func method(_ server: ServerState) -> Method
 }
 
 extension RPCMethod {
-  static var execution: Method.Execution { .read }
-
-  /// The method as the transport sees it: params checked against the contract once, then handled.
+  /// The method as the transport sees it: params checked against the contract once, decoded once.
   static func method(_ server: ServerState) -> Method {
-    Method(name, execution: execution) { request in
+    Method(name) { request in
       try ParamsContract.forMethod(name)?.check(request.params)
-      return try handle(ValidParams(checked: request.params), request, server)
+      return try handle(Params(ParamsReader(request.params.raw?.objectValue ?? [:])), request, server)
     }
+  }
+}
+
+extension AnyOperation {
+  /// A use case as a JSON-RPC method: params checked against the contract once, then the operation
+  /// decodes them and runs; its events become this request's notifications.
+  func method(_ server: ServerState) -> Method {
+    guard answersLater else {
+      return Method(name, execution: execution) { request in
+        try ParamsContract.forMethod(name)?.check(request.params)
+        return try run(request.params.raw?.objectValue ?? [:], server.context(for: request))
+      }
+    }
+    // Answers later: a sync queued behind another holds a callback, not a worker.
+    return Method(
+      name,
+      deferred: { request, reply in
+        do {
+          try ParamsContract.forMethod(name)?.check(request.params)
+        } catch {
+          return reply.fail(error)
+        }
+        start(request.params.raw?.objectValue ?? [:], server.context(for: request), reply)
+      })
   }
 }

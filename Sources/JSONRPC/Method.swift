@@ -57,9 +57,7 @@ public struct Method: Sendable {
     case .immediate(let handler):
       return try handler(request)
     case .deferred(let handler):
-      let answered = ReplyBox()
-      handler(request, Reply { answered.put($0) })
-      return try answered.take().get()
+      return try Reply.waiting { handler(request, $0) }
     }
   }
 }

@@ -23,6 +23,14 @@ public final class Reply: Sendable {
   public func succeed(_ result: JSONValue) { self(.success(result)) }
   public func fail(_ error: any Error) { self(.failure(error)) }
 
+  /// Starts `body` with a reply and waits on the calling thread for its outcome (a batch member,
+  /// another face calling in process).
+  public static func waiting(for body: (Reply) -> Void) throws -> JSONValue {
+    let answered = ReplyBox()
+    body(Reply { answered.put($0) })
+    return try answered.take().get()
+  }
+
   /// Answers with what `body` returns or throws.
   public func answer(_ body: () throws -> JSONValue) {
     do { succeed(try body()) } catch { fail(error) }

@@ -47,7 +47,8 @@ struct SyncQueueTests {
     release.signal()
     // The queue drains: a sync after both runs, and the cancelled one never did.
     #expect(queue.run(cancellation: CancellationFlag()) { .success(2) } == .success(2))
-    #expect(!ran.load(ordering: .relaxed))
+    let didRun = ran.load(ordering: .relaxed)
+    #expect(!didRun)
   }
 
   @Test func queuedSyncsRunInArrivalOrderWithoutAThreadEach() {

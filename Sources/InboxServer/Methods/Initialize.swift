@@ -1,4 +1,5 @@
 import InboxApp
+import InboxContract
 import InboxCore
 import JSON
 import JSONRPC
@@ -14,13 +15,12 @@ import JSONRPC
 enum Initialize: RPCMethod {
   static let name = "initialize"
 
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    var partial = params.object("attributes") ?? [:]
-    if let platform = params.string("platform") { partial["platform"] = .string(platform) }
-    if let walletPasses = params.object("capabilities")?["walletPasses"] { partial["walletPasses"] = walletPasses }
+  static func handle(_ params: InitializeParams, _ request: RequestContext, _ server: ServerState) throws
+    -> JSONValue
+  {
     let result = try server.inbox.configure(
-      attributes: .object(partial), backend: try ServerState.backendPatch(params.object("backend")), scope: .session)
-    server.report(result, request)
+      attributes: params.sessionAttributes, backend: params.backend, scope: .session)
+    server.context(for: request).report(result)
     let info: JSONValue = ["name": .string(ServerInfo.name), "version": .string(ServerInfo.version)]
     return [
       "server": info,

@@ -14,32 +14,16 @@ import JSONRPC
 /// aborts a transfer in flight and answers -32800, leaving the store consistent. Errors: -32030
 /// unavailable, -32031 refused, -32032 malformed reply, -32033 not configured, each with
 /// `data.pushed` and `data.pending`; the local feed keeps working.
-enum FeedSync: RPCMethod {
+enum FeedSync: DeferredOperation {
+  typealias Params = FeedSyncParams
   static let name = "feed.sync"
 
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    try method(server).call(request)
-  }
-
-  /// Deferred: a sync queued behind another (one runs at a time) waits as a callback, holding no
-  /// worker; the sync itself runs on the synchronizer's own queue.
-  static func method(_ server: ServerState) -> Method {
-    Method(
-      name,
-      deferred: { request, reply in
-        let params: ValidParams
-        do {
-          try ParamsContract.forMethod(name)?.check(request.params)
-          params = ValidParams(checked: request.params)
-        } catch {
-          return reply.fail(error)
-        }
-        let observer = server.syncObserver(notify: request.notify, logger: request.logger, progress: true)
-        server.inbox.sync(
-          force: params.bool("force") ?? false, observer: observer, cancellation: request.cancellation
-        ) { outcome in
-          reply(outcome.map(\.json).mapError { $0 })
-        }
-      })
+  /// Queued behind the sync in progress, if any, on the synchronizer's own queue: no thread waits.
+  static func start(_ params: FeedSyncParams, _ context: OperationContext, _ reply: Reply) {
+    context.inbox.sync(
+      force: params.force ?? false, observer: context.syncObserver(progress: true), cancellation: context.cancellation
+    ) { outcome in
+      reply(outcome.map(\.json).mapError { $0 })
+    }
   }
 }
