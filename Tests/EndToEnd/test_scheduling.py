@@ -1,0 +1,177 @@
+"""Nothing that waits holds a worker another request needs: open MCP `subscriptions/listen`
+streams are replies held, not threads; syncs queued behind a stalled backend are callbacks held,
+not threads; so while 64 streams are open and 20 syncs wait behind a stall of 20 s and more, a
+tool call, a batched ping, a read and a write are each answered at once.
+
+Margins are generous (2 s for work of a millisecond) and the stall is far longer, so a request
+that waits behind the stalled work cannot pass. Every wait here has a deadline.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+import time
+
+import pytest
+
+from fake_backend import FakeBackend
+from sync_support import BIN, T0, backend_args, push_payload, token_env
+
+AT_ONCE = 2.0  # seconds: "answered at once", with room for a loaded machine
+MODERN = "2026-07-28"
+META = {"io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+class Peer:
+    """One server process: frames read on a thread, replies kept by id (batch members too)."""
+
+    def __init__(self, args: list[str], env: dict[str, str] | None = None):
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("INBOX_RPC_")}
+        environment.update(env or {})
+        self.proc = subprocess.Popen([BIN, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=environment, bufsize=0)
+        self.cond = threading.Condition()
+        self.replies: dict = {}
+        self.notifications: list[dict] = []
+        self.stderr = bytearray()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr.read()), daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            frame = json.loads(line)
+            with self.cond:
+                for message in frame if isinstance(frame, list) else [frame]:
+                    if "id" in message and "method" not in message:
+                        self.replies[message["id"]] = message
+                    else:
+                        self.notifications.append(message)
+                self.cond.notify_all()
+
+    def send(self, message) -> None:
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+
+    def request(self, id, method: str, params=None) -> None:
+        message = {"jsonrpc": "2.0", "id": id, "method": method}
+        if params is not None:
+            message["params"] = params
+        self.send(message)
+
+    def wait_for(self, predicate, timeout: float, what: str):
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while not (found := predicate()):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise AssertionError(f"{what}: nothing within {timeout} s; stderr: {bytes(self.stderr[-600:])!r}")
+                self.cond.wait(remaining)
+            return found
+
+    def reply(self, id, timeout: float) -> dict:
+        return self.wait_for(lambda: self.replies.get(id), timeout, f"reply to {id!r}")
+
+    def timed(self, id, method: str, params=None) -> tuple[dict, float]:
+        """Sends one request and returns its reply and how long it took."""
+        started = time.monotonic()
+        self.request(id, method, params)
+        reply = self.reply(id, timeout=10)
+        return reply, time.monotonic() - started
+
+    def close(self) -> int:
+        self.proc.stdin.close()
+        try:
+            code = self.proc.wait(timeout=15)
+            self.reader.join(timeout=10)  # every frame written before the exit is read
+            return code
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+
+
+@pytest.fixture
+def peers():
+    started: list[Peer] = []
+    yield started
+    for peer in started:
+        if peer.proc.poll() is None:
+            peer.proc.kill()
+            peer.proc.wait()
+
+
+@pytest.fixture
+def stalled_backend():
+    """A backend whose every call answers after 60 s: with --backend-timeout 5, each sync stalls 5 s."""
+    fake = FakeBackend()
+    fake.fail("timeout", delay=60, times=1000)
+    yield fake
+    fake.close()
+
+
+def open_streams(server: Peer, count: int) -> None:
+    server.request("discover", "server/discover", {"_meta": META})
+    server.reply("discover", timeout=10)
+    for index in range(count):
+        server.request(f"listen-{index}", "subscriptions/listen",
+                       {"_meta": META, "notifications": {"resourcesListChanged": True}})
+    server.wait_for(
+        lambda: sum(n.get("method") == "notifications/subscriptions/acknowledged" for n in server.notifications) >= count,
+        timeout=30, what=f"{count} listen acknowledgements")
+
+
+def test_open_listen_streams_and_queued_syncs_hold_no_worker(tmp_path, peers, stalled_backend):
+    # The MCP face: 64 listen streams open (more than the 16 workers), no backend configured.
+    mcp = Peer(["mcp", "--store", str(tmp_path / "mcp.sqlite"), "--sample-feed"])
+    peers.append(mcp)
+    open_streams(mcp, 64)
+    # The JSON-RPC face: 20 syncs, the first stalled in its transfer, the other 19 queued behind it.
+    rpc = Peer(["--store", str(tmp_path / "rpc.sqlite"), "--test-methods", "--test-clock", str(T0),
+                "--backend-timeout", "5", *backend_args(stalled_backend)], env=token_env())
+    peers.append(rpc)
+    syncs = [f"sync-{index}" for index in range(20)]
+    for id in syncs:
+        rpc.request(id, "feed.sync", {"force": True})
+    deadline = time.monotonic() + 10
+    while not stalled_backend.calls("getInboxMessages") and time.monotonic() < deadline:
+        time.sleep(0.01)  # the test's own wait for the stall to begin
+    assert stalled_backend.calls("getInboxMessages"), "the first sync never reached the backend"
+    stalled_at = time.monotonic()
+
+    answered = {}
+    reply, answered["sync_inbox"] = mcp.timed("tool-sync", "tools/call",
+                                              {"_meta": META, "name": "sync_inbox", "arguments": {}})
+    assert reply["result"]["isError"] is True, reply  # no backend configured: refused at once, as it should be
+    reply, answered["list_feed"] = mcp.timed("tool-list", "tools/call",
+                                             {"_meta": META, "name": "list_feed", "arguments": {"limit": 2}})
+    assert reply["result"]["isError"] is False, reply
+    started = time.monotonic()
+    rpc.send([{"jsonrpc": "2.0", "id": "b1", "method": "rpc.ping"}])
+    assert rpc.reply("b1", timeout=10)["result"] == "pong"
+    answered["batched rpc.ping"] = time.monotonic() - started
+    reply, answered["feed.list"] = rpc.timed("list", "feed.list", {"limit": 5})
+    assert "result" in reply, reply
+    reply, answered["message.ingest"] = rpc.timed("ingest", "message.ingest", {"payload": push_payload("p-1")})
+    assert "result" in reply, reply
+    slow = {name: round(seconds, 2) for name, seconds in answered.items() if seconds > AT_ONCE}
+    assert not slow, f"answered late while streams and syncs waited: {slow}"
+    # The stall held throughout: no sync had an answer yet, so all 20 were waiting meanwhile.
+    assert time.monotonic() - stalled_at < 5 and not any(id in rpc.replies for id in syncs), "the stall ended early"
+
+    # A queued sync is a callback: cancelled, each is answered at once (the stalled one too: its
+    # transfer is aborted), with the stall still 75 s from over.
+    started = time.monotonic()
+    for id in syncs:
+        rpc.send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": id}})
+    codes = {rpc.reply(id, timeout=30).get("error", {}).get("code") for id in syncs}
+    assert codes == {-32800}, codes
+    assert time.monotonic() - started < AT_ONCE * 2, "cancelled syncs waited for their turn"
+
+    # The end of input ends all 64 streams gracefully, and both servers exit.
+    assert mcp.close() == 0
+    assert sum(str(id).startswith("listen-") and "result" in reply for id, reply in mcp.replies.items()) == 64
+    assert rpc.close() == 0
