@@ -29,7 +29,7 @@ public final class MCPServer: Sendable {
       Self.method("ping") { _ in [:] },
       Self.method("logging/setLevel", logging.setLevel),
       Self.method("tools/list", cacheable: true, tools.list),
-      Self.method("tools/call", placement: tools.placement, tools.call),
+      Self.deferred("tools/call", placement: tools.placement, tools.call),
       Self.method("resources/list", cacheable: true, resources.list),
       Self.method("resources/templates/list", cacheable: true, resources.templates),
       Self.method("resources/read", cacheable: true, resources.read),
@@ -73,10 +73,11 @@ public final class MCPServer: Sendable {
 
   /// `method` for a handler that answers later (`Method.DeferredHandler`).
   private static func deferred(
-    _ name: String, _ handler: @escaping @Sendable (RequestContext, Reply) -> Void
+    _ name: String, placement: @escaping @Sendable (JSONValue?) -> Method.Execution = { _ in .read },
+    _ handler: @escaping @Sendable (RequestContext, Reply) -> Void
   ) -> Method {
     Method(
-      name,
+      name, placement: placement,
       deferred: { request, reply in
         guard let version = Revision.requested(request.params) else { return handler(request, reply) }
         guard Revision.modern.contains(version) else { return reply.fail(Revision.unsupported(version)) }

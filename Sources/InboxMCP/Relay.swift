@@ -50,6 +50,12 @@ struct Gateway: Sendable {
     try operation.run(arguments, context(for: request))
   }
 
+  /// Starts the use case named `name` (a contract method name) with `arguments`; `reply` gets its outcome.
+  func start(_ name: String, _ arguments: JSONObject, for request: RequestContext, _ reply: Reply) {
+    guard let operation = Operations.named(name) else { return reply.fail(RPCError.methodNotFound(name)) }
+    operation.start(arguments, context(for: request), reply)
+  }
+
   /// Runs the use case named `name` (a contract method name) with `arguments`.
   func call(_ name: String, _ arguments: JSONObject, for request: RequestContext) throws -> JSONValue {
     guard let operation = Operations.named(name) else { throw RPCError.methodNotFound(name) }

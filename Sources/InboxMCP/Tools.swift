@@ -19,7 +19,37 @@ struct Tools: Sendable {
     ["tools": .array(definitions.map(\.json))]
   }
 
-  func call(_ request: RequestContext) throws -> JSONValue {
+  /// Answers through `reply`: at once for every tool but `sync_inbox`, whose sync may wait its turn
+  /// behind another, holding no thread.
+  func call(_ request: RequestContext, _ reply: Reply) {
+    let tool: Tool
+    let arguments: JSONValue
+    do {
+      (tool, arguments) = try checked(request)
+    } catch {
+      return reply.fail(error)
+    }
+    start(tool, arguments, request) { outcome in
+      switch outcome {
+      case .success(let result):
+        reply.succeed([
+          "content": [["type": "text", "text": .string(tool.text(result))]], "structuredContent": result,
+          "isError": false,
+        ])
+      case .failure(let refusal) where Self.isRefusal(refusal):
+        let failure = RPCError(refusal)
+        reply.succeed([
+          "content": [["type": "text", "text": .string(ToolFailure.explain(failure, tool: tool.name))]],
+          "isError": true,
+        ])
+      case .failure(let error):
+        reply.fail(error)
+      }
+    }
+  }
+
+  /// The tool named and its arguments, checked against its input schema.
+  private func checked(_ request: RequestContext) throws -> (Tool, JSONValue) {
     let name = try request.params.requiredString("name")
     guard let definition = definitions.first(where: { $0.tool.name == name }) else {
       throw RPCError(
@@ -32,19 +62,7 @@ struct Tools: Sendable {
         .invalidParams, "Invalid arguments for \(name): \(violation.path): \(violation.message)",
         data: ["param": .string(violation.path), "reason": .string(violation.message), "rule": .string(violation.rule)])
     }
-    let tool = definition.tool
-    do {
-      let result = try run(tool, arguments, request)
-      return [
-        "content": [["type": "text", "text": .string(tool.text(result))]], "structuredContent": result,
-        "isError": false,
-      ]
-    } catch let refusal where Self.isRefusal(refusal) {
-      let failure = RPCError(refusal)
-      return [
-        "content": [["type": "text", "text": .string(ToolFailure.explain(failure, tool: name))]], "isError": true,
-      ]
-    }
+    return (definition.tool, arguments)
   }
 
   /// What the engine and the store answer with (an RPC error or one that converts to it) is the
@@ -56,24 +74,30 @@ struct Tools: Sendable {
     return code != .requestCancelled && code != .internalError
   }
 
-  /// Where a call runs: where the method it runs would run, so a sync leaves the reader free to
-  /// read its cancel, and every other call keeps arrival order.
+  /// Where a call runs: where the operation it runs would run (a write on the write lane, a sync
+  /// started on the reader, as it answers later), and every other call keeps arrival order.
   func placement(_ params: JSONValue?) -> Method.Execution {
     guard let name = params?["name"]?.stringValue, let tool = definitions.first(where: { $0.tool.name == name })?.tool,
       let operation = Operations.named(tool.method)
     else { return .read }
-    return operation.answersLater ? .background : operation.execution
+    return operation.answersLater ? .read : operation.execution
   }
 
-  /// The use case behind the tool, on arguments its schema accepted: decoded once, run directly.
-  private func run(_ tool: Tool, _ arguments: JSONValue, _ request: RequestContext) throws -> JSONValue {
+  /// Starts the use case behind the tool, on arguments its schema accepted: decoded once, run
+  /// directly; `done` gets its result or its error.
+  private func start(
+    _ tool: Tool, _ arguments: JSONValue, _ request: RequestContext,
+    done: @escaping @Sendable (Result<JSONValue, any Error>) -> Void
+  ) {
     let object = arguments.objectValue ?? [:]
     switch tool.run {
     case .method:
-      return try gateway.call(tool.method, object, for: request)
+      gateway.start(tool.method, object, for: request, Reply(done))
     case .lint:
-      let params = try ResolveParams(ParamsReader(object))
-      return PayloadLint.json(try gateway.inbox.lint(params.payload, attributes: params.attributes, now: params.now))
+      Reply(done).answer {
+        let params = try ResolveParams(ParamsReader(object))
+        return PayloadLint.json(try gateway.inbox.lint(params.payload, attributes: params.attributes, now: params.now))
+      }
     }
   }
 }

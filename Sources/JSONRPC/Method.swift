@@ -43,10 +43,15 @@ public struct Method: Sendable {
     body = .immediate(handler)
   }
 
-  /// A method answered through `Reply`; `handler` is called on the reader and must not block.
-  public init(_ name: String, deferred handler: @escaping DeferredHandler) {
+  /// A method answered through `Reply`. Placed `read` (the default), `handler` is called on the
+  /// reader and must not block; placed elsewhere, the lane or worker that calls it waits for the
+  /// reply, so only calls that answer at once should be placed there.
+  public init(
+    _ name: String, placement: @escaping @Sendable (JSONValue?) -> Execution = { _ in .read },
+    deferred handler: @escaping DeferredHandler
+  ) {
     self.name = name
-    placement = { _ in .read }
+    self.placement = placement
     body = .deferred(handler)
   }
 
