@@ -9,23 +9,23 @@ import Testing
 /// One sync at a time: queued syncs run in arrival order, hold no thread while they wait, and a
 /// cancelled one is answered at once and never runs.
 struct SyncQueueTests {
-  /// A sync that runs until `release` is signalled.
-  private func blocking(_ started: DispatchSemaphore, _ release: DispatchSemaphore)
-    -> @Sendable () -> Result<Int, SyncFailure>
-  {
-    {
+  /// A queue whose first sync runs until the semaphore returned is signalled.
+  private func busyQueue() -> (SyncQueue, release: DispatchSemaphore) {
+    let queue = SyncQueue()
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let running: @Sendable () -> Result<Int, SyncFailure> = {
       started.signal()
       release.wait()
       return .success(0)
     }
+    queue.enqueue(cancellation: CancellationFlag(), running) { _ in }
+    started.wait()
+    return (queue, release)
   }
 
   @Test func aCancelledSyncIsAnsweredAtOnceAndNeverRuns() {
-    let queue = SyncQueue()
-    let started = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    queue.enqueue(cancellation: CancellationFlag(), blocking(started, release)) { _ in }
-    started.wait()
+    let (queue, release) = busyQueue()
     let flag = CancellationFlag()
     let ran = Atomic<Bool>(false)
     let answered = DispatchSemaphore(value: 0)
@@ -52,11 +52,7 @@ struct SyncQueueTests {
   }
 
   @Test func queuedSyncsRunInArrivalOrderWithoutAThreadEach() {
-    let queue = SyncQueue()
-    let started = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    queue.enqueue(cancellation: CancellationFlag(), blocking(started, release)) { _ in }
-    started.wait()
+    let (queue, release) = busyQueue()
     let order = Mutex<[Int]>([])
     let group = DispatchGroup()
     // Queued from this one thread, each call returning at once: none of them holds a thread.
