@@ -48,6 +48,10 @@ public final class InboxStore: @unchecked Sendable {
   /// release the store, so requests ordered behind the write need not wait with it.
   public func onLockWait(_ observer: @escaping @Sendable (Bool) -> Void) { writer.onLockWait(observer) }
 
+  /// True when a write now would find the writer free: no other write holds or asks for it, and
+  /// no check of an unclean start runs (a write would wait for its verdict).
+  public var writerIsFree: Bool { writer.isFree && !health.isChecking }
+
   /// Opens (creating if needed, mode 0600) and migrates the store to the latest schema.
   ///
   /// Nothing is written before the file is known to be an inbox store or new and empty. Opening

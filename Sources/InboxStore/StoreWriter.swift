@@ -33,6 +33,9 @@ final class StoreWriter: @unchecked Sendable {
     lockWaitObserver.withLock { $0 = observer }
   }
 
+  /// True when no write holds or asks for the writer.
+  var isFree: Bool { occupied.load(ordering: .sequentiallyConsistent) == 0 }
+
   /// Runs `body` on the writer, after the writes before it.
   func run<T>(_ body: (Database) throws -> T) rethrows -> T {
     occupied.add(1, ordering: .sequentiallyConsistent)

@@ -5,7 +5,8 @@ import JSON
 ///
 /// A single `read` request runs on the reader, after the writes before it (`WriteLane`); a
 /// deferred one starts there and answers later (`Reply`), holding no thread meanwhile; `write`
-/// ones run one at a time on the write lane; `background` methods and every batch (a batch may be
+/// ones run one at a time on the write lane (on the reading thread itself while the store's
+/// writer is free; should it wait after all, reading moves to another thread); `background` methods and every batch (a batch may be
 /// a thousand heavy requests) run on workers, so the reader keeps reading (and answers a ping, and
 /// delivers `$/cancelRequest`) while they work. Each request's reply is a `PendingReply`, consumed
 /// by the one path that answers it.
@@ -22,6 +23,7 @@ final class Dispatcher: Sendable {
   /// Deferred requests not yet answered.
   let deferred = DispatchGroup()
   private let backlog: InputBacklog
+  private let writerIsFree: @Sendable () -> Bool
 
   /// Serves `registry` and the lifecycle's own methods.
   init(
@@ -43,6 +45,7 @@ final class Dispatcher: Sendable {
     self.inFlight = inFlight
     self.writer = writer
     self.logger = logger
+    writerIsFree = configuration.writerIsFree
     backlog = InputBacklog(limit: 2 * configuration.maxFrameBytes)
     replyBudget = ReplyBudget(limit: configuration.maxReplyBytes)
   }
@@ -60,7 +63,17 @@ final class Dispatcher: Sendable {
       }
     }
     let writes = needs(.write)
-    guard writes || asBatch || needs(.background) else {
+    let background = asBatch || needs(.background)
+    if writes, !background, case .request = messages[0], writeLane.isIdle, writerIsFree() {
+      // The writer is free: the write runs here, on the lane, without a thread hand-off. Its
+      // notifications and its reply leave in one write.
+      return writer.coalescing { held in
+        writeLane.runHere {
+          if let only = run(messages[0], token: nil, out: held) { sendSingle(only, to: held) }
+        }
+      }
+    }
+    guard writes || background else {
       writeLane.awaitTurnForReads()
       if case .request(let id, let name, let params) = messages[0], case .deferred(let start)? = registry[name]?.body {
         return runDeferred(id: id, method: name, params: params, start)

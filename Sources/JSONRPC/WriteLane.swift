@@ -9,6 +9,8 @@ final class WriteLane: Sendable {
   private struct State {
     var pending = 0
     var writerWaits = false
+    /// A write runs on the thread that reads (`runHere`).
+    var runsHere = false
     var wakeUps: [DispatchSemaphore] = []
 
     var letsReadsGo: Bool { pending == 0 || writerWaits }
@@ -26,6 +28,29 @@ final class WriteLane: Sendable {
       update { $0.pending -= 1 }
       unfinished.leave()
     }
+  }
+
+  /// True when no write is queued or running.
+  var isIdle: Bool { state.withLock { $0.pending == 0 } }
+
+  /// True while a write runs on the thread that reads (`runHere`).
+  var runsHere: Bool { state.withLock { $0.runsHere } }
+
+  /// Runs `job` on the calling thread, holding the lane as a queued write would: writes submitted
+  /// meanwhile run after it. For a write whose writer is free, so it costs no thread hand-off; if
+  /// it has to wait after all, `Connection.writerWaits` hands the reading to another thread.
+  func runHere(_ job: () -> Void) {
+    state.withLock {
+      $0.pending += 1
+      $0.runsHere = true
+    }
+    unfinished.enter()
+    queue.sync { job() }
+    update {
+      $0.pending -= 1
+      $0.runsHere = false
+    }
+    unfinished.leave()
   }
 
   /// The store's writer started (true) or stopped (false) waiting for another process's lock.

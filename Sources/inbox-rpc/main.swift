@@ -102,6 +102,7 @@ configuration.maxFrameBytes = options.maxFrameBytes
 configuration.maxBatchSize = options.maxBatchSize
 configuration.maxReplyBytes = options.maxReplyBytes
 configuration.json.maxDepth = options.maxDepth
+configuration.writerIsFree = { store.writerIsFree }
 
 // A host that closed stdout is gone: every reported change is already committed, so leave quietly.
 let writer = OutputWriter(fd: protocolFD) {

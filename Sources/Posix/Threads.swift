@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Threads of their own, for work that blocks for long (reading the host's input): a Dispatch
+/// worker blocked that long would be one fewer for everything else.
+public enum Threads {
+  private final class Body: Sendable {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+  }
+
+  /// Runs `body` on a new detached thread.
+  public static func start(_ body: @escaping @Sendable () -> Void) {
+    let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    var thread = pthread_t()
+    let started = pthread_create(
+      &thread, nil,
+      { context in
+        Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+        return nil
+      }, context)
+    guard started == 0 else {
+      Unmanaged<Body>.fromOpaque(context).release()
+      fatalError("cannot start a thread: \(String(cString: strerror(started)))")
+    }
+    pthread_detach(thread)
+  }
+}
