@@ -6,6 +6,8 @@ plain server (the same use case; MCP adds the argument check against the tool's 
 text rendering and the result envelope), and an MCP session's start (spawn, `initialize`, one
 `tools/call inbox_counts`, end of input, exit) against the plain server's (spawn, one `feed.counts`,
 exit). Round trips alternate between the two servers request by request; starts alternate too.
+It also weighs the `tools/list` result, which a host sends its model in every session, beside
+the 95,888 bytes it weighed when every output schema carried the card's full shape.
 
   bench/mcp.py                   build (release) if needed, run, write its section of bench/RESULTS.md
   bench/mcp.py --quick           fewer repetitions, print only
@@ -32,6 +34,8 @@ sys.path.insert(0, str(BENCH_DIR))
 from preview import CARDS, CLOCK, binary  # noqa: E402
 from results_section import markdown_table, write_section  # noqa: E402
 
+# The tools/list result when every output schema carried the card's full shape (the same 13 tools).
+LISTED_BEFORE = 95_888
 INITIALIZE = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
 
 
@@ -42,14 +46,18 @@ class Peer:
 
     def round_trip(self, method: str, params: dict) -> float:
         """µs from writing the request to reading its reply."""
+        start = time.perf_counter()
+        self.reply(method, params)
+        return (time.perf_counter() - start) * 1e6
+
+    def reply(self, method: str, params: dict) -> dict:
         self.next_id += 1
         request = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}).encode()
-        start = time.perf_counter()
         self.proc.stdin.write(request + b"\n")
         self.proc.stdin.flush()
-        while json.loads(self.proc.stdout.readline()).get("id") != self.next_id:
+        while (message := json.loads(self.proc.stdout.readline())).get("id") != self.next_id:
             pass
-        return (time.perf_counter() - start) * 1e6
+        return message
 
     def close(self) -> None:
         self.proc.stdin.close()
@@ -79,6 +87,7 @@ def main() -> None:
         subprocess.run(plain + ["--sample-feed"], input=b"", check=True, stderr=subprocess.DEVNULL)
         rpc, tools = Peer(plain), Peer(mcp)
         tools.round_trip("initialize", INITIALIZE)
+        listed = len(json.dumps(tools.reply("tools/list", {})["result"], separators=(",", ":")).encode())
         gets, calls = [], []
         for index in range(repetitions * len(CARDS)):
             card = CARDS[index % len(CARDS)]
@@ -97,6 +106,8 @@ def main() -> None:
          f"`message.get` of the same card, {get:.0f} µs", f"{call / get:.2f}"),
         ("MCP session: start, `initialize`, `tools/call inbox_counts`, exit", f"{mcp_start:.2f} ms",
          f"start, one `feed.counts`, exit, {plain_start:.2f} ms", f"{mcp_start / plain_start:.2f}"),
+        ("`tools/list` result, compact JSON (13 tools)", f"{listed:,} bytes",
+         f"every output with the card's full shape, {LISTED_BEFORE:,} bytes", f"{listed / LISTED_BEFORE:.2f}"),
     ]
     body = [
         "## MCP: the same use cases behind the MCP face",
@@ -109,7 +120,8 @@ def main() -> None:
         "",
         "A tool call does what the method does, plus the check of its arguments against the tool's "
         "inputSchema, the text rendering and the envelope (`content`, `structuredContent`); the session "
-        "adds one round trip (`initialize`) and deriving the tools' schemas from the contract at start.",
+        "adds one round trip (`initialize`) and deriving the tools' schemas from the contract at start. "
+        "The tool list is weighed once: it is the same every time.",
     ]
     text = "\n".join(body)
     print(text)
