@@ -11,6 +11,7 @@ the 95,888 bytes it weighed when every output schema carried the card's full sha
 
   bench/mcp.py                   build (release) if needed, run, write its section of bench/RESULTS.md
   bench/mcp.py --quick           fewer repetitions, print only
+  bench/mcp.py --before PATH     also a previous build's tool call and tool list, alternating in the same run
   INBOX_RPC_BIN=path bench/mcp.py   use that binary
 Python 3 standard library only.
 """
@@ -77,6 +78,7 @@ def session(argv: list[str], calls: list[tuple[str, dict]]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--before", help="a previous build of inbox-rpc, measured beside this one")
     args = parser.parse_args()
     repetitions = 10 if args.quick else 200
     server = binary()
@@ -86,15 +88,25 @@ def main() -> None:
         mcp = [server, "mcp", "--store", store, "--test-clock", str(CLOCK)]
         subprocess.run(plain + ["--sample-feed"], input=b"", check=True, stderr=subprocess.DEVNULL)
         rpc, tools = Peer(plain), Peer(mcp)
-        tools.round_trip("initialize", INITIALIZE)
-        listed = len(json.dumps(tools.reply("tools/list", {})["result"], separators=(",", ":")).encode())
-        gets, calls = [], []
+        before = Peer([args.before, *mcp[1:]]) if args.before else None
+        listed, listed_before = 0, LISTED_BEFORE
+        for peer in filter(None, [tools, before]):
+            peer.round_trip("initialize", INITIALIZE)
+            size = len(json.dumps(peer.reply("tools/list", {})["result"], separators=(",", ":")).encode())
+            listed, listed_before = (size, listed_before) if peer is tools else (listed, size)
+        gets, calls, calls_before = [], [], []
         for index in range(repetitions * len(CARDS)):
             card = CARDS[index % len(CARDS)]
+            call = ("tools/call", {"name": "get_message", "arguments": {"id": card}})
             gets.append(rpc.round_trip("message.get", {"id": card}))
-            calls.append(tools.round_trip("tools/call", {"name": "get_message", "arguments": {"id": card}}))
-        rpc.close()
-        tools.close()
+            # The two builds take turns going first, so neither gains from the other's warm-up.
+            if before and index % 2:
+                calls_before.append(before.round_trip(*call))
+            calls.append(tools.round_trip(*call))
+            if before and not index % 2:
+                calls_before.append(before.round_trip(*call))
+        for peer in filter(None, [rpc, tools, before]):
+            peer.close()
         plain_starts, mcp_starts = [], []
         for _ in range(max(10, repetitions // 4)):
             plain_starts.append(session(plain, [("feed.counts", {})]))
@@ -107,8 +119,12 @@ def main() -> None:
         ("MCP session: start, `initialize`, `tools/call inbox_counts`, exit", f"{mcp_start:.2f} ms",
          f"start, one `feed.counts`, exit, {plain_start:.2f} ms", f"{mcp_start / plain_start:.2f}"),
         ("`tools/list` result, compact JSON (13 tools)", f"{listed:,} bytes",
-         f"every output with the card's full shape, {LISTED_BEFORE:,} bytes", f"{listed / LISTED_BEFORE:.2f}"),
+         f"every output with the card's full shape, {listed_before:,} bytes", f"{listed / listed_before:.2f}"),
     ]
+    if calls_before:
+        previous = statistics.median(calls_before[len(CARDS):])
+        rows.append(("`tools/call get_message`, this build", f"{call:.0f} µs",
+                     f"the previous build (`--before`), {previous:.0f} µs", f"{call / previous:.2f}"))
     body = [
         "## MCP: the same use cases behind the MCP face",
         "",
