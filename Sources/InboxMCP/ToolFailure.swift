@@ -4,7 +4,8 @@ import JSONRPC
 /// An engine error in words a model can act on: what went wrong, and what to call next.
 enum ToolFailure {
   static func explain(_ error: RPCError, tool: String) -> String {
-    var text = "\(tool) failed: \(error.message)"
+    // The code as the JSON-RPC face answers it, so a host (or a test) can tell refusals apart.
+    var text = "\(tool) failed (\(error.code.rawValue)): \(error.message)"
     if let reason = error.data?["reason"]?.stringValue, !error.message.contains(reason) { text += " (\(reason))" }
     switch error.code {
     case .messageNotFound:
