@@ -11,8 +11,8 @@ public final class CancellationToken: Cancellable {
 
   public init() {}
 
-  /// The token of inline requests: they run on the reader, so no cancel can reach them while they
-  /// work, and one shared token saves an allocation per request.
+  /// The token of requests run where the host's input is read (a read, or a write whose writer is
+  /// free): no cancel is read while they work, and one shared token saves an allocation per request.
   static let inline = CancellationToken()
 
   /// Marks the work as begun; a cancel after this is answered by the work itself.

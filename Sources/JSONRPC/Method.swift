@@ -19,7 +19,8 @@ public struct Method: Sendable {
 
   public typealias Handler = @Sendable (RequestContext) throws -> JSONValue
   /// A handler that answers later, through `Reply`, and returns at once: a request that waits (a
-  /// subscription stream, a sync queued behind another) is a callback held, not a thread.
+  /// subscription stream, a sync queued behind another) is a callback held, not a thread. As a
+  /// batch member it is waited for by the worker that runs the batch.
   public typealias DeferredHandler = @Sendable (RequestContext, Reply) -> Void
 
   /// What runs a request.
