@@ -14,6 +14,7 @@ import pytest
 
 from fake_backend import FakeBackend
 from sync_support import (  # noqa: F401  (fixtures)
+    SyncServer,
     backend,
     servers,
     start_server as start,
@@ -52,13 +53,17 @@ def test_b_wins_over_attachment_and_data_image_over_both(servers, store_path, ba
     assert server.close() == 0
 
 
-def add_button_messages(backend: FakeBackend, prefix: str = "") -> dict[str, str]:
-    """One message per kind of button, each with that one button; kind -> message id."""
+def synced_button_messages(servers, store_path, backend: FakeBackend) -> tuple[SyncServer, dict[str, str]]:
+    """A server that synced one message per kind of button, each with that one button, and the
+    message ids by kind; the backend's records start empty."""
     ids = {}
     for kind, button in BUTTONS.items():
-        ids[kind] = prefix + kind
-        backend.add_message(ids[kind], params={"buttons": [button]})
-    return ids
+        ids[kind] = kind
+        backend.add_message(kind, params={"buttons": [button]})
+    server = start(servers, store_path, backend)
+    server.sync()
+    backend.reset_records()
+    return server, ids
 
 
 def wire_statuses(backend: FakeBackend) -> dict[str, list[int]]:
@@ -74,10 +79,7 @@ EXPECTED = {"openURL": [2, 3], "custom": [2, 3], "markRead": [2, 3], "dismiss": 
 
 
 def test_every_button_tap_reaches_the_backend_as_an_open(servers, store_path, backend):
-    ids = add_button_messages(backend)
-    server = start(servers, store_path, backend)
-    server.sync()
-    backend.reset_records()
+    server, ids = synced_button_messages(servers, store_path, backend)
     for kind, id in ids.items():
         tapped = server.call("button.tap", {"id": id, "button": 0})
         assert tapped["action"]["type"] == kind
@@ -93,9 +95,7 @@ def test_every_button_tap_reaches_the_backend_as_an_open(servers, store_path, ba
 
 
 def test_a_tap_on_a_read_message_sends_the_open_alone_and_a_second_tap_nothing(servers, store_path, backend):
-    ids = add_button_messages(backend)
-    server = start(servers, store_path, backend)
-    server.sync()
+    server, ids = synced_button_messages(servers, store_path, backend)
     server.call("message.markRead", {"ids": list(ids.values())})
     server.sync()
     backend.reset_records()
@@ -110,10 +110,7 @@ def test_a_tap_on_a_read_message_sends_the_open_alone_and_a_second_tap_nothing(s
 
 
 def test_a_tap_without_its_default_sends_nothing(servers, store_path, backend):
-    ids = add_button_messages(backend)
-    server = start(servers, store_path, backend)
-    server.sync()
-    backend.reset_records()
+    server, ids = synced_button_messages(servers, store_path, backend)
     for id in ids.values():
         tapped = server.call("button.tap", {"id": id, "button": 0, "performDefault": False})
         assert tapped["performed"] is False and tapped["message"]["read"] is False
@@ -123,9 +120,7 @@ def test_a_tap_without_its_default_sends_nothing(servers, store_path, backend):
 
 
 def test_taps_made_offline_survive_a_kill_and_reach_the_backend_after_the_restart(servers, store_path, backend):
-    ids = add_button_messages(backend)
-    first = start(servers, store_path, backend)
-    first.sync()
+    first, ids = synced_button_messages(servers, store_path, backend)
     backend.down()
     for id in ids.values():
         first.call("button.tap", {"id": id, "button": 0})
