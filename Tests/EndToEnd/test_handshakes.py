@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 
 import pytest
@@ -154,3 +156,16 @@ def test_mcp_help_is_about_the_mcp_face(flag):
         assert word in text, word
     missing = {name for name in mcp_tool_names() if name not in text}
     assert not missing, f"tools the help does not name: {missing}"
+
+
+def test_eglot_in_its_strict_mode_completes_the_handshake():
+    emacs = shutil.which("emacs")
+    assert emacs, "no emacs: script/bootstrap installs Debian's emacs-nox and elpa-eglot"
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "eglot", "strict-handshake.el")
+    done = subprocess.run(
+        [emacs, "--batch", "-l", script], capture_output=True, text=True, timeout=60,
+        env=dict(os.environ, INBOX_RPC_BIN=BIN), stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr[-1500:]
+    assert "mustn't have" not in done.stderr
+    assert done.stdout.splitlines() == ['serverInfo (:name "inbox-rpc" :version "0.1.0")', 'ping "pong"'], done
