@@ -31,8 +31,9 @@ enum LintCommand {
       --now SECONDS     The send time (default: now).
 
     Lines and columns are 1-based; a column counts UTF-16 code units from the start of the line
-    (SARIF's default), a byte order mark not included. Schema problems sit at the offending value;
-    refusals and engine warnings at the payload they are about.
+    (SARIF's default), a byte order mark not included. Schema problems sit at the offending value,
+    engine warnings at the field their rule is about (displayType, buttons, carousel, the field
+    the asked-for kind needs, the custom data) when the payload has it, refusals at the payload.
 
     Rules: schema, notInboxMessage, notJSON, unreadable (errors); degraded, unknownDisplayType,
     buttonDropped, unknownButtonAction, invalidButtonURL, slideDropped, invalidCustomData,
@@ -93,7 +94,7 @@ enum LintCommand {
         if format == .json { StandardStreams.writeStdout(LintJSON.line(file: input.file, reports: [], [subject])) }
       case .success(let value):
         let reports = PayloadLint.lint(value, attributes: flags.attributes, now: flags.now)
-        let found = reports.map { LintFindings.subject($0, in: input) }
+        let found = reports.map { LintFindings.subject($0, in: input, payload: $0.pointer.value(in: value) ?? value) }
         subjects += found
         if format == .json { StandardStreams.writeStdout(LintJSON.line(file: input.file, reports: reports, found)) }
         if html != nil { entries += FeedPreview.entries(file: input.file, reports: reports) }

@@ -6,9 +6,10 @@ import LintReport
 /// the places in the file they are about.
 ///
 /// A schema problem sits at the offending value (for `required`, the object missing the member);
-/// a refusal or an engine warning, which the engine does not place, at the payload itself.
+/// an engine warning at the field its code is about (`WarningPlace`), else at the payload, as a
+/// refusal does.
 enum LintFindings {
-  static func subject(_ report: PayloadLint.Report, in input: LintInput) -> Report.Subject {
+  static func subject(_ report: PayloadLint.Report, in input: LintInput, payload: JSONValue) -> Report.Subject {
     func finding(_ pointer: JSONPointer, _ rule: String, _ severity: Severity, _ message: String) -> Finding {
       Finding(
         file: input.file, position: input.text.position(of: pointer), pointer: pointer, ruleId: rule,
@@ -20,7 +21,10 @@ enum LintFindings {
     if let refusal = report.refusal {
       findings.append(finding(report.pointer, "notInboxMessage", .error, "not an inbox message: \(refusal)"))
     }
-    findings += report.warnings.map { finding(report.pointer, $0.code.rawValue, .warning, $0.reason) }
+    findings += report.warnings.map { warning in
+      let place = WarningPlace.pointer(for: warning, in: payload).map(report.pointer.appending) ?? report.pointer
+      return finding(place, warning.code.rawValue, .warning, warning.reason)
+    }
     return Report.Subject(file: input.file, name: report.label, summary: summary(report), findings: findings)
   }
 

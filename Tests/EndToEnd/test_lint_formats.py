@@ -61,10 +61,32 @@ def test_a_schema_problem_sits_at_its_value_in_every_layout(name):
     assert (region["startLine"], region["startColumn"]) == (line, column)
 
 
-def test_warnings_and_refusals_sit_at_their_payload():
+def test_a_warning_about_no_one_field_sits_at_its_payload():
     done = lint("--format", "json", os.path.join(POSITIONS, "pretty.json"))
     [warning] = [f for f in json.loads(done.stdout)["findings"] if f["ruleId"] == "invalidField"]
     assert (warning["line"], warning["column"], warning["severity"]) == (4, 7, "warning")
+
+
+def findings_of(payload: bytes) -> dict[str, tuple[int, int, str]]:
+    report = json.loads(lint("--format", "json", "-", stdin=payload).stdout)
+    return {f["ruleId"]: (f["line"], f["column"], f.get("pointer")) for f in report["findings"]}
+
+
+def test_warnings_sit_at_the_field_their_rule_is_about():
+    # Send request: the custom data is `data`.
+    send = (b'{"ios_title": "Hi", "content": "Body", "inbox_days": 7,\n'
+            b' "data": {"displayType": "carousel", "carousel": [],\n'
+            b'  "buttons": [{"title": "A"}, {"title": "B"}, {"title": "C"}, {"title": "D"}]}}')
+    found = findings_of(send)
+    assert found["degraded"] == (2, 50, "/data/carousel")
+    assert found["buttonDropped"] == (3, 14, "/data/buttons")
+    unknown = b'{"ios_title": "Hi", "content": "Body", "inbox_days": 7, "data": {"displayType": "poster"}}'
+    assert findings_of(unknown)["unknownDisplayType"] == (1, 81, "/data/displayType")
+    # Push payload: `u` as an object is walked into; as a JSON string, the string is as deep as it goes.
+    push = b'{"pw_inbox": "1", "title": "T", "u": {"displayType": "poster"}}'
+    assert findings_of(push)["unknownDisplayType"] == (1, 54, "/u/displayType")
+    encoded = b'{"pw_inbox": "1", "title": "T", "u": "{\\"displayType\\": \\"poster\\"}"}'
+    assert findings_of(encoded)["unknownDisplayType"] == (1, 38, "/u")
 
 
 def test_sarif_is_valid_sarif_2_1_0_with_rules_described_once():

@@ -63,4 +63,4 @@ def test_the_hook_passes_a_clean_commit_and_fails_a_degrading_payload_at_its_pos
     failed = try_repo()
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "Failed" in failed.stdout
-    assert "sale.json:4:7: warning [degraded] carousel has no usable slide" in failed.stdout
+    assert "sale.json:5:56: warning [degraded] carousel has no usable slide" in failed.stdout
