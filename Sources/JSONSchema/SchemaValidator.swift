@@ -50,27 +50,10 @@ public struct SchemaValidator: Sendable {
   /// Follows a `$ref` within the document: a URI fragment (RFC 3986: percent-decoded) holding a
   /// JSON pointer (RFC 6901: `~0`/`~1` unescaped, empty tokens kept as empty keys).
   func resolve(_ reference: String) -> JSONValue? {
-    guard reference.hasPrefix("#"), let fragment = Self.percentDecoded(reference.dropFirst()),
+    guard reference.hasPrefix("#"), let fragment = PercentEncoding.decode(reference.dropFirst()),
       let pointer = JSONPointer(parsing: fragment)
     else { return nil }
     return pointer.value(in: document)
-  }
-
-  /// `%XX` escapes read back as bytes, the result read as UTF-8; nil for a broken escape or invalid UTF-8.
-  static func percentDecoded(_ text: Substring) -> String? {
-    var bytes: [UInt8] = []
-    var iterator = text.utf8.makeIterator()
-    while let byte = iterator.next() {
-      guard byte == UInt8(ascii: "%") else {
-        bytes.append(byte)
-        continue
-      }
-      guard let high = iterator.next(), let low = iterator.next(),
-        let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-      else { return nil }
-      bytes.append(value)
-    }
-    return String(validating: bytes, as: UTF8.self)
   }
 }
 

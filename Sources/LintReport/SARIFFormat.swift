@@ -56,15 +56,7 @@ enum SARIFFormat {
 
   /// A path as a URI reference: each byte outside RFC 3986's unreserved set and `/` percent-encoded.
   static func uri(_ path: String) -> String {
-    var encoded = ""
-    for byte in path.utf8 {
-      let unreserved =
-        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
-        || "-._~/".utf8.contains(byte)
-      encoded +=
-        unreserved
-        ? String(UnicodeScalar(byte)) : "%" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-    }
+    let encoded = PercentEncoding.encode(path, keeping: "/")
     return path.hasPrefix("/") ? "file://" + encoded : encoded
   }
 }
