@@ -49,6 +49,39 @@ extension SchemaValidator {
     },
   ]
 
+  /// The keywords about which members an object has.
+  static let memberNameKeywords: [Keyword] = [
+    Keyword(name: "propertyNames") { validator, value, rules, place, depth in
+      guard case .object(let object) = value.plain, let schema = rules["propertyNames"] else { return nil }
+      for member in object {
+        if let found = validator.check(.string(member.key), schema, place.member(member.key), depth: depth + 1) {
+          return SchemaViolation(place.member(member.key), "propertyNames", "the member name \(found.message)")
+        }
+      }
+      return nil
+    },
+    Keyword(name: "dependentRequired") { _, value, rules, place, _ in
+      guard case .object(let object) = value.plain, let dependencies = rules["dependentRequired"]?.objectValue else {
+        return nil
+      }
+      for dependency in dependencies.members where object[dependency.key] != nil {
+        for name in (dependency.value.arrayValue ?? []).compactMap(\.stringValue) where object[name] == nil {
+          return SchemaViolation(place.member(name), "dependentRequired", "required when \(dependency.key) is present")
+        }
+      }
+      return nil
+    },
+    Keyword(name: "dependentSchemas") { validator, value, rules, place, depth in
+      guard case .object(let object) = value.plain, let dependencies = rules["dependentSchemas"]?.objectValue else {
+        return nil
+      }
+      for dependency in dependencies.members where object[dependency.key] != nil {
+        if let found = validator.check(value, dependency.value, place, depth: depth + 1) { return found }
+      }
+      return nil
+    },
+  ]
+
   /// A member neither `properties` names nor a `patternProperties` pattern matches.
   private static func isAdditional(_ key: String, in rules: JSONObject) -> Bool {
     guard rules["properties"]?.objectValue?[key] == nil else { return false }
@@ -75,6 +108,21 @@ extension SchemaValidator {
       }
       return nil
     },
+    // `minContains` (default 1) and `maxContains` bound how many items match `contains`.
+    Keyword(name: "contains") { validator, value, rules, place, depth in
+      guard case .array(let items) = value.plain, let schema = rules["contains"] else { return nil }
+      let matching = items.enumerated().filter { index, item in
+        validator.check(item, schema, place.item(index), depth: depth + 1) == nil
+      }.count
+      let least = rules["minContains"]?.doubleValue ?? 1
+      if Double(matching) < least {
+        return SchemaViolation(place, "contains", "needs at least \(least.formatted) item(s) matching contains")
+      }
+      if let most = rules["maxContains"]?.doubleValue, Double(matching) > most {
+        return SchemaViolation(place, "maxContains", "at most \(most.formatted) item(s) may match contains")
+      }
+      return nil
+    },
     Keyword(name: "uniqueItems") { _, value, rules, place, _ in
       guard case .array(let items) = value.plain, rules["uniqueItems"]?.plain == .bool(true) else { return nil }
       for (index, item) in items.enumerated() where items[..<index].contains(where: item.equalsInSchema) {
@@ -83,4 +131,9 @@ extension SchemaValidator {
       return nil
     },
   ]
+}
+
+extension Double {
+  /// A count as written: `2`, not `2.0`.
+  fileprivate var formatted: String { rounded() == self && abs(self) < 1e15 ? String(Int64(self)) : String(self) }
 }

@@ -3,7 +3,8 @@ import JSON
 extension SchemaValidator {
   /// Every keyword, in the order they are tried (so the first violation is the one reported):
   /// kind checks first, then members and items (deeper places), then sizes and combinators.
-  static let keywords: [Keyword] = kindKeywords + objectKeywords + arrayKeywords + sizeKeywords + combinators
+  static let keywords: [Keyword] =
+    kindKeywords + objectKeywords + memberNameKeywords + arrayKeywords + sizeKeywords + combinators
 
   private static let kindKeywords: [Keyword] = [
     Keyword(name: "type") { _, value, rules, place, _ in

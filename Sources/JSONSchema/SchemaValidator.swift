@@ -21,8 +21,11 @@ public struct SchemaValidator: Sendable {
     check(value, schema, SchemaPlace(path: path, pointer: pointer), depth: 0)
   }
 
-  /// The keywords this validator's table holds, `then`/`else` read by `if`.
-  public static var implemented: Set<String> { Set(keywords.map(\.name) + ["$ref", "then", "else"]) }
+  /// The keywords this validator's table holds, `then`/`else` read by `if`, `minContains` and
+  /// `maxContains` by `contains`.
+  public static var implemented: Set<String> {
+    Set(keywords.map(\.name) + ["$ref", "then", "else", "minContains", "maxContains"])
+  }
 
   private static let maxDepth = 64
 

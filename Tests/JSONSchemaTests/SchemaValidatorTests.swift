@@ -74,6 +74,16 @@ struct SchemaCase: CustomTestStringConvertible, Sendable {
       schema: ["patternProperties": ["^x-": ["type": "string"]], "additionalProperties": false],
       value: ["x-a": 1], expected: ("p.x-a", "type")),
     .init(
+      name: "propertyNames", schema: ["propertyNames": ["pattern": "^[a-z]+$"]], value: ["ok": 1, "No": 2],
+      expected: ("p.No", "propertyNames")),
+    .init(
+      name: "dependentRequired", schema: ["dependentRequired": ["card": ["expiry"]]], value: ["card": 1],
+      expected: ("p.expiry", "dependentRequired")),
+    .init(name: "contains", schema: ["contains": ["type": "string"]], value: [1, 2], expected: ("p", "contains")),
+    .init(
+      name: "maxContains", schema: ["contains": ["type": "string"], "maxContains": 1], value: ["a", "b"],
+      expected: ("p", "maxContains")),
+    .init(
       name: "if then", schema: ["if": ["required": ["a"]], "then": ["required": ["b"]], "else": ["required": ["c"]]],
       value: ["a": 1], expected: ("p.b", "required")),
     .init(
