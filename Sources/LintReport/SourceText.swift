@@ -24,9 +24,16 @@ public struct SourceText: Sendable {
     SourcePosition(offset: offset(of: pointer), in: bytes)
   }
 
-  /// The byte offset where the deepest value along `pointer` starts.
-  public func offset(of pointer: JSONPointer) -> Int {
-    var at = skipSpace(Self.bomLength(bytes))
+  /// Where `pointer` leads from the value at byte `offset` (one line of a JSON Lines file, say:
+  /// the file's positions, not the line's).
+  public func position(of pointer: JSONPointer, inValueAt offset: Int) -> SourcePosition {
+    SourcePosition(offset: self.offset(of: pointer, from: offset), in: bytes)
+  }
+
+  /// The byte offset where the deepest value along `pointer` starts, walking from the value at
+  /// `start` (the document's by default).
+  public func offset(of pointer: JSONPointer, from start: Int? = nil) -> Int {
+    var at = skipSpace(start ?? Self.bomLength(bytes))
     for token in pointer.tokens {
       guard let next = child(token, ofValueAt: at) else { break }
       at = next

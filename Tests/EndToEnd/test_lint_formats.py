@@ -150,6 +150,11 @@ def test_unreadable_files_are_findings_and_exit_3(tmp_path):
     lines = done.stdout.decode().splitlines()
     assert lines[0].startswith(f"::error file={broken},line=3,") and "title=notJSON::" in lines[0]
     assert "title=unreadable::" in lines[1]
+    as_json = lint("--json", str(broken))
+    assert as_json.returncode == 3
+    report = json.loads(as_json.stdout)
+    assert not CONTRACT.errors_of(report, CONTRACT.schema("LintReport"))
+    assert report["payloads"] == [] and report["findings"][0]["ruleId"] == "notJSON"
 
 
 def test_directories_are_walked_for_json_files_and_dash_reads_stdin(tmp_path):

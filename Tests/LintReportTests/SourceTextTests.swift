@@ -56,6 +56,13 @@ struct SourceTextTests {
     #expect(position(text, "/1") == SourcePosition(line: 1, column: 30))
   }
 
+  @Test func aValueInsideAJSONLinesFile() {
+    let bytes = Array("{\"a\": 1}\n{\"b\": [true, \"x\"]}\n".utf8)
+    let second = (bytes.firstIndex(of: 0x0A) ?? 0) + 1
+    let found = SourceText(bytes).position(of: JSONPointer(["b", "1"]), inValueAt: second)
+    #expect(found == SourcePosition(line: 2, column: 14))
+  }
+
   @Test func pointersParseAndPrint() {
     #expect(JSONPointer(parsing: "/a//b")?.tokens == ["a", "", "b"])
     #expect(JSONPointer(parsing: "/~01")?.tokens == ["~1"])
