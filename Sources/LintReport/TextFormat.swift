@@ -10,7 +10,7 @@ enum TextFormat {
   static func render(_ report: Report) -> String {
     var lines: [String] = []
     for subject in report.subjects {
-      lines.append("\(subject.file) \(subject.name)" + (subject.summary.map { ": \($0)" } ?? ""))
+      lines.append(("\(subject.file) \(subject.name)" + (subject.summary.map { ": \($0)" } ?? "")).escapingControls())
       for finding in subject.findings { lines.append("  " + line(finding)) }
       if subject.findings.isEmpty { lines.append("  ok") }
     }
@@ -18,7 +18,10 @@ enum TextFormat {
   }
 
   /// `file:line:column: severity [rule] message`, the shape compilers print.
+  /// Control characters in the file name or message are shown escaped.
   static func line(_ finding: Finding) -> String {
-    "\(finding.file):\(finding.position): \(finding.severity.rawValue) [\(finding.ruleId)] \(finding.message)"
+    let text =
+      "\(finding.file):\(finding.position): \(finding.severity.rawValue) [\(finding.ruleId)] \(finding.message)"
+    return text.escapingControls()
   }
 }

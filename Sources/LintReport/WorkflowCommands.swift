@@ -3,7 +3,7 @@
 ///
 /// Escaping is GitHub's: in the message `%`, CR and LF become `%25`, `%0D`, `%0A`; in a property
 /// value `:` and `,` also become `%3A` and `%2C`. A finding's message cannot end the command early
-/// nor start another.
+/// nor start another; other control characters are shown as `\u{…}`.
 enum WorkflowCommands {
   static func render(_ report: Report) -> String {
     report.findings.map(command).map { $0 + "\n" }.joined()
@@ -33,7 +33,7 @@ enum WorkflowCommands {
   /// Each scalar of `text` listed in `special` as `%XX`; by scalar, since CR LF is one `Character`.
   private static func escape(_ text: String, _ special: String) -> String {
     var result = ""
-    for scalar in text.unicodeScalars {
+    for scalar in text.escapingControls(keeping: ["\r", "\n"]).unicodeScalars {
       if special.unicodeScalars.contains(scalar) {
         result += "%" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
       } else {
