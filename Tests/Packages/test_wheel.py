@@ -82,3 +82,16 @@ def test_the_readme_tour_runs_against_the_installed_server(venv: Path) -> None:
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "1 passed" in done.stdout, done.stdout
+
+
+def test_the_registry_launch_starts_the_mcp_face_of_the_installed_command(venv: Path) -> None:
+    # What `uvx inbox-rpc mcp` runs: the package's command with server.json's package arguments.
+    entry = json.loads((REPO_ROOT / "server.json").read_text())
+    arguments = [a["value"] for a in entry["packages"][0]["packageArguments"]]
+    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+               "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "host", "version": "1"}}}
+    done = run(str(venv / "bin" / "inbox-rpc"), *arguments, "--store", ":memory:", input=json.dumps(request) + "\n",
+               env=clean_env())
+    result = json.loads(done.stdout.splitlines()[0])["result"]
+    assert result["serverInfo"]["name"] == "inbox-rpc" and result["serverInfo"]["version"] == VERSION
+    assert "tools" in result["capabilities"]
