@@ -78,3 +78,10 @@ def test_the_composed_contract_takes_its_version_from_the_version_file() -> None
         assert json.load(f)["info"]["version"] == VERSION
     with open(os.path.join(REPO_ROOT, "Schemas", "methods.json"), encoding="utf-8") as f:
         assert "version" not in json.load(f)["info"], "VERSION is the one place the number is written"
+
+
+def test_the_client_package_carries_the_release_number() -> None:
+    import tomllib
+
+    with open(os.path.join(REPO_ROOT, "clients", "python", "pyproject.toml"), "rb") as f:
+        assert tomllib.load(f)["project"]["version"] == VERSION
