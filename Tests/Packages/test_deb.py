@@ -62,6 +62,7 @@ def test_man_page_licence_and_readme_are_installed(installed) -> None:
         assert path in installed and os.path.isfile(path), path
     page = gzip.decompress(Path(man).read_bytes()).decode()
     assert ".SH" in page and "\\-\\-store" in page and VERSION in page, "the man page is made from --help"
+    assert "inbox\\-rpc \u2014 a JSON" in page and "???" not in page, "--help's text kept in UTF-8"
     assert "Permission is hereby granted" in Path("/usr/share/doc/inbox-rpc/copyright").read_text()
 
 
