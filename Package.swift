@@ -40,7 +40,11 @@ let package = Package(
       dependencies: [
         "JSON", "JSONRPC", "JSONSchema", "InboxApp", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix",
       ],
-      resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
+      resources: [
+        .embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json"),
+        // The release number, kept in VERSION at the top of the checkout (the packages read it too).
+        .embedInCode("Resources/VERSION"),
+      ]),
     .target(name: "InboxMCP", dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxServer"]),
     .executableTarget(
       name: "inbox-rpc",

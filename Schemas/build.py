@@ -5,7 +5,8 @@ Sources:
   shapes/*.schema.json   one JSON Schema per public shape (draft-07, in the keyword subset that
                          2020-12 reads the same way), cross-referenced as "X.schema.json";
   methods.json           methods, notifications and application errors;
-  examples/<method>.json example pairings recorded from a real run (record_examples.py).
+  examples/<method>.json example pairings recorded from a real run (record_examples.py);
+  ../VERSION             the release number, the document's info.version (the binary embeds the same file).
 
 The composed document inlines every shape under components/schemas (references rewritten to
 "#/components/schemas/X"), lists notifications as result-less methods marked "x-notification"
@@ -75,6 +76,11 @@ def content_descriptor(param: dict) -> dict:
     return out
 
 
+def release_version() -> str:
+    with open(os.path.join(HERE, "..", "VERSION"), encoding="utf-8") as f:
+        return f.read().strip()
+
+
 def compose() -> tuple[dict, list[str]]:
     source = load(os.path.join(HERE, "methods.json"))
     problems: list[str] = []
@@ -125,7 +131,8 @@ def compose() -> tuple[dict, list[str]]:
         })
     document = {
         "openrpc": "1.3.2",
-        "info": source["info"],
+        "info": {"title": source["info"]["title"], "version": release_version(),
+                 **{k: v for k, v in source["info"].items() if k != "title"}},
         "methods": methods,
         "components": {
             "schemas": shapes,

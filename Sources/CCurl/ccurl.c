@@ -24,6 +24,7 @@ static struct {
   CURLMcode (*multi_cleanup)(CURLM *);
   struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
   void (*slist_free_all)(struct curl_slist *);
+  curl_version_info_data *(*version_info)(CURLversion);
 } api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -60,6 +61,7 @@ static const char *load(void) {
   FIND(multi_cleanup, "curl_multi_cleanup")
   FIND(slist_append, "curl_slist_append")
   FIND(slist_free_all, "curl_slist_free_all")
+  FIND(version_info, "curl_version_info")
   if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return fail("curl_global_init failed");
   return NULL;
 }
@@ -70,6 +72,12 @@ const char *ccurl_load(const char *library) {
   load_library = library;
   pthread_once(&load_once, load_once_body);
   return load_failure;
+}
+
+const char *ccurl_version(void) {
+  if (load_failure) return NULL;
+  curl_version_info_data *info = api.version_info(CURLVERSION_NOW);
+  return info ? info->version : NULL;
 }
 
 struct ccurl_session {

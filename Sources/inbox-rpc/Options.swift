@@ -32,6 +32,8 @@ struct Options {
   var minSyncInterval: Int64 = 10
   var showHelp = false
   var showVersion = false
+  /// `--version --json`: the version report as one JSON object.
+  var versionJSON = false
 
   /// A mistake on the command line: printed with a hint, exit code 2.
   struct UsageError: Error, CustomStringConvertible {
@@ -87,7 +89,8 @@ struct Options {
       --sync-min-interval SECONDS Least time between two fetches unless feed.sync {force: true} (default 10).
 
       -h, --help                  Show this help.
-      --version                   Show the version.
+      --version [--json]          Show the version and the SQLite, jansson and libcurl versions in use
+                                  (--json: as one JSON object).
 
     EXIT CODES:
       0  end of input, or shutdown then exit     1  exit without shutdown
@@ -119,6 +122,7 @@ struct Options {
       switch flag {
       case "-h", "--help": options.showHelp = true
       case "--version": options.showVersion = true
+      case "--json": options.versionJSON = true
       case "--test-methods": options.testMethods = true
       case "--framing":
         let name = try value()
@@ -187,6 +191,9 @@ struct Options {
         // Only the flag's name: a mistyped flag's value may be a secret.
         throw UsageError(description: "unknown option \(flag)")
       }
+    }
+    if options.versionJSON && !options.showVersion {
+      throw UsageError(description: "--json goes with --version (inbox-rpc --version --json)")
     }
     // A typo in the CA file should stop the start, not surface at the first sync.
     if let path = options.backendCAFile, access(path, R_OK) != 0 {

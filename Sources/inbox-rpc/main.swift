@@ -35,7 +35,8 @@ if options.showHelp {
   exit(0)
 }
 if options.showVersion {
-  StandardStreams.writeStdout("\(ServerInfo.name) \(ServerInfo.version)\n")
+  let report = VersionReport(libcurl: environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl)
+  StandardStreams.writeStdout(options.versionJSON ? report.json.jsonString + "\n" : report.text)
   exit(0)
 }
 

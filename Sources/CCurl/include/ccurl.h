@@ -10,6 +10,9 @@
 /// is ready, else why it is not (static text, the same on every later call).
 const char *ccurl_load(const char *library);
 
+/// The loaded libcurl's own version ("8.5.0"), from curl_version_info; NULL before a successful load.
+const char *ccurl_version(void);
+
 /// A transfer handle and the connections it keeps alive between calls: one caller at a time.
 typedef struct ccurl_session ccurl_session;
 
