@@ -60,7 +60,9 @@ struct Options {
       --log-level LEVEL           error, warn, info or debug (default: warn; env INBOX_RPC_LOG_LEVEL).
       --store PATH                The inbox store, an SQLite file created with mode 0600 (default:
                                   $XDG_DATA_HOME/inbox-rpc/inbox.sqlite, or ~/.local/share/...);
-                                  :memory: for a throwaway store.
+                                  :memory: for a throwaway store. Refused (exit 3) when it, its -wal or
+                                  -shm is a symbolic link, another user's, or writable by others, or
+                                  its directory is writable by others without the sticky bit.
       --durability normal|full    normal (default): a committed change survives a crash or kill -9;
                                   full: it also survives a power loss (an fsync per change).
       --check-store               Run a full integrity_check on open (default: quick_check).
@@ -91,7 +93,7 @@ struct Options {
 
     EXIT CODES:
       0  end of input, or shutdown then exit     1  exit without shutdown
-      2  bad command line                          3  the store cannot be opened or created
+      2  bad command line                          3  the store cannot be opened, or is not yours alone
       4  the store is damaged or not an inbox store  5  the store is from a newer version
     """
 
