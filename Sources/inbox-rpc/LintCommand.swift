@@ -86,7 +86,8 @@ enum LintCommand {
       for warning in report.warnings { lines.append("  warning [\(warning.code)] \(warning.reason)") }
       if report.isClean { lines.append("  ok") }
     }
-    return lines.joined(separator: "\n") + "\n"
+    // Payload text (titles, ids, paths) cannot reach the terminal as control characters or break a line.
+    return lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
   }
 
   static func render(_ file: String, _ reports: [PayloadLint.Report]) -> JSONValue {
