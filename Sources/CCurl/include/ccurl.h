@@ -10,6 +10,11 @@
 /// is ready, else why it is not (static text, the same on every later call).
 const char *ccurl_load(const char *library);
 
+/// Parses `url` with libcurl's own URL parser (curl_url_set), as a transfer will: 0 when libcurl
+/// accepts it, else its CURLUcode with libcurl's words in `why`; -1 when libcurl, or its URL API
+/// (libcurl 7.62 and later), is not loaded (call ccurl_load first).
+int ccurl_url_check(const char *url, char *why, size_t why_size);
+
 /// A transfer handle and the connections it keeps alive between calls: one caller at a time.
 typedef struct ccurl_session ccurl_session;
 
