@@ -40,7 +40,10 @@ final class ChangeFeed: Sendable {
   func unsubscribe(_ uri: String) {
     subscribed.withLock {
       $0.remove(uri)
-      if $0.capacity > 16 && $0.count < $0.capacity / 4 { $0 = Set($0) }
+      guard $0.capacity > 16 && $0.count < $0.capacity / 4 else { return }
+      var smaller = Set<String>(minimumCapacity: $0.count)  // `Set($0)` would share the old storage
+      smaller.formUnion($0)
+      $0 = smaller
     }
   }
 
