@@ -74,7 +74,8 @@ struct Options {
       --application CODE          The Pushwoosh application code (env INBOX_RPC_APPLICATION).
       --backend-url URL           The API base (default https://CODE.api.pushwoosh.com/json/1.3/; env
                                   INBOX_RPC_BACKEND_URL). https only; http only to 127.0.0.0/8, ::1, localhost,
-                                  and only from here or the environment (a saved http URL is not used).
+                                  and only from here or the environment (a saved one to another host or
+                                  port is not used).
                                   libcurl's URL parser reads it at start: a URL it refuses exits 2.
       --user-id ID                The user id (env INBOX_RPC_USER_ID; default: the hwid). A change of
                                   user id or application clears the local inbox.
