@@ -128,6 +128,18 @@ def test_a_companion_file_that_is_a_link_or_writable_by_others_is_refused(place,
     assert_refused(start(path), companion, "written by other users")
 
 
+@pytest.mark.parametrize("suffix", ["-wal", "-shm"])
+def test_a_companion_file_others_can_read_is_made_private_with_a_warning(place, suffix):
+    path = os.path.join(place, "inbox.sqlite")
+    make_store(path)
+    with open(path + suffix, "wb"):
+        pass
+    os.chmod(path + suffix, 0o644)
+    run = start(path)
+    assert run.returncode == 0, run.stderr
+    assert f"{path}{suffix} could be read by other users (mode 0644); it is now 0600".encode() in run.stderr
+
+
 def test_a_directory_others_can_write_is_refused_unless_sticky(place):
     shared = os.path.join(place, "shared")
     os.mkdir(shared)
