@@ -20,6 +20,14 @@ def request(title: str, display_type: str = "classic") -> dict:
     return {"ios_title": title, "content": "Body", "inbox_days": 7, "data": {"displayType": display_type}}
 
 
+def strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [text for item in value for text in strings(item)] if isinstance(value, list) else []
+
+
 def assert_plain(text: str) -> None:
     """Nothing but printable text and the program's own line breaks."""
     bad = [ch for ch in text if (ord(ch) < 0x20 and ch != "\n") or 0x7F <= ord(ch) <= 0x9F
@@ -46,6 +54,11 @@ def test_lint_text_shows_escape_sequences_instead_of_sending_them():
 def test_a_payload_line_break_cannot_forge_a_log_line():
     server = Server()
     server.call("message.ingest", {"payload": request("Title", FORGED_LOG)})
+    server.ping()
+    logs = [n["params"] for n in server.notifications if n.get("method") == "log"]
+    assert logs and all("\n" not in log["message"] for log in logs), logs
+    assert any("zz\\ninbox-rpc error" in log["message"] for log in logs), logs
+    assert any(FORGED_LOG in text for log in logs for text in strings(log["data"])), logs  # data: as is
     server.close_stdin()
     assert server.wait_exit(5)[0] == 0
     err = server.stderr_bytes().decode()
