@@ -61,8 +61,10 @@ extension Inbox {
     return TapOutcome(card: card, action: card.rowAction, effects: effects)
   }
 
-  /// A button tap (SPEC.md §3): `dismiss` and `markRead` are performed by the engine, persistently,
-  /// unless `performDefault` is false; `openURL` and `custom` are for the host, never performed.
+  /// A button tap (SPEC.md §3). Unless `performDefault` is false (then nothing changes, as for a row
+  /// tap), every tap marks the message opened, persistently: the SDKs report an open (status 3, which
+  /// implies read) for each button tap, and the Control Panel counts opens. Then `dismiss` and
+  /// `markRead` are performed by the engine; `openURL` and `custom` are for the host, never performed.
   public func tapButton(id: String, index: Int, performDefault: Bool = true) throws -> ButtonOutcome {
     let now = clock.now
     var effects = Effects()
@@ -73,20 +75,20 @@ extension Inbox {
           argument: "button", reason: "no button \(index): the card has \(card.buttons.count) (indexes start at 0)")
       }
       let action = card.buttons[index].action
-      switch action {
-      case .dismiss where performDefault:
+      guard performDefault else { return ButtonOutcome(action: action, performed: false, card: card, effects: effects) }
+      // Opened before dismissed, so the backend hears 3 then 4, as Android sends them.
+      let opened = try edit.markOpened()
+      if case .dismiss = action {
         let dismissed = try edit.dismiss()
         if dismissed { effects.record(FeedChange(.dismissed, removed: [id])) }
         return ButtonOutcome(action: action, performed: dismissed, card: nil, effects: effects)
-      case .markRead where performDefault:
-        if try edit.markRead() {
-          effects.record(FeedChange(.read, updated: [id]))
-          card = try self.card(edit.row, &effects)
-        }
-        return ButtonOutcome(action: action, performed: true, card: card, effects: effects)
-      default:
-        return ButtonOutcome(action: action, performed: false, card: card, effects: effects)
       }
+      if opened {
+        effects.record(FeedChange(.opened, updated: [id]))
+        card = try self.card(edit.row, &effects)
+      }
+      let performed = if case .markRead = action { true } else { false }
+      return ButtonOutcome(action: action, performed: performed, card: card, effects: effects)
     }
   }
 

@@ -4,12 +4,17 @@
 /// terminal's title, hide what follows, nor start a line that looks like the program's own.
 /// Backslashes are kept as they are: the escapes make text visible, they are not meant to be decoded.
 extension String {
-  public var escapingControlCharacters: String {
-    guard unicodeScalars.contains(where: Self.needsEscape) else { return self }
+  public var escapingControlCharacters: String { escapingControlCharacters(keeping: []) }
+
+  /// The same, leaving the scalars in `keeping` as they are, for a format that escapes them its own
+  /// way (GitHub's workflow commands write CR and LF as `%0D` and `%0A`).
+  public func escapingControlCharacters(keeping: Set<Unicode.Scalar>) -> String {
+    func escaped(_ scalar: Unicode.Scalar) -> Bool { Self.needsEscape(scalar) && !keeping.contains(scalar) }
+    guard unicodeScalars.contains(where: escaped) else { return self }
     var text = ""
     text.reserveCapacity(utf8.count + 16)
     for scalar in unicodeScalars {
-      guard Self.needsEscape(scalar) else {
+      guard escaped(scalar) else {
         text.unicodeScalars.append(scalar)
         continue
       }
