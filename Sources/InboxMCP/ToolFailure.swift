@@ -1,3 +1,4 @@
+import JSON
 import JSONRPC
 
 /// An engine error in words a model can act on: what went wrong, and what to call next.
@@ -22,6 +23,6 @@ enum ToolFailure {
     default:
       break
     }
-    return text
+    return text.escapingControlCharacters  // an id or a reason may carry payload text
   }
 }

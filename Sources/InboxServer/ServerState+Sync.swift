@@ -30,12 +30,28 @@ extension ServerState {
   }
 
   /// A `backend` patch of `config.set` or `initialize`, its mistakes reported as -32602 naming the member.
-  static func backendPatch(_ object: JSONObject?) throws(RPCError) -> BackendSettings.Patch? {
+  /// A base URL must also be one libcurl reads, and may be http only to the host and port the command
+  /// line or environment gave: a setting saved here is read back from the store at the next start.
+  func backendPatch(_ object: JSONObject?) throws(RPCError) -> BackendSettings.Patch? {
     guard let object else { return nil }
     do {
-      return try BackendSettings.Patch(json: object)
-    } catch {
+      var patch = try BackendSettings.Patch(json: object)
+      if case .some(.some(let url)) = patch.baseURL {
+        guard url.trusted(clearText: options.sync.clearTextBaseURL) != nil else {
+          throw RPCError.invalidParams(
+            "backend.baseUrl",
+            "an http URL sends the API token in clear; it is taken only from --backend-url or "
+              + "INBOX_RPC_BACKEND_URL, never from a saved setting; use https")
+        }
+        patch.baseURL = .some(try url.checkedByLibcurl(library: options.sync.libcurl))
+      }
+      return patch
+    } catch let error as BackendSettings.PatchError {
       throw RPCError.invalidParams(error.path, error.reason)
+    } catch let error as BackendURL.Invalid {
+      throw RPCError.invalidParams("backend.baseUrl", error.reason)
+    } catch {
+      throw RPCError(error)
     }
   }
 

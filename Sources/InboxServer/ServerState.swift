@@ -20,6 +20,7 @@ final class ServerState: Sendable {
     let clock = InboxClock(pinned: options.pinnedClock)
     var syncOptions = Synchronizer.Options(token: options.sync.token)
     syncOptions.minFetchInterval = options.sync.minFetchInterval
+    syncOptions.clearTextBaseURL = options.sync.clearTextBaseURL
     syncOptions.version = ServerInfo.version
     let transport =
       backend

@@ -20,8 +20,10 @@ final class WarningLog: Sendable {
       return warnings.filter { seen.insert($0).inserted }
     }
     for warning in fresh {
-      logger.warn(warning.description)
-      notify("log", ["level": "warn", "message": .string(warning.description), "data": warning.json])
+      // One line for people, whatever the payload's text; `data` carries it as is.
+      let line = warning.description.escapingControlCharacters
+      logger.warn(line)
+      notify("log", ["level": "warn", "message": .string(line), "data": warning.json])
     }
   }
 }

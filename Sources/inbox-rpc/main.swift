@@ -56,6 +56,7 @@ let logger = Logger(level: options.logLevel)
 var storeOptions = InboxStore.Options(path: options.store ?? StoreFile.defaultPath(environment: environment))
 storeOptions.durability = options.durability
 storeOptions.fullCheck = options.fullCheck
+storeOptions.warn = { logger.warn($0) }
 let store: InboxStore
 do {
   store = try InboxStore.open(storeOptions)

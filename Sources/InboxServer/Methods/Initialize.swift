@@ -23,7 +23,7 @@ enum Initialize: RPCMethod {
     if let platform = params.string("platform") { partial["platform"] = .string(platform) }
     if let walletPasses = params.object("capabilities")?["walletPasses"] { partial["walletPasses"] = walletPasses }
     let result = try server.inbox.configure(
-      attributes: .object(partial), backend: try ServerState.backendPatch(params.object("backend")), scope: .session)
+      attributes: .object(partial), backend: try server.backendPatch(params.object("backend")), scope: .session)
     server.report(result, request)
     return host.reply(attributes: result.attributes.json)
   }
