@@ -28,7 +28,9 @@ let package = Package(
     .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
     .target(name: "JSON", dependencies: ["CJansson"]),
     .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
-    .target(name: "JSONSchema", dependencies: ["JSON"]),
+    .target(name: "JSONSchema", dependencies: ["JSON"], resources: [.embedInCode("Resources/keywords.json")]),
+    // Findings with file positions, and the formats CI systems read (SARIF, JUnit, workflow commands).
+    .target(name: "LintReport", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
     .target(name: "InboxPreview", dependencies: ["JSON", "InboxCore"]),
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
@@ -50,11 +52,13 @@ let package = Package(
     .executableTarget(
       name: "inbox-rpc",
       dependencies: [
-        "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "Posix",
+        "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "LintReport",
+        "Posix",
       ]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "InboxTestSupport"]),
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
+    .testTarget(name: "LintReportTests", dependencies: ["LintReport", "JSON"]),
     .testTarget(name: "InboxMCPTests", dependencies: ["InboxMCP", "InboxApp", "JSON", "JSONSchema"]),
     .testTarget(
       name: "InboxContractTests", dependencies: ["InboxContract", "InboxApp", "JSON", "JSONRPC"]),
@@ -64,6 +68,7 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(name: "InboxPreviewTests", dependencies: ["InboxPreview", "InboxCore", "JSON"]),
     .testTarget(name: "InboxAppTests", dependencies: ["InboxApp", "InboxStore", "InboxSync", "InboxCore", "JSON"]),
+    .testTarget(name: "InboxServerTests", dependencies: ["InboxServer", "InboxContract", "JSONRPC", "JSON"]),
     .testTarget(name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON"]),
   ]
 )

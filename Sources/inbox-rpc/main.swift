@@ -32,7 +32,7 @@ do {
   exit(2)
 }
 if options.showHelp {
-  StandardStreams.writeStdout(Options.help + "\n")
+  StandardStreams.writeStdout((mcpMode ? MCPHelp.text : Options.help) + "\n")
   exit(0)
 }
 if options.showVersion {

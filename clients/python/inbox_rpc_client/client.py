@@ -728,8 +728,8 @@ class Client:
         return cast(TapResult, self.call("message.tap", _params(id=id, performDefault=perform_default)))
 
     def button_tap(self, id: str, button: int, *, perform_default: Optional[bool] = None) -> ButtonTapResult:
-        """`button.tap`: the server performs `dismiss` and `markRead` (unless
-        `perform_default=False`); `openURL` and `custom` are for the host to act on."""
+        """`button.tap`: the message becomes read and opened, and the server performs `dismiss` and
+        `markRead` (unless `perform_default=False`); `openURL` and `custom` are for the host to act on."""
         params = _params(id=id, button=button, performDefault=perform_default)
         return cast(ButtonTapResult, self.call("button.tap", params))
 
