@@ -69,8 +69,29 @@ def missing_descriptions(node, path: str, problems: list[str]) -> None:
             missing_descriptions(item, f"{path}[{index}]", problems)
 
 
-def content_descriptor(param: dict) -> dict:
-    out = {"name": param["name"], "description": param["description"], "schema": rewrite_refs(param["schema"])}
+def nullable(schema: dict) -> dict:
+    """An optional param's schema with null allowed: both faces read a null optional as absent, and
+    say so where a client checks arguments (an MCP tool's inputSchema is built from these)."""
+    schema = dict(schema)
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        schema["type"] = [kind, "null"]
+    elif isinstance(kind, list):
+        schema["type"] = kind if "null" in kind else kind + ["null"]
+    else:
+        description = schema.pop("description", None)
+        wrapped = {"anyOf": [schema, {"type": "null"}]}
+        return {"description": description, **wrapped} if description else wrapped
+    if "enum" in schema and None not in schema["enum"]:
+        schema["enum"] = schema["enum"] + [None]
+    return schema
+
+
+def content_descriptor(param: dict, notification: bool = False) -> dict:
+    schema = rewrite_refs(param["schema"])
+    if not param.get("required") and not notification:
+        schema = nullable(schema)
+    out = {"name": param["name"], "description": param["description"], "schema": schema}
     if param.get("required"):
         out["required"] = True
     return out
@@ -126,7 +147,7 @@ def compose() -> tuple[dict, list[str]]:
     for note in source["notifications"]:
         methods.append({
             "name": note["name"], "summary": note["summary"], "paramStructure": "by-name",
-            "params": [content_descriptor(p) for p in note["params"]],
+            "params": [content_descriptor(p, notification=True) for p in note["params"]],
             "x-notification": True, "x-direction": note["x-direction"],
         })
     document = {

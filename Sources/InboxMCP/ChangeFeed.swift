@@ -1,9 +1,10 @@
+import InboxApp
 import JSON
 import JSONRPC
 import Synchronization
 
-/// Turns `feed.changed` (sent after every committed change, by requests and by the background sync)
-/// into MCP's resource notifications, in the form the host's revision defines: after `initialize`,
+/// Turns each committed change of the feed (`FeedChange`, from requests and from the background
+/// sync) into MCP's resource notifications, in the form the host's revision defines: after `initialize`,
 /// `notifications/resources/list_changed` and `notifications/resources/updated` for the URIs of
 /// `resources/subscribe`; in the stateless revision, the same notifications on each open
 /// `subscriptions/listen` stream whose filter asked for them, stamped with its id.
@@ -53,13 +54,10 @@ final class ChangeFeed: Sendable {
   func open(_ id: JSONValue, _ stream: Stream) { streams.withLock { $0[id] = stream } }
   func close(_ id: JSONValue) { _ = streams.withLock { $0.removeValue(forKey: id) } }
 
-  /// Publishes one `feed.changed {reason, added?, updated?, removed?}` through `send`.
-  func publish(_ change: JSONValue, send: (String, JSONValue) -> Void) {
-    let ids = { (key: String) in (change[key]?.arrayValue ?? []).compactMap(\.stringValue) }
-    let added = ids("added")
-    let touched = ids("updated") + ids("removed")
-    let listChanged = !added.isEmpty || !ids("removed").isEmpty
-    let uris = [ResourceURI.feed, ResourceURI.counts] + touched.map(ResourceURI.message)
+  /// Publishes one committed change of the feed through `send`.
+  func publish(_ change: FeedChange, send: (String, JSONValue) -> Void) {
+    let listChanged = !change.added.isEmpty || !change.removed.isEmpty
+    let uris = [ResourceURI.feed, ResourceURI.counts] + (change.updated + change.removed).map(ResourceURI.message)
 
     if era.isHandshake {
       if listChanged { send("notifications/resources/list_changed", [:]) }

@@ -1,3 +1,4 @@
+import InboxContract
 import JSON
 import JSONRPC
 import Testing
@@ -7,7 +8,10 @@ import Testing
 /// `initialize` tells its hosts apart by the members only each kind sends, and answers each in a
 /// shape it accepts.
 struct HandshakeHostTests {
-  static func host(_ params: JSONValue) -> HandshakeHost { HandshakeHost(ValidParams(checked: Params(params))) }
+  static func host(_ params: JSONValue) -> HandshakeHost {
+    // The params of these hosts read as `initialize`'s typed params do: nothing here can fail.
+    HandshakeHost(try! InitializeParams(ParamsReader(params.objectValue ?? [:])))
+  }
 
   @Test func eachKindOfHostIsKnownByWhatOnlyItSends() {
     #expect(Self.host(["processId": .null, "rootUri": .null, "capabilities": [:]]) == .lsp)

@@ -1,3 +1,5 @@
+import InboxApp
+import InboxContract
 import JSON
 import JSONRPC
 
@@ -18,10 +20,10 @@ enum HandshakeHost: Equatable {
   /// Any other host: the inbox's own handshake.
   case inbox
 
-  init(_ params: ValidParams) {
-    if let revision = params.string("protocolVersion"), revision.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil {
+  init(_ params: InitializeParams) {
+    if let revision = params.protocolVersion, revision.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil {
       self = .mcp(revision: revision)
-    } else if params.object["processId"] != nil {
+    } else if params.processID != nil {
       self = .lsp
     } else {
       self = .inbox

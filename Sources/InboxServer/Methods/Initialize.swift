@@ -1,4 +1,5 @@
 import InboxApp
+import InboxContract
 import InboxCore
 import JSON
 import JSONRPC
@@ -16,15 +17,14 @@ import JSONRPC
 enum Initialize: RPCMethod {
   static let name = "initialize"
 
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+  static func handle(_ params: InitializeParams, _ request: RequestContext, _ server: ServerState) throws
+    -> JSONValue
+  {
     let host = HandshakeHost(params)
     if case .mcp(let revision) = host { throw HandshakeHost.mcpRefusal(revision: revision) }
-    var partial = params.object("attributes") ?? [:]
-    if let platform = params.string("platform") { partial["platform"] = .string(platform) }
-    if let walletPasses = params.object("capabilities")?["walletPasses"] { partial["walletPasses"] = walletPasses }
     let result = try server.inbox.configure(
-      attributes: .object(partial), backend: try server.backendPatch(params.object("backend")), scope: .session)
-    server.report(result, request)
+      attributes: params.sessionAttributes, backend: params.backend, scope: .session)
+    server.context(for: request).report(result)
     return host.reply(attributes: result.attributes.json)
   }
 }

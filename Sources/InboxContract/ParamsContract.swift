@@ -1,3 +1,4 @@
+import InboxApp
 import JSON
 import JSONRPC
 import JSONSchema
@@ -5,9 +6,10 @@ import JSONSchema
 /// The params each method accepts, read from the OpenRPC document, checked before its handler
 /// runs: a violation answers -32602 naming the parameter's path and the rule broken.
 ///
-/// Params are by name. A null value counts as absent (as handlers read it). Unknown params are
+/// Params are by name. A null optional counts as absent (the schemas allow it; `ParamsReader` reads
+/// it so); a null required param is missing. Unknown params are
 /// refused unless the method is marked `x-additional-params` (initialize, rpc.ping).
-struct ParamsContract: Sendable {
+public struct ParamsContract: Sendable {
   struct Descriptor: Sendable {
     var name: String
     var required: Bool
@@ -20,10 +22,10 @@ struct ParamsContract: Sendable {
 
   /// Every method's contract, read from the embedded document on first use rather than at start-up:
   /// parsing the document costs more than the rest of start-up, and `rpc.ping` never needs it.
-  private static let contracts = all(in: RPCDiscover.document)
+  private static let contracts = all(in: Contract.document)
 
   /// The contract of a method, nil for a method the document does not describe.
-  static func forMethod(_ name: String) -> ParamsContract? { contracts[name] }
+  public static func forMethod(_ name: String) -> ParamsContract? { contracts[name] }
 
   /// The contract of every method in `document`, by name.
   static func all(in document: JSONValue) -> [String: ParamsContract] {
@@ -42,7 +44,7 @@ struct ParamsContract: Sendable {
     return contracts
   }
 
-  func check(_ params: Params) throws(RPCError) {
+  public func check(_ params: Params) throws(RPCError) {
     let given: JSONObject
     switch params.raw {
     case nil: given = [:]

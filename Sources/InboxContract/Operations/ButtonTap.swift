@@ -7,18 +7,15 @@ import JSONRPC
 ///
 /// `dismiss` and `markRead` are performed by the engine (persistently) unless `performDefault` is
 /// false; `openURL` and `custom` are returned for the host to act on, never performed.
-enum ButtonTap: RPCMethod {
+enum ButtonTap: Operation {
   static let name = "button.tap"
   /// A write: on the serial lane, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .serial
 
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let outcome = try server.inbox.tapButton(
-      id: try params.required("id", params.string), index: try params.required("button", params.index),
-      performDefault: params.bool("performDefault") ?? true)
-    server.report(outcome.effects, request)
-    return [
-      "action": outcome.action.json, "performed": .bool(outcome.performed), "message": outcome.card?.json ?? .null,
-    ]
+  static func run(_ params: ButtonTapParams, _ context: OperationContext) throws -> JSONValue {
+    let outcome = try context.inbox.tapButton(
+      id: params.id, index: params.button, performDefault: params.performDefault ?? true)
+    context.report(outcome.effects)
+    return ["action": outcome.action.json, "performed": .bool(outcome.performed), "message": outcome.cardJSON ?? .null]
   }
 }

@@ -2,16 +2,22 @@ import JSON
 import JSONRPC
 import Testing
 
-@testable import InboxServer
+@testable import InboxContract
 
-/// Params are checked once, by the contract read from Schemas/, before an adapter reads them as
-/// typed values without checking again: so every method must have a contract, and the bounds the
-/// adapters rely on must be the contract's.
+/// Params are checked once, by the contract read from Schemas/, before the operation decodes them
+/// into its typed params: so every method must have a contract, and the bounds the typed params
+/// rely on must be the contract's.
 struct ParamsContractTests {
   @Test func everyMethodWithParamsHasAContract() {
-    for method in InboxServer.methods where method.name != RPCPing.name {
-      #expect(ParamsContract.forMethod(method.name) != nil, "\(method.name) has no contract in Schemas/")
+    for name in Operations.paramsTypes.keys where name != "rpc.ping" && name != "shutdown" {
+      #expect(ParamsContract.forMethod(name) != nil, "\(name) has no contract in Schemas/")
     }
+  }
+
+  @Test func aNullOptionalIsAbsentAndANullRequiredIsMissing() {
+    #expect(refusal("feed.list", ["cursor": .null, "limit": .null, "kinds": .null, "unreadOnly": .null]) == nil)
+    #expect(refusal("message.get", ["id": .null])?.data?["param"] == "id")
+    #expect(refusal("button.tap", ["id": "a", "button": .null])?.data?["reason"] == "required")
   }
 
   func refusal(_ method: String, _ params: JSONValue) -> RPCError? {
@@ -41,10 +47,11 @@ struct ParamsContractTests {
     #expect(refusal("initialize", ["capabilities": ["walletPasses": "yes"]])?.code == .invalidParams)
   }
 
-  @Test func validParamsReadWhatTheContractAccepted() throws {
-    let params = ValidParams(checked: Params(["id": "a", "button": 2, "performDefault": false, "cursor": .null]))
-    #expect(try params.required("id", params.string) == "a")
-    #expect(params.index("button") == 2 && params.bool("performDefault") == false)
-    #expect(params.string("cursor") == nil)
+  @Test func typedParamsReadWhatTheContractAccepted() throws {
+    let tap = try ButtonTapParams(ParamsReader(["id": "a", "button": 2, "performDefault": .null]))
+    #expect(tap.id == "a" && tap.button == 2 && tap.performDefault == nil)
+    let page = try FeedListParams(ParamsReader(["cursor": .null, "limit": 5, "kinds": ["classic", "video"]]))
+    #expect(page.page.cursor == nil && page.page.limit == 5 && page.filter.kinds == [.classic, .video])
+    #expect(page.json == ["limit": 5, "kinds": ["classic", "video"]])
   }
 }

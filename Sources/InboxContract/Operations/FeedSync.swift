@@ -14,14 +14,13 @@ import JSONRPC
 /// aborts a transfer in flight and answers -32800, leaving the store consistent. Errors: -32030
 /// unavailable, -32031 refused, -32032 malformed reply, -32033 not configured, each with
 /// `data.pushed` and `data.pending`; the local feed keeps working.
-enum FeedSync: RPCMethod {
+enum FeedSync: Operation {
   static let name = "feed.sync"
   static let execution: Method.Execution = .background
 
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let observer = server.syncObserver(notify: request.notify, logger: request.logger, progress: true)
-    let report = try server.inbox.sync(
-      force: params.bool("force") ?? false, observer: observer, cancellation: request.cancellation)
+  static func run(_ params: FeedSyncParams, _ context: OperationContext) throws -> JSONValue {
+    let report = try context.inbox.sync(
+      force: params.force ?? false, observer: context.syncObserver(progress: true), cancellation: context.cancellation)
     return report.json
   }
 }

@@ -11,19 +11,12 @@ import JSONRPC
 /// as `message.resolve` does, storing nothing. `html` is a fragment (the card and its notes: the
 /// degradation and other warnings, dates, row action) in a `data-theme` wrapper, every payload
 /// string escaped; `css` is the stylesheet it needs, the same for every card.
-enum MessageRender: RPCMethod {
+enum MessageRender: Operation {
   static let name = "message.render"
 
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let source: RenderSource
-    switch (params.value("payload"), params.string("id")) {
-    case (let payload?, let id): source = .payload(payload, context: PayloadContext(id: id, now: params.int("now")))
-    case (nil, let id?): source = .stored(id: id)
-    case (nil, nil): throw RPCError.invalidParams("id", "give the id of a stored message or a payload")
-    }
-    let theme = params.string("theme").flatMap(PreviewPage.Theme.init(rawValue:)) ?? .light
-    let rendered = try server.inbox.render(source, attributes: params.value("attributes"), theme: theme)
-    server.report(rendered.effects, request)
+  static func run(_ params: RenderParams, _ context: OperationContext) throws -> JSONValue {
+    let rendered = try context.inbox.render(params.source, attributes: params.attributes, theme: params.theme ?? .light)
+    context.report(rendered.effects)
     return [
       "id": .string(rendered.card.id), "kind": .string(rendered.card.kind.rawValue),
       "html": .string(rendered.html), "css": .string(rendered.css),

@@ -4,18 +4,19 @@ import JSON
 import JSONRPC
 
 /// `feed.counts` -> `{total, unread, unactioned, pinned}` over visible messages.
-enum FeedCountsMethod: RPCMethod {
+enum FeedCountsMethod: Operation {
   static let name = "feed.counts"
 
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let result = try server.inbox.counts()
-    server.report(result.effects, request)
+  static func run(_ params: NoParams, _ context: OperationContext) throws -> JSONValue {
+    let result = try context.inbox.counts()
+    context.report(result.effects)
     return result.counts.json
   }
 }
 
 extension FeedCounts {
-  var json: JSONValue {
+  /// `{total, unread, unactioned, pinned}`.
+  public var json: JSONValue {
     [
       "total": .int(Int64(total)), "unread": .int(Int64(unread)), "unactioned": .int(Int64(unactioned)),
       "pinned": .int(Int64(pinned)),

@@ -9,14 +9,14 @@ import JSONRPC
 /// Not an inbox message: error -32010, nothing stored. `outcome` is `added`, `updated` (same id:
 /// payload replaced, local state kept), `dismissed` (it was dismissed before and stays so) or
 /// `expired` (already past its expiry; not stored).
-enum MessageIngest: RPCMethod {
+enum MessageIngest: Operation {
   static let name = "message.ingest"
   /// A write: on the serial lane, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .serial
 
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let result = try server.inbox.ingest(payload: try params.required("payload", params.value), id: params.string("id"))
-    server.report(result.effects, request)
+  static func run(_ params: IngestParams, _ context: OperationContext) throws -> JSONValue {
+    let result = try context.inbox.ingest(payload: params.payload, id: params.id)
+    context.report(result.effects)
     return ["message": result.card.json, "outcome": .string(result.outcome.rawValue)]
   }
 }

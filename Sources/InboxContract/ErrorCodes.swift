@@ -5,29 +5,29 @@ import InboxSync
 import JSON
 import JSONRPC
 
-/// The server's application error codes (JSON-RPC's implementation-defined range), each with a
+/// The inbox's application error codes, by name, for both faces (JSON-RPC's implementation-defined range), each with a
 /// stable `data` object; Schemas/openrpc.json lists them per method.
 extension ErrorCode {
   /// No visible message has this id (unknown, dismissed or expired). `data: {id}`.
-  static let messageNotFound = ErrorCode(rawValue: -32001)
+  public static let messageNotFound = ErrorCode(rawValue: -32001)
   /// The payload is not an inbox message; nothing was stored. `data: {reason, code}`.
-  static let notAnInboxMessage = ErrorCode(rawValue: -32010)
+  public static let notAnInboxMessage = ErrorCode(rawValue: -32010)
   /// The store failed (busy, damaged, disk full). `data: {kind, message}`.
-  static let storeFailure = ErrorCode(rawValue: -32020)
+  public static let storeFailure = ErrorCode(rawValue: -32020)
 
   // MARK: - Sync (API.md "Backend"); the local feed keeps working whichever of these a sync meets.
 
   /// The backend could not be reached or stopped answering: connection refused, DNS or TLS failure,
   /// timeout, connection closed mid-body. `data: {method, reason, pushed, pending}`.
-  static let backendUnavailable = ErrorCode(rawValue: -32030)
+  public static let backendUnavailable = ErrorCode(rawValue: -32030)
   /// The backend answered with an HTTP status other than 200, or a `status_code` other than 200.
   /// `data: {method, httpStatus, statusCode, statusMessage, location?, pushed, pending}`.
-  static let backendRefused = ErrorCode(rawValue: -32031)
+  public static let backendRefused = ErrorCode(rawValue: -32031)
   /// The reply was HTTP 200 but not the contract's shape (empty, not JSON, a member of the wrong type).
   /// `data: {method, path, reason, pushed, pending}`; `path` is a JSON path into the reply.
-  static let backendMalformedReply = ErrorCode(rawValue: -32032)
+  public static let backendMalformedReply = ErrorCode(rawValue: -32032)
   /// No application code is configured. `data: {missing}`.
-  static let backendNotConfigured = ErrorCode(rawValue: -32033)
+  public static let backendNotConfigured = ErrorCode(rawValue: -32033)
 }
 
 extension InboxError: RPCErrorConvertible {
@@ -37,6 +37,10 @@ extension InboxError: RPCErrorConvertible {
     case .invalidArgument(let argument, let reason): RPCError.invalidParams(argument, reason)
     }
   }
+}
+
+extension BackendSettings.PatchError: RPCErrorConvertible {
+  public var rpcError: RPCError { .invalidParams(path, reason) }
 }
 
 extension IngestError: RPCErrorConvertible {

@@ -6,20 +6,17 @@ import JSONRPC
 /// `{attributes, backend}`: merges the given members over the ones in force and saves them with the
 /// store (committed before the reply); `null` resets a member.
 ///
-/// `backend.baseUrl` must be https, or http to the (loopback) host and port the command line gave, and
-/// parse with libcurl's URL parser, else -32602. A change of
+/// `backend.baseUrl` must be https (http only to a loopback address), else -32602. A change of
 /// `application` or `userId` clears the local inbox (`feed.changed {reason: "config", removed}`); changes
 /// the old account has queued are still sent, as that account. The API token cannot be set here.
-enum ConfigSet: RPCMethod {
+enum ConfigSet: Operation {
   static let name = "config.set"
   /// A write: on the serial lane, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .serial
 
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    let result = try server.inbox.configure(
-      attributes: params.value("attributes"), backend: try server.backendPatch(params.object("backend")),
-      scope: .saved)
-    server.report(result, request)
-    return ["attributes": result.attributes.json, "backend": server.backendJSON(result.backend)]
+  static func run(_ params: ConfigSetParams, _ context: OperationContext) throws -> JSONValue {
+    let result = try context.inbox.configure(attributes: params.attributes, backend: params.backend, scope: .saved)
+    context.report(result)
+    return ["attributes": result.attributes.json, "backend": result.backend.json]
   }
 }

@@ -88,7 +88,17 @@ public enum PayloadLint {
   private static func check(_ value: JSONValue, against shape: String, at path: String, pointer: JSONPointer)
     -> SchemaViolation?
   {
-    SchemaValidator(document: RPCDiscover.document).violation(
+    SchemaValidator(document: Contract.document).violation(
       of: value, against: ["$ref": .string("#/components/schemas/\(shape)")], at: path, pointer: pointer)
+  }
+}
+
+extension Inbox {
+  /// Lints a payload as `inbox-rpc lint` does, under the attributes in force with `partial` merged
+  /// over them, at `now` (default: the inbox's clock). Stores nothing.
+  public func lint(_ payload: JSONValue, attributes partial: JSONValue? = nil, now: Int64? = nil) throws
+    -> [PayloadLint.Report]
+  {
+    PayloadLint.lint(payload, attributes: try attributes(merging: partial), now: now ?? clock.now)
   }
 }
