@@ -28,7 +28,9 @@ let package = Package(
     .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
     .target(name: "JSON", dependencies: ["CJansson"]),
     .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
-    .target(name: "JSONSchema", dependencies: ["JSON"]),
+    .target(name: "JSONSchema", dependencies: ["JSON"], resources: [.embedInCode("Resources/keywords.json")]),
+    // Findings with file positions, and the formats CI systems read (SARIF, JUnit, workflow commands).
+    .target(name: "LintReport", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
     .target(name: "InboxPreview", dependencies: ["JSON", "InboxCore"]),
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
@@ -36,7 +38,11 @@ let package = Package(
     .target(
       name: "InboxApp",
       dependencies: ["JSON", "JSONSchema", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix"],
-      resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
+      resources: [
+        .embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json"),
+        // The release number, kept in VERSION at the top of the checkout (the packages read it too).
+        .embedInCode("Resources/VERSION"),
+      ]),
     .target(
       name: "InboxContract",
       dependencies: [
@@ -50,11 +56,13 @@ let package = Package(
     .executableTarget(
       name: "inbox-rpc",
       dependencies: [
-        "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "Posix",
+        "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "LintReport",
+        "Posix",
       ]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "InboxTestSupport"]),
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
+    .testTarget(name: "LintReportTests", dependencies: ["LintReport", "JSON"]),
     .testTarget(name: "InboxMCPTests", dependencies: ["InboxMCP", "InboxApp", "JSON", "JSONSchema"]),
     .testTarget(
       name: "InboxContractTests", dependencies: ["InboxContract", "InboxApp", "JSON", "JSONRPC"]),
@@ -64,6 +72,7 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(name: "InboxPreviewTests", dependencies: ["InboxPreview", "InboxCore", "JSON"]),
     .testTarget(name: "InboxAppTests", dependencies: ["InboxApp", "InboxStore", "InboxSync", "InboxCore", "JSON"]),
+    .testTarget(name: "InboxServerTests", dependencies: ["InboxServer", "InboxContract", "JSONRPC", "JSON"]),
     .testTarget(name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON"]),
   ]
 )

@@ -57,7 +57,7 @@ extension Inbox {
     var effects = Effects()
     var accountChange: Synchronizer.ConfigureOutcome?
     if let patch {
-      let outcome = try sync.configure(patch)
+      let outcome = try sync.configure(try options.sync.trusted(patch))
       if outcome.accountChanged {
         accountChange = outcome
         effects.record(FeedChange(.config, removed: outcome.removed))

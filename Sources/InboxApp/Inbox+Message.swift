@@ -66,34 +66,38 @@ extension Inbox {
     return TapOutcome(card: found.card, cardJSON: found.json, action: found.card.rowAction, effects: effects)
   }
 
-  /// A button tap (SPEC.md §3): `dismiss` and `markRead` are performed by the engine, persistently,
-  /// unless `performDefault` is false; `openURL` and `custom` are for the host, never performed.
+  /// A button tap (SPEC.md §3). Unless `performDefault` is false (then nothing changes, as for a row
+  /// tap), every tap marks the message opened, persistently: the SDKs report an open (status 3, which
+  /// implies read) for each button tap, and the Control Panel counts opens. Then `dismiss` and
+  /// `markRead` are performed by the engine; `openURL` and `custom` are for the host, never performed.
   public func tapButton(id: String, index: Int, performDefault: Bool = true) throws -> ButtonOutcome {
     let now = clock.now
     var effects = Effects()
     return try editVisible(id, now: now) { edit in
       var found = try resolved(edit.row, &effects)
-      let card = found.card
-      guard card.buttons.indices.contains(index) else {
+      guard found.card.buttons.indices.contains(index) else {
         throw InboxError.invalidArgument(
-          argument: "button", reason: "no button \(index): the card has \(card.buttons.count) (indexes start at 0)")
+          argument: "button",
+          reason: "no button \(index): the card has \(found.card.buttons.count) (indexes start at 0)")
       }
-      let action = card.buttons[index].action
-      switch action {
-      case .dismiss where performDefault:
+      let action = found.card.buttons[index].action
+      guard performDefault else {
+        return ButtonOutcome(action: action, performed: false, card: found.card, cardJSON: found.json, effects: effects)
+      }
+      // Opened before dismissed, so the backend hears 3 then 4, as Android sends them.
+      let opened = try edit.markOpened()
+      if case .dismiss = action {
         let dismissed = try edit.dismiss()
         if dismissed { effects.record(FeedChange(.dismissed, removed: [id])) }
         return ButtonOutcome(action: action, performed: dismissed, card: nil, cardJSON: nil, effects: effects)
-      case .markRead where performDefault:
-        if try edit.markRead() {
-          effects.record(FeedChange(.read, updated: [id]))
-          found = try resolved(edit.row, &effects)
-        }
-        return ButtonOutcome(
-          action: action, performed: true, card: found.card, cardJSON: found.json, effects: effects)
-      default:
-        return ButtonOutcome(action: action, performed: false, card: card, cardJSON: found.json, effects: effects)
       }
+      if opened {
+        effects.record(FeedChange(.opened, updated: [id]))
+        found = try resolved(edit.row, &effects)
+      }
+      let performed = if case .markRead = action { true } else { false }
+      return ButtonOutcome(
+        action: action, performed: performed, card: found.card, cardJSON: found.json, effects: effects)
     }
   }
 

@@ -22,6 +22,7 @@ extension Inbox {
     let clock = InboxClock(pinned: options.pinnedClock)
     var syncOptions = Synchronizer.Options(token: options.sync.token)
     syncOptions.minFetchInterval = options.sync.minFetchInterval
+    syncOptions.clearTextBaseURL = options.sync.clearTextBaseURL
     syncOptions.version = ServerInfo.version
     let transport =
       backend

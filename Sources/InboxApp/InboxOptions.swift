@@ -20,6 +20,12 @@ public struct InboxOptions: Sendable {
 public struct SyncOptions: Sendable {
   /// Backend settings given at start-up; applied over the ones saved with the store (and saved).
   public var backend = BackendSettings.Patch()
+  /// The http base URL the command line or environment gave: the only listener (host and port) the
+  /// token is sent to in clear (`config.set` cannot name another; one read from the store is dropped).
+  public var clearTextBaseURL: BackendURL? {
+    guard case .some(.some(let url)) = backend.baseURL, url.isClearText else { return nil }
+    return url
+  }
   /// The API token (from `INBOX_RPC_API_TOKEN` or `--token-file`; never from the command line).
   public var token: APIToken?
   /// Where the token came from, for `config.get`: `environment` or `file`.

@@ -39,6 +39,10 @@ extension InboxError: RPCErrorConvertible {
   }
 }
 
+extension BackendSettings.PatchError: RPCErrorConvertible {
+  public var rpcError: RPCError { .invalidParams(path, reason) }
+}
+
 extension IngestError: RPCErrorConvertible {
   public var rpcError: RPCError {
     RPCError(.notAnInboxMessage, "Not an inbox message", data: ["reason": .string(reason), "code": .string(code)])

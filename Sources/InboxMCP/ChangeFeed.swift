@@ -23,8 +23,33 @@ final class ChangeFeed: Sendable {
 
   init(era: Era) { self.era = era }
 
-  func subscribe(_ uri: String) { _ = subscribed.withLock { $0.insert(uri) } }
-  func unsubscribe(_ uri: String) { _ = subscribed.withLock { $0.remove(uri) } }
+  /// Most URIs a session may subscribe to with `resources/subscribe` (or name in one listen
+  /// stream's filter): a message URI is accepted whether or not the message exists, so without a cap
+  /// a host could grow this set without end.
+  static let maxSubscriptions = 1_000
+
+  /// Subscribes to `uri`; false, changing nothing, when `maxSubscriptions` other URIs are subscribed.
+  func subscribe(_ uri: String) -> Bool {
+    subscribed.withLock {
+      guard $0.count < Self.maxSubscriptions || $0.contains(uri) else { return false }
+      $0.insert(uri)
+      return true
+    }
+  }
+
+  /// Unsubscribes from `uri`; the set's storage shrinks with it, so the memory is returned.
+  func unsubscribe(_ uri: String) {
+    subscribed.withLock {
+      $0.remove(uri)
+      guard $0.capacity > 16 && $0.count < $0.capacity / 4 else { return }
+      var smaller = Set<String>(minimumCapacity: $0.count)  // `Set($0)` would share the old storage
+      smaller.formUnion($0)
+      $0 = smaller
+    }
+  }
+
+  /// Room the subscriptions hold (tests: it shrinks after unsubscribing).
+  var subscriptionCapacity: Int { subscribed.withLock { $0.capacity } }
 
   func open(_ id: JSONValue, _ stream: Stream) { streams.withLock { $0[id] = stream } }
   func close(_ id: JSONValue) { _ = streams.withLock { $0.removeValue(forKey: id) } }

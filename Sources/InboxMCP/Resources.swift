@@ -76,11 +76,24 @@ struct Resources: Sendable {
   }
 
   /// `resources/subscribe {uri}` / `resources/unsubscribe {uri}` -> `{}` (handshake revisions).
+  /// Past `ChangeFeed.maxSubscriptions` URIs a subscription is -32602, saying to unsubscribe first.
   func subscribe(_ request: RequestContext, _ on: Bool) throws -> JSONValue {
     let uri = try request.params.requiredString("uri")
     guard ResourceURI.isKnown(uri) else { throw Self.notFound(uri) }
-    if on { gateway.changes.subscribe(uri) } else { gateway.changes.unsubscribe(uri) }
+    if on {
+      guard gateway.changes.subscribe(uri) else { throw Self.tooManySubscriptions("uri") }
+    } else {
+      gateway.changes.unsubscribe(uri)
+    }
     return [:]
+  }
+
+  /// -32602 for a subscription past the cap (`param`: where the URIs were given).
+  static func tooManySubscriptions(_ param: String) -> RPCError {
+    .invalidParams(
+      param,
+      "at most \(ChangeFeed.maxSubscriptions) resource subscriptions per session; "
+        + "unsubscribe from some (resources/unsubscribe) first")
   }
 
   static func notFound(_ uri: String) -> RPCError {

@@ -1,4 +1,5 @@
 import InboxContract
+import JSON
 import JSONRPC
 
 /// An engine error in words a model can act on: what went wrong, and what to call next.
@@ -24,6 +25,6 @@ enum ToolFailure {
     default:
       break
     }
-    return text
+    return text.escapingControlCharacters  // an id or a reason may carry payload text
   }
 }

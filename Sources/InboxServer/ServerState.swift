@@ -24,7 +24,10 @@ final class ServerState: Sendable {
     Reporter(
       changed: { change in notify("feed.changed", change.json) },
       warned: { warning in
-        notify("log", ["level": "warn", "message": .string(warning.description), "data": warning.json])
+        // One line for people, whatever the payload's text; `data` carries it as is.
+        notify(
+          "log",
+          ["level": "warn", "message": .string(warning.description.escapingControlCharacters), "data": warning.json])
       },
       progress: { step in notify("sync.progress", step.json) })
   }

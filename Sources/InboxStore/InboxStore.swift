@@ -2,6 +2,10 @@ import InboxCore
 import JSON
 import Posix
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The persistent inbox: messages with their local state, the outbox of unconfirmed status
 /// changes, and settings, in one SQLite file (WAL).
 ///
@@ -17,6 +21,8 @@ public final class InboxStore: @unchecked Sendable {
     public var durability: StoreDurability = .normal
     /// A full `integrity_check` at open, before anything is served.
     public var fullCheck = false
+    /// Told what opening changed that the user should know (a store others could read, made 0600).
+    public var warn: @Sendable (String) -> Void = { _ in }
 
     public init(path: String) { self.path = path }
   }
@@ -52,7 +58,8 @@ public final class InboxStore: @unchecked Sendable {
   /// no check of an unclean start runs (a write would wait for its verdict).
   public var writerIsFree: Bool { writer.isFree && !health.isChecking }
 
-  /// Opens (creating if needed, mode 0600) and migrates the store to the latest schema.
+  /// Opens (creating if needed, mode 0600) and migrates the store to the latest schema. A store
+  /// that is not the user's alone is refused (`StoreTrust`), one others can read is made 0600.
   ///
   /// Nothing is written before the file is known to be an inbox store or new and empty. Opening
   /// costs the same whatever the store's size: a store its last process closed cleanly is not
@@ -61,7 +68,6 @@ public final class InboxStore: @unchecked Sendable {
   /// start or as soon as a write waits for its verdict.
   public static func open(_ options: Options) throws(StoreError) -> InboxStore {
     guard options.path != ":memory:" else { return try connect(options) }
-    try StoreFile.prepare(options.path)
     return try StoreFile.whileOpening(options.path) { () throws(StoreError) in try connect(options) }
   }
 
@@ -71,8 +77,13 @@ public final class InboxStore: @unchecked Sendable {
     var unclean = false
     var existing = false
     if !inMemory {
+      let fd = try StoreFile.prepare(path)
+      defer { Glibc.close(fd) }
       unclean = StoreHeader.hasWriteAheadLog(path)
-      existing = try StoreHeader.kind(of: path) == .database
+      let kind = try StoreHeader.kind(of: fd, path: path)
+      existing = kind == .database
+      try StoreTrust.tighten(fd, path, adopted: kind == .empty, warn: options.warn)
+      try StoreTrust.checkCompanions(of: path, warn: options.warn)
     }
     let writer = try Database(path: path)
     var reader: Database?

@@ -32,11 +32,12 @@ do {
   exit(2)
 }
 if options.showHelp {
-  StandardStreams.writeStdout(Options.help + "\n")
+  StandardStreams.writeStdout((mcpMode ? MCPHelp.text : Options.help) + "\n")
   exit(0)
 }
 if options.showVersion {
-  StandardStreams.writeStdout("\(ServerInfo.name) \(ServerInfo.version)\n")
+  let report = VersionReport(libcurl: environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl)
+  StandardStreams.writeStdout(options.versionJSON ? report.json.jsonString + "\n" : report.text)
   exit(0)
 }
 
@@ -56,6 +57,7 @@ let logger = Logger(level: options.logLevel)
 var storeOptions = InboxStore.Options(path: options.store ?? StoreFile.defaultPath(environment: environment))
 storeOptions.durability = options.durability
 storeOptions.fullCheck = options.fullCheck
+storeOptions.warn = { logger.warn($0) }
 let store: InboxStore
 do {
   store = try InboxStore.open(storeOptions)

@@ -29,8 +29,14 @@ public struct InitializeParams: OperationParams, Hashable {
   public var capabilities: JSONObject?
   public var attributes: JSONObject?
   public var backend: BackendSettings.Patch?
+  /// Members other protocols' hosts send, read only to tell the host apart: MCP's revision
+  /// (`protocolVersion`, when a string), and LSP's `processId` (null counts: LSP allows it).
+  public var protocolVersion: String?
+  public var processID: JSONValue?
 
   public init(_ params: ParamsReader) throws(RPCError) {
+    protocolVersion = params.value("protocolVersion")?.stringValue
+    processID = params.object["processId"]
     client = params.value("client")
     platform = try params.string("platform")
     capabilities = try params.object("capabilities")
@@ -53,6 +59,8 @@ public struct InitializeParams: OperationParams, Hashable {
     out.set("capabilities", capabilities.map(JSONValue.object))
     out.set("attributes", attributes.map(JSONValue.object))
     out.set("backend", backend.map { .object($0.json) })
+    out.set("protocolVersion", protocolVersion.map(JSONValue.string))
+    out.set("processId", processID)
     return out.object
   }
 }
