@@ -8,9 +8,10 @@ public struct Method: Sendable {
     /// the writes that came before it, unless the store's writer waits for another process's lock
     /// (then it goes ahead: a stalled write never holds up a read or a ping).
     case read
-    /// Changes the store: on the connection's write lane, off the reader, one at a time in arrival
-    /// order. The store's one writer runs the change itself (and alone may wait for another
-    /// process's lock); the lane keeps the writes in order without holding up the reader.
+    /// Changes the store: on the connection's write lane, one at a time in arrival order. The
+    /// store's one writer makes the change (and alone may wait for another process's lock); the
+    /// lane keeps the writes in order without holding up reads. A lone write whose writer is free
+    /// runs on the reading thread itself, and reading moves to another thread if it has to wait.
     case write
     /// Long work (the network, a test's sleep): on a worker, off the reader, so the reader keeps
     /// reading and can cancel it.
