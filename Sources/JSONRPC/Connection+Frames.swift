@@ -6,6 +6,7 @@ extension Connection {
   func handle(_ event: FrameReader.Event) {
     switch event {
     case .frame(let bytes):
+      configuration.tracer?.record(.incoming, bytes)
       handleFrame(bytes)
     case .tooLarge(let limit, let size):
       var data: JSONObject = ["limit": .int(Int64(limit))]

@@ -21,9 +21,12 @@ public final class OutputWriter: Sendable {
   private let state = Mutex(State())
   /// Called once, from the writing thread, when the host has closed its end (EPIPE).
   private let onClosed: @Sendable () -> Void
+  /// Gets every frame's body as it goes out (`--trace`).
+  private let tracer: Tracer?
 
-  public init(fd: Int32, onClosed: @escaping @Sendable () -> Void = {}) {
+  public init(fd: Int32, tracer: Tracer? = nil, onClosed: @escaping @Sendable () -> Void = {}) {
     self.fd = fd
+    self.tracer = tracer
     self.onClosed = onClosed
   }
 
@@ -34,28 +37,31 @@ public final class OutputWriter: Sendable {
 
   /// Encodes and writes one message as one frame. Encoding happens outside the lock.
   public func send(_ message: JSONValue) {
-    switch currentFraming {
-    case .ndjson: emit(message.serialized(terminatedBy: 0x0A))
-    case .lsp: send(encoded: message.serialized())
-    }
+    send(line: message.serialized(terminatedBy: 0x0A))
   }
 
   /// Writes one JSON text encoded with its newline already after it (made so, it is never copied
   /// again to add one).
   public func send(line: [UInt8]) {
+    tracer?.record(.outgoing, line)
     switch currentFraming {
     case .ndjson: emit(line)
-    case .lsp: send(encoded: Array(line.dropLast()))
+    case .lsp: emit(header: Array(line.dropLast()))
     }
   }
 
   /// Writes one already encoded JSON text as one frame (a batch's array, built member by member).
   public func send(encoded body: [UInt8]) {
+    tracer?.record(.outgoing, body)
     switch currentFraming {
     case .ndjson: emit(body + [0x0A])
-    // Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
-    case .lsp: emit(Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+    case .lsp: emit(header: body)
     }
+  }
+
+  /// Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
+  private func emit(header body: [UInt8]) {
+    emit(Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
   }
 
   /// Runs `body`, holding the frames this thread sends meanwhile, and writes them together in one

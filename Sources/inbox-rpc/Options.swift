@@ -32,6 +32,9 @@ struct Options {
   var minSyncInterval: Int64 = 10
   var showHelp = false
   var showVersion = false
+  /// `--trace FILE`: every frame in and out, secrets replaced (docs/tracing.md).
+  var trace: String?
+  var traceMaxBytes = 64 * 1024 * 1024
 
   /// A mistake on the command line: printed with a hint, exit code 2.
   struct UsageError: Error, CustomStringConvertible {
@@ -46,6 +49,8 @@ struct Options {
            inbox-rpc mcp [options]           (the same inbox as an MCP server: tools and resources)
            inbox-rpc lint [--json] FILE...   (check marketer payloads: inbox-rpc lint --help)
            inbox-rpc preview [-o FILE.html]  (draw the cards as HTML: inbox-rpc preview --help)
+           inbox-rpc check-trace FILE...     (check a --trace recording against Schemas/)
+           inbox-rpc replay FILE [options]   (run a --trace recording's frames again and compare)
 
     Send requests on stdin, one JSON text per line or with Content-Length headers;
     replies come back on stdout in the same framing. Logs go to stderr only.
@@ -67,6 +72,10 @@ struct Options {
       --sample-feed               Seed an empty store with the sample feed (every card kind).
       --test-methods              Also serve the JSON-RPC spec's example methods and test helpers.
       --test-clock SECONDS        Pin the clock at this unix time (tests and recorded examples).
+      --trace FILE                Record every frame in and out in FILE, one JSON line each, secrets
+                                  replaced (created 0600; docs/tracing.md). inbox-rpc check-trace FILE
+                                  checks it against Schemas/; inbox-rpc replay FILE runs it again.
+      --trace-max-bytes N         Largest trace file (default: 67108864); then FILE moves to FILE.1.
 
     SYNC WITH THE PUSHWOOSH INBOX BACKEND (saved with the store; config.set changes them too):
       --application CODE          The Pushwoosh application code (env INBOX_RPC_APPLICATION).
@@ -145,6 +154,8 @@ struct Options {
           throw UsageError(description: "--test-clock needs unix seconds, not \(text)")
         }
         options.testClock = seconds
+      case "--trace": options.trace = try value()
+      case "--trace-max-bytes": options.traceMaxBytes = try positive(flag, try value())
       case "--durability":
         let name = try value()
         guard let durability = StoreDurability(rawValue: name) else {

@@ -51,6 +51,13 @@ StandardStreams.ignoreSIGPIPE()
 StandardStreams.ignoreSIGXFSZ()
 let protocolFD = StandardStreams.reserveStdoutForProtocol()
 let logger = Logger(level: options.logLevel)
+let tracer: Tracer?
+do {
+  tracer = try TraceSetup.tracer(options, token: token?.0, environment: environment, logger: logger)
+} catch {
+  StandardStreams.writeStderr("inbox-rpc: \(error)\n")
+  exit(2)
+}
 
 var storeOptions = InboxStore.Options(path: options.store ?? StoreFile.defaultPath(environment: environment))
 storeOptions.durability = options.durability
@@ -102,10 +109,12 @@ configuration.maxBatchSize = options.maxBatchSize
 configuration.maxReplyBytes = options.maxReplyBytes
 configuration.json.maxDepth = options.maxDepth
 configuration.serialWorkIsWaiting = { store.isWaitingForLock }
+configuration.tracer = tracer
 
 // A host that closed stdout is gone: every reported change is already committed, so leave quietly.
-let writer = OutputWriter(fd: protocolFD) {
+let writer = OutputWriter(fd: protocolFD, tracer: tracer) {
   logger.info("stdout closed by the host; exiting")
+  tracer?.finish()
   logger.flush()
   _exit(0)
 }
@@ -118,5 +127,6 @@ session.start(notify: mcp?.backgroundNotifier(notify) ?? notify, logger: logger)
 let code = connection.serve(input: STDIN_FILENO)
 session.stop()
 do { try store.close() } catch { logger.error("closing the store: \(error)") }
+if let dropped = tracer?.finish(), dropped > 0 { logger.warn("trace: \(dropped) frames dropped (see docs/tracing.md)") }
 logger.flush()
 exit(code)

@@ -1,0 +1,90 @@
+import JSON
+
+/// Takes the secrets out of a frame before it reaches the trace, replacing each with `marker`:
+/// the API token (wherever it appears, even inside a longer string), `Authorization` headers
+/// (a member of that name, or a string that starts like the header), and the params the schemas
+/// mark secret. A secret param's value is also remembered, so a reply that echoes what the host
+/// sent loses it too. Used on the trace's writer only: frames come to it in order.
+public struct TraceRedactor: Sendable {
+  public static let marker = "[REDACTED]"
+
+  /// Members inside a method's params, by method: `[["backend", "token"]]` for `backend.token`.
+  public typealias SecretParams = [String: [[String]]]
+
+  private var secrets: [String]
+  private let secretParams: SecretParams
+
+  public init(secrets: [String], secretParams: SecretParams = [:]) {
+    self.secrets = secrets.filter { !$0.isEmpty }
+    self.secretParams = secretParams
+  }
+
+  /// A frame the host sent or the server wrote, parsed: its secrets replaced.
+  public mutating func redact(_ frame: JSONValue) -> JSONValue {
+    let marked = removeSecretParams(frame)
+    return scrub(marked)
+  }
+
+  /// A frame that is not JSON, kept as text: known secrets and header values replaced.
+  public func redact(text: String) -> String {
+    var result = text
+    for secret in secrets { result = result.replacing(secret, with: Self.marker) }
+    return Self.scrubHeader(result)
+  }
+
+  private mutating func removeSecretParams(_ frame: JSONValue) -> JSONValue {
+    switch frame {
+    case .array(let items): return .array(items.map { removeSecretParams($0) })
+    case .object(var message):
+      guard let method = message["method"]?.stringValue, let paths = secretParams[method],
+        let params = message["params"]
+      else { return frame }
+      var redacted = params
+      for path in paths { redacted = removing(path[...], from: redacted) }
+      message["params"] = redacted
+      return .object(message)
+    default: return frame
+    }
+  }
+
+  private mutating func removing(_ path: ArraySlice<String>, from value: JSONValue) -> JSONValue {
+    guard let name = path.first, case .object(var object) = value, let member = object[name] else { return value }
+    if path.count == 1 {
+      if case .string(let secret) = member, !secret.isEmpty, secret != Self.marker, !secrets.contains(secret) {
+        secrets.append(secret)
+      }
+      if !member.isNull { object[name] = .string(Self.marker) }
+    } else {
+      object[name] = removing(path.dropFirst(), from: member)
+    }
+    return .object(object)
+  }
+
+  private func scrub(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .string(let text): return .string(redact(text: text))
+    case .array(let items): return .array(items.map(scrub))
+    case .object(let object):
+      var result = JSONObject()
+      for member in object {
+        let key = redact(text: member.key)
+        result[key] = key.lowercased() == "authorization" ? .string(Self.marker) : scrub(member.value)
+      }
+      return .object(result)
+    default: return value
+    }
+  }
+
+  /// `Authorization: Token abc` anywhere in a text (a header block quoted in a message) keeps its name only.
+  private static func scrubHeader(_ text: String) -> String {
+    guard text.mentionsAuthorization else { return text }
+    return text.replacing(/(?i)(authorization\s*:\s*)[^\r\n"]*/) { $0.output.1 + marker }
+  }
+}
+
+extension String {
+  /// A cheap test before the regular expression runs: most strings never name the header.
+  fileprivate var mentionsAuthorization: Bool {
+    lowercased().contains("authorization")
+  }
+}

@@ -1,0 +1,122 @@
+import Dispatch
+import JSON
+import Posix
+import Synchronization
+
+/// Records every frame in and out as one JSON line `{"t", "dir", "frame"}` (see docs/tracing.md),
+/// off the hot path: the reader and the writers only queue the bytes they already hold; a serial
+/// queue of the tracer's own redacts, encodes and writes them. When it falls behind (a slow disk, a
+/// FIFO nobody reads), frames past `maxQueuedBytes` are dropped and counted, never waited for: a
+/// `{"t", "dropped": N}` line marks the gap once the writer catches up.
+public final class Tracer: Sendable {
+  public enum Direction: String, Sendable {
+    case incoming = "in"
+    case outgoing = "out"
+  }
+
+  private struct Entry {
+    var milliseconds: Int64
+    var direction: Direction
+    var bytes: [UInt8]
+  }
+
+  private struct State {
+    var pending: [Entry] = []
+    var pendingBytes = 0
+    var dropped = 0
+    var droppedInAll = 0
+    var broken = false
+  }
+
+  /// Bytes an entry costs beyond its frame, so a flood of tiny frames is bounded too.
+  private static let entryOverhead = 64
+  /// Frames deeper than this are kept as text.
+  private static let readOptions = JSONReadOptions(maxDepth: 2000)
+
+  private let file: TraceFile
+  private let redactor: Mutex<TraceRedactor>
+  private let maxQueuedBytes: Int
+  private let logger: Logger
+  private let state = Mutex(State())
+  private let queue = DispatchQueue(label: "inbox-rpc.trace")
+
+  /// At most `min(file.maxBytes, 8 MiB)` of frames wait in memory: never more than a file could keep.
+  public init(file: TraceFile, redactor: TraceRedactor, logger: Logger) {
+    self.file = file
+    self.redactor = Mutex(redactor)
+    self.maxQueuedBytes = min(file.maxBytes, 8 * 1024 * 1024)
+    self.logger = logger
+  }
+
+  /// Queues one frame as it was read or written (a trailing newline is ignored). Never blocks on the file.
+  public func record(_ direction: Direction, _ bytes: [UInt8]) {
+    let entry = Entry(milliseconds: Clock.unixMilliseconds, direction: direction, bytes: bytes)
+    let cost = bytes.count + Self.entryOverhead
+    let (schedule, firstDrop) = state.withLock { state -> (Bool, Bool) in
+      guard !state.broken else { return (false, false) }
+      guard state.pendingBytes + cost <= maxQueuedBytes else {
+        state.dropped += 1
+        state.droppedInAll += 1
+        return (false, state.droppedInAll == 1)
+      }
+      state.pending.append(entry)
+      state.pendingBytes += cost
+      return (state.pending.count == 1, false)
+    }
+    if firstDrop { logger.warn("trace: the trace file is not keeping up; frames are dropped and counted in it") }
+    if schedule { queue.async { self.drain() } }
+  }
+
+  /// Waits up to `timeout` seconds for queued frames to be written (at exit); returns the frames
+  /// dropped over the whole run.
+  @discardableResult
+  public func finish(timeout: Double = 1) -> Int {
+    let written = DispatchSemaphore(value: 0)
+    queue.async { written.signal() }
+    if written.wait(timeout: .now() + timeout) == .timedOut {
+      logger.warn("trace: \(file.path) is not being written; the frames still queued are lost")
+    }
+    return state.withLock { $0.droppedInAll }
+  }
+
+  private func drain() {
+    let (batch, dropped) = state.withLock { state in
+      defer {
+        state.pending = []
+        state.pendingBytes = 0
+        state.dropped = 0
+      }
+      return (state.pending, state.dropped)
+    }
+    var lines: [[UInt8]] = []
+    if dropped > 0 {
+      let note: JSONValue = ["t": .int(Clock.unixMilliseconds), "dropped": .int(Int64(dropped))]
+      lines.append(note.serialized(terminatedBy: 0x0A))
+    }
+    lines += batch.map(line)
+    guard !file.write(lines: lines) else { return }
+    state.withLock { $0.broken = true }
+    logger.error("trace: cannot write \(file.path); tracing stops")
+  }
+
+  private func line(_ entry: Entry) -> [UInt8] {
+    var body = entry.bytes[...]
+    while let last = body.last, last == 0x0A || last == 0x0D { body = body.dropLast() }
+    let frame: JSONValue
+    if let value = try? JSONValue.parse(bytes: body, options: Self.readOptions) {
+      frame = redactor.withLock { $0.redact(value) }
+    } else {
+      frame = .string(redactor.withLock { $0.redact(text: String(decoding: body, as: UTF8.self)) })
+    }
+    var record: JSONValue = ["t": .int(entry.milliseconds), "dir": .string(entry.direction.rawValue), "frame": frame]
+    var encoded = record.serialized(terminatedBy: 0x0A)
+    if encoded.count > file.maxBytes {
+      record = [
+        "t": .int(entry.milliseconds), "dir": .string(entry.direction.rawValue),
+        "frame": .string("[a frame of \(body.count) bytes, larger than the trace's size cap]"),
+      ]
+      encoded = record.serialized(terminatedBy: 0x0A)
+    }
+    return encoded
+  }
+}
