@@ -19,6 +19,9 @@ if CommandLine.arguments.dropFirst().first == "lint" {
 if CommandLine.arguments.dropFirst().first == "preview" {
   exit(PreviewCommand.run(Array(CommandLine.arguments.dropFirst(2)), environment: environment))
 }
+if CommandLine.arguments.dropFirst().first == "check-trace" {
+  exit(CheckTraceCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 // `inbox-rpc mcp [options]`: the same server behind the Model Context Protocol.
 var arguments = Array(CommandLine.arguments.dropFirst())
 let mcpMode = arguments.first == "mcp"
