@@ -45,7 +45,9 @@ struct TraceContract {
     for descriptor in descriptors {
       guard let name = descriptor["name"]?.stringValue else { continue }
       guard let value = given[name], !value.isNull else {
-        if descriptor["required"]?.boolValue == true { problems.append((path + "params." + name, "params", "required")) }
+        if descriptor["required"]?.boolValue == true {
+          problems.append((path + "params." + name, "params", "required"))
+        }
         continue
       }
       if let schema = descriptor["schema"],

@@ -22,6 +22,9 @@ if CommandLine.arguments.dropFirst().first == "preview" {
 if CommandLine.arguments.dropFirst().first == "check-trace" {
   exit(CheckTraceCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
+if CommandLine.arguments.dropFirst().first == "replay" {
+  exit(ReplayCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 // `inbox-rpc mcp [options]`: the same server behind the Model Context Protocol.
 var arguments = Array(CommandLine.arguments.dropFirst())
 let mcpMode = arguments.first == "mcp"
