@@ -18,6 +18,8 @@ public final class Tracer: Sendable {
     var milliseconds: Int64
     var direction: Direction
     var bytes: [UInt8]
+    /// Frames dropped just before this one: the gap's note goes where the gap was.
+    var droppedBefore = 0
   }
 
   private struct State {
@@ -50,7 +52,7 @@ public final class Tracer: Sendable {
 
   /// Queues one frame as it was read or written (a trailing newline is ignored). Never blocks on the file.
   public func record(_ direction: Direction, _ bytes: [UInt8]) {
-    let entry = Entry(milliseconds: Clock.unixMilliseconds, direction: direction, bytes: bytes)
+    var entry = Entry(milliseconds: Clock.unixMilliseconds, direction: direction, bytes: bytes)
     let cost = bytes.count + Self.entryOverhead
     let (schedule, firstDrop) = state.withLock { state -> (Bool, Bool) in
       guard !state.broken else { return (false, false) }
@@ -59,6 +61,8 @@ public final class Tracer: Sendable {
         state.droppedInAll += 1
         return (false, state.droppedInAll == 1)
       }
+      entry.droppedBefore = state.dropped
+      state.dropped = 0
       state.pending.append(entry)
       state.pendingBytes += cost
       return (state.pending.count == 1, false)
@@ -72,7 +76,11 @@ public final class Tracer: Sendable {
   @discardableResult
   public func finish(timeout: Double = 1) -> Int {
     let written = DispatchSemaphore(value: 0)
-    queue.async { written.signal() }
+    // One more pass writes the count of frames dropped since the last one.
+    queue.async {
+      self.drain()
+      written.signal()
+    }
     if written.wait(timeout: .now() + timeout) == .timedOut {
       logger.warn("trace: \(file.path) is not being written; the frames still queued are lost")
     }
@@ -88,15 +96,22 @@ public final class Tracer: Sendable {
       }
       return (state.pending, state.dropped)
     }
+    guard !batch.isEmpty || dropped > 0 else { return }
     var lines: [[UInt8]] = []
-    if dropped > 0 {
-      let note: JSONValue = ["t": .int(Clock.unixMilliseconds), "dropped": .int(Int64(dropped))]
-      lines.append(note.serialized(terminatedBy: 0x0A))
+    for entry in batch {
+      if entry.droppedBefore > 0 { lines.append(Self.gap(entry.droppedBefore)) }
+      lines.append(line(entry))
     }
-    lines += batch.map(line)
+    if dropped > 0 { lines.append(Self.gap(dropped)) }
     guard !file.write(lines: lines) else { return }
     state.withLock { $0.broken = true }
     logger.error("trace: cannot write \(file.path); tracing stops")
+  }
+
+  /// `{"t", "dropped": N}`: N frames are missing here.
+  private static func gap(_ count: Int) -> [UInt8] {
+    let note: JSONValue = ["t": .int(Clock.unixMilliseconds), "dropped": .int(Int64(count))]
+    return note.serialized(terminatedBy: 0x0A)
   }
 
   private func line(_ entry: Entry) -> [UInt8] {

@@ -10,7 +10,7 @@ enum ReplayCommand {
     when the trace's host sent an MCP initialize), sends it the frames the host sent in FILE in
     order, each once the replies recorded for the one before have come back, and reports every
     reply that differs from the recorded one, the reply's id and times aside (a time: any string
-    that is an RFC 3339 date-time). Server options are passed on; unless given, --store :memory:
+    that is an RFC 3339 date-time; a feed cursor names its store, so it counts as an id). Server options are passed on; unless given, --store :memory:
     --test-clock at the trace's first time and
     --log-level error. Notifications are not compared. docs/tracing.md.
 
@@ -45,8 +45,9 @@ enum ReplayCommand {
     }
     var differences: [String] = []
     var compared = 0
+    var diff = ReplyDiff()
     for step in plan.steps {
-      guard child.send(step.bytes) else {
+      guard child.send(diff.substituted(step.bytes)) else {
         differences.append("\(file):\(step.line): the server stopped reading before this frame")
         break
       }
@@ -69,7 +70,7 @@ enum ReplayCommand {
         }
         let answer = answers.removeFirst()
         replayed[reply.key] = answers
-        if let difference = ReplyDiff.firstDifference(reply.message, answer) {
+        if let difference = diff.firstDifference(reply.message, answer) {
           differences.append("\(file):\(reply.line): \(idText): \(difference)")
         }
       }
