@@ -43,7 +43,7 @@ public final class OutputWriter: Sendable {
   /// Writes one JSON text encoded with its newline already after it (made so, it is never copied
   /// again to add one).
   public func send(line: [UInt8]) {
-    tracer?.record(.outgoing, line)
+    tracer?.record(.outgoing, line, isJSON: true)
     switch currentFraming {
     case .ndjson: emit(line)
     case .lsp: emit(header: Array(line.dropLast()))
@@ -52,7 +52,7 @@ public final class OutputWriter: Sendable {
 
   /// Writes one already encoded JSON text as one frame (a batch's array, built member by member).
   public func send(encoded body: [UInt8]) {
-    tracer?.record(.outgoing, body)
+    tracer?.record(.outgoing, body, isJSON: true)
     switch currentFraming {
     case .ndjson: emit(body + [0x0A])
     case .lsp: emit(header: body)

@@ -1,5 +1,9 @@
 import JSON
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Takes the secrets out of a frame before it reaches the trace, replacing each with `marker`:
 /// the API token (wherever it appears, even inside a longer string), `Authorization` headers
 /// (a member of that name, or a string that starts like the header), and the params the schemas
@@ -13,10 +17,54 @@ public struct TraceRedactor: Sendable {
 
   private var secrets: [String]
   private let secretParams: SecretParams
+  /// What a frame must not contain, as bytes, to be kept as it is: each secret, each method with
+  /// secret params (quoted), and a `\u` escape (which could spell any of them).
+  private var needles: [[UInt8]]
 
   public init(secrets: [String], secretParams: SecretParams = [:]) {
     self.secrets = secrets.filter { !$0.isEmpty }
     self.secretParams = secretParams
+    needles =
+      self.secrets.map { Array($0.utf8) } + secretParams.keys.map { Array("\"\($0)\"".utf8) } + [
+        Array("\\u".utf8)
+      ]
+  }
+
+  /// True when a JSON text on one line needs nothing replaced: it names no secret, no method with
+  /// secret params and no `Authorization` (in any case), and escapes nothing as `\u`.
+  public func passesUnchanged(_ bytes: ArraySlice<UInt8>) -> Bool {
+    bytes.withContiguousStorageIfAvailable { buffer in
+      guard let base = buffer.baseAddress else { return true }
+      if memchrIndex(base, count: buffer.count, byte: 0x0A) != nil { return false }
+      if memchrIndex(base, count: buffer.count, byte: 0x0D) != nil { return false }
+      for needle in needles where Self.contains(base, buffer.count, needle) { return false }
+      return !Self.mentionsAuthorization(buffer)
+    } ?? false
+  }
+
+  /// Whether `needle` occurs in the `count` bytes at `base`: memchr finds each candidate first byte.
+  private static func contains(_ base: UnsafePointer<UInt8>, _ count: Int, _ needle: [UInt8]) -> Bool {
+    guard let first = needle.first else { return false }
+    var offset = 0
+    while count - offset >= needle.count, let hit = memchrIndex(base + offset, count: count - offset, byte: first) {
+      let start = offset + hit
+      guard count - start >= needle.count else { return false }
+      if memcmp(base + start, needle, needle.count) == 0 { return true }
+      offset = start + 1
+    }
+    return false
+  }
+
+  private static let authorization = Array("authorization".utf8)
+
+  private static func mentionsAuthorization(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard buffer.count >= authorization.count else { return false }
+    for start in 0...(buffer.count - authorization.count) where buffer[start] | 0x20 == 0x61 {
+      var index = 1
+      while index < authorization.count, buffer[start + index] | 0x20 == authorization[index] { index += 1 }
+      if index == authorization.count { return true }
+    }
+    return false
   }
 
   /// A frame the host sent or the server wrote, parsed: its secrets replaced.
@@ -52,6 +100,7 @@ public struct TraceRedactor: Sendable {
     if path.count == 1 {
       if case .string(let secret) = member, !secret.isEmpty, secret != Self.marker, !secrets.contains(secret) {
         secrets.append(secret)
+        needles.append(Array(secret.utf8))
       }
       if !member.isNull { object[name] = .string(Self.marker) }
     } else {

@@ -9,6 +9,9 @@ struct TraceCheck {
   /// Requests not answered yet, by the id's JSON text: the method and the line that sent it.
   private var pending: [String: (method: String, line: Int, id: JSONValue)] = [:]
   private var cancelled: Set<String> = []
+  /// An MCP host's trace: its methods are MCP's, not the contract's, so only the envelope and the
+  /// pairing of replies with requests are checked.
+  private var isMCP = false
 
   init(file: String, contract: TraceContract) {
     self.file = file
@@ -55,6 +58,14 @@ struct TraceCheck {
       add(line, id, path + "method", "envelope", .error, "a request needs a method (a string)")
       return
     }
+    if name == "initialize", message["params"]?["protocolVersion"] != nil { isMCP = true }
+    if isMCP {
+      if let id { pending[id.jsonString] = (name, line, id) }
+      if name == "notifications/cancelled", let target = message["params"]?["requestId"] {
+        cancelled.insert(target.jsonString)
+      }
+      return
+    }
     guard let method = contract.method(name), method["x-direction"]?.stringValue != "server-to-host" else {
       add(line, id, path + "method", "unknown-method", .error, "\(name) is not a method of the contract")
       return
@@ -75,6 +86,7 @@ struct TraceCheck {
   /// A reply or a notification from the server.
   private mutating func checkWritten(_ message: JSONValue, line: Int, path: String) {
     if let name = message["method"]?.stringValue {
+      if isMCP { return }
       guard let method = contract.method(name), method["x-direction"]?.stringValue == "server-to-host" else {
         add(line, nil, path + "method", "unknown-notification", .error, "\(name) is not a notification of the server")
         return
@@ -100,7 +112,7 @@ struct TraceCheck {
       add(line, id, path + "id", "unmatched-reply", .error, "a reply to no request the host sent")
       return
     }
-    if let method = contract.method(request.method),
+    if !isMCP, let method = contract.method(request.method),
       let (where_, reason) = contract.resultProblem(result, method: method, path: path)
     {
       add(line, id, where_, "result", .error, "\(request.method): \(reason)")

@@ -273,3 +273,9 @@ def test_both_faces_and_both_framings_are_traced(tmp_path):
     assert lines[3]["frame"]["result"]["tools"]
     replay = run_cli("replay", mcp, timeout=60)
     assert replay.returncode == 0, replay.stdout.decode()
+    assert check_trace(mcp).returncode == 0
+    # an MCP trace is checked for its envelope and pairing only: a reply to nothing is still found
+    lines.append({"t": lines[-1]["t"], "dir": "out", "frame": {"jsonrpc": "2.0", "id": 77, "result": {}}})
+    write_records(mcp, lines)
+    findings = json.loads(check_trace("--format", "json", mcp).stdout)["findings"]
+    assert [(f["line"], f["rule"]) for f in findings] == [(5, "unmatched-reply")]
