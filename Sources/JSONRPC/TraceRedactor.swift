@@ -30,6 +30,14 @@ public struct TraceRedactor: Sendable {
       ]
   }
 
+  /// Secrets shorter than this are replaced where they are a whole string only: inside longer
+  /// strings they would take every word that happens to hold them.
+  static let shortestSubstring = 4
+
+  private static func needle(_ secret: String) -> [UInt8] {
+    secret.utf8.count < shortestSubstring ? Array("\"\(secret)\"".utf8) : Array(secret.utf8)
+  }
+
   /// True when a JSON text on one line needs nothing replaced: it names no secret, no method with
   /// secret params and no `Authorization` (in any case), and escapes nothing as `\u`.
   public func passesUnchanged(_ bytes: ArraySlice<UInt8>) -> Bool {
@@ -76,7 +84,10 @@ public struct TraceRedactor: Sendable {
   /// A frame that is not JSON, kept as text: known secrets and header values replaced.
   public func redact(text: String) -> String {
     var result = text
-    for secret in secrets { result = result.replacing(secret, with: Self.marker) }
+    if secrets.contains(text) { return Self.marker }
+    for secret in secrets where secret.utf8.count >= Self.shortestSubstring {
+      result = result.replacing(secret, with: Self.marker)
+    }
     return Self.scrubHeader(result)
   }
 
@@ -100,7 +111,7 @@ public struct TraceRedactor: Sendable {
     if path.count == 1 {
       if case .string(let secret) = member, !secret.isEmpty, secret != Self.marker, !secrets.contains(secret) {
         secrets.append(secret)
-        needles.append(Array(secret.utf8))
+        needles.append(Self.needle(secret))
       }
       if !member.isNull { object[name] = .string(Self.marker) }
     } else {
