@@ -44,7 +44,8 @@ public final class Tracer: Sendable {
   private let state = Mutex(State())
   private let queue = DispatchQueue(label: "inbox-rpc.trace")
 
-  /// At most `min(file.maxBytes, 8 MiB)` of frames wait in memory: never more than a file could keep.
+  /// At most `min(file.maxBytes, 8 MiB)` of frames wait in memory (or one larger frame): never more
+  /// than a file could keep.
   public init(file: TraceFile, redactor: TraceRedactor, logger: Logger) {
     self.file = file
     self.redactor = Mutex(redactor)
@@ -59,7 +60,8 @@ public final class Tracer: Sendable {
     let cost = bytes.count + Self.entryOverhead
     let (schedule, firstDrop) = state.withLock { state -> (Bool, Bool) in
       guard !state.broken else { return (false, false) }
-      guard state.pendingBytes + cost <= maxQueuedBytes else {
+      // A frame larger than the bound still goes when the queue is empty: the server holds it anyway.
+      guard state.pendingBytes == 0 || state.pendingBytes + cost <= maxQueuedBytes else {
         state.dropped += 1
         state.droppedInAll += 1
         return (false, state.droppedInAll == 1)

@@ -301,3 +301,16 @@ def test_both_faces_and_both_framings_are_traced(tmp_path):
     write_records(mcp, lines)
     findings = json.loads(check_trace("--format", "json", mcp).stdout)["findings"]
     assert [(f["line"], f["rule"]) for f in findings] == [(5, "unmatched-reply")]
+
+
+def test_a_frame_larger_than_the_cap_is_named_not_kept(tmp_path):
+    trace = str(tmp_path / "big.trace")
+    big = {"jsonrpc": "2.0", "id": 1, "method": "message.resolve", "params": {"payload": {"title": "x" * 5000, "body": "b"}}}
+    ping = {"jsonrpc": "2.0", "id": 2, "method": "rpc.ping"}
+    done = run_cli("--store", ":memory:", "--trace", trace, "--trace-max-bytes", "3000", stdin=dumps(big) + b"\n" + dumps(ping) + b"\n")
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 2
+    lines = records(trace + ".1") + records(trace) if os.path.exists(trace + ".1") else records(trace)
+    assert os.path.getsize(trace) <= 3000
+    sent = [line["frame"] for line in lines if line["dir"] == "in"]
+    assert sent[0] == f"[a frame of {len(dumps(big))} bytes, larger than the trace's size cap]"
+    assert sent[1] == ping
