@@ -26,7 +26,9 @@ let package = Package(
     .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
     .target(name: "JSON", dependencies: ["CJansson"]),
     .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
-    .target(name: "JSONSchema", dependencies: ["JSON"]),
+    .target(name: "JSONSchema", dependencies: ["JSON"], resources: [.embedInCode("Resources/keywords.json")]),
+    // Findings with file positions, and the formats CI systems read (SARIF, JUnit, workflow commands).
+    .target(name: "LintReport", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
     .target(name: "InboxPreview", dependencies: ["JSON", "InboxCore"]),
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
@@ -43,11 +45,13 @@ let package = Package(
     .executableTarget(
       name: "inbox-rpc",
       dependencies: [
-        "JSON", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "JSONSchema", "Posix",
+        "JSON", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "JSONSchema", "LintReport",
+        "Posix",
       ]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "InboxTestSupport"]),
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
+    .testTarget(name: "LintReportTests", dependencies: ["LintReport", "JSON"]),
     .testTarget(name: "InboxMCPTests", dependencies: ["InboxMCP", "InboxServer", "JSON", "JSONSchema"]),
     .testTarget(name: "InboxCoreTests", dependencies: ["InboxCore", "JSON"], exclude: ["Fixtures"]),
     .testTarget(

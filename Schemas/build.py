@@ -15,8 +15,11 @@ every schema has a description: the schemas are the API reference a host develop
 Each shape file also gets an absolute root $id and a generated bundle of the shapes it refers to
 (bundle.py), so any validator resolves its references offline from any directory.
 
+It refuses any keyword the server's validator does not implement (keywords.py, reading the
+allow-list Sources/JSONSchema reads), naming the keyword, the file and the place in it.
+
 Usage: build.py            write openrpc.json (and the shapes' ids and bundles)
-       build.py --check    exit 1 if openrpc.json is stale or a description is missing
+       build.py --check    exit 1 if openrpc.json is stale, a description is missing or a keyword unknown
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import os
 import sys
 
 from bundle import BASE_ID, bundled
+from keywords import load_allow_list, unsupported
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REF_SUFFIX = ".schema.json"
@@ -131,11 +135,37 @@ def compose() -> tuple[dict, list[str]]:
     return document, problems
 
 
+def unknown_keywords() -> list[str]:
+    """Each keyword of shapes/ and methods.json the server's validator would skip, with its place.
+    (A shape's root $schema, $id and generated definitions bundle are not composed into openrpc.json.)"""
+    allow = load_allow_list()
+    found = []
+    for file in sorted(os.listdir(os.path.join(HERE, "shapes"))):
+        if file.endswith(REF_SUFFIX):
+            schema = load(os.path.join(HERE, "shapes", file))
+            composed = rewrite_refs({k: v for k, v in schema.items() if k not in ("$schema", "$id", "definitions")})
+            found += [(f"shapes/{file}", keyword, place) for keyword, place in unsupported(composed, allow)]
+    source = load(os.path.join(HERE, "methods.json"))
+    for kind in ("methods", "notifications"):
+        for index, method in enumerate(source[kind]):
+            schemas = [(f"params/{i}/schema", p["schema"]) for i, p in enumerate(method["params"])]
+            if "result" in method:
+                schemas.append(("result/schema", method["result"]["schema"]))
+            for where, schema in schemas:
+                found += [(f"methods.json", keyword, f"/{kind}/{index}/{where}{place}")
+                          for keyword, place in unsupported(rewrite_refs(schema), allow)]
+    return [f"{file}: keyword {keyword} at {place or '/'} is not one the server's validator implements"
+            f" (Sources/JSONSchema/Resources/keywords.json)" for file, keyword, place in found]
+
+
 def render(document: dict) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def main() -> int:
+    refused = unknown_keywords()
+    for problem in refused:
+        print(f"build.py: {problem}", file=sys.stderr)
     shapes_dir = os.path.join(HERE, "shapes")
     stale = {file: text for file, text in bundled(shapes_dir).items()
              if open(os.path.join(shapes_dir, file), encoding="utf-8").read() != text}
@@ -150,6 +180,7 @@ def main() -> int:
     target = os.path.join(HERE, "openrpc.json")
     for problem in problems:
         print(f"build.py: missing description or example: {problem}", file=sys.stderr)
+    problems = problems + refused
     if "--check" in sys.argv:
         current = open(target, encoding="utf-8").read() if os.path.exists(target) else ""
         if current != render(document):

@@ -17,6 +17,8 @@ public enum PayloadLint {
     public var warnings: [Warning]
     /// Breaks of the input schema, which the engine may tolerate but a marketer should fix.
     public var schemaProblems: [SchemaViolation]
+    /// Where the payload is in the file's JSON (each schema problem has its own pointer).
+    public var pointer = JSONPointer()
 
     public var isClean: Bool { refusal == nil && warnings.isEmpty && schemaProblems.isEmpty }
   }
@@ -26,31 +28,42 @@ public enum PayloadLint {
   public static func lint(_ value: JSONValue, attributes: Attributes = Attributes(), now: Int64) -> [Report] {
     if let notifications = value["request"]?["notifications"]?.arrayValue {
       return notifications.enumerated().map { index, item in
-        report(item, label: "request.notifications[\(index)]", attributes: attributes, now: now)
+        report(
+          item, label: "request.notifications[\(index)]", at: JSONPointer(["request", "notifications", "\(index)"]),
+          attributes: attributes, now: now)
       }
     }
     if let items = value.arrayValue {
       return items.enumerated().map { index, item in
-        report(item, label: "[\(index)]", attributes: attributes, now: now)
+        report(item, label: "[\(index)]", at: JSONPointer(["\(index)"]), attributes: attributes, now: now)
       }
     }
-    return [report(value, label: "payload", attributes: attributes, now: now)]
+    return [report(value, label: "payload", at: JSONPointer(), attributes: attributes, now: now)]
   }
 
-  private static func report(_ payload: JSONValue, label: String, attributes: Attributes, now: Int64) -> Report {
+  private static func report(
+    _ payload: JSONValue, label: String, at pointer: JSONPointer, attributes: Attributes, now: Int64
+  ) -> Report {
     var problems: [SchemaViolation] = []
-    if isSendRequest(payload), let found = check(payload, against: "SendRequestNotification", at: label) {
+    if isSendRequest(payload),
+      let found = check(payload, against: "SendRequestNotification", at: label, pointer: pointer)
+    {
       problems.append(found)
-    } else if let custom = customData(payload), let found = check(custom, against: "MarketerData", at: "\(label).u") {
+    } else if let custom = customData(payload),
+      let found = check(
+        custom, against: "MarketerData", at: "\(label).u", pointer: pointer.appending(customDataPlace(payload)))
+    {
       problems.append(found)
     }
     do {
       let resolution = try Engine.resolve(
         payload: payload, context: IngestContext(id: nil, now: now), attributes: attributes)
       return Report(
-        label: label, card: resolution.card, refusal: nil, warnings: resolution.warnings, schemaProblems: problems)
+        label: label, card: resolution.card, refusal: nil, warnings: resolution.warnings, schemaProblems: problems,
+        pointer: pointer)
     } catch {
-      return Report(label: label, card: nil, refusal: error.reason, warnings: [], schemaProblems: problems)
+      return Report(
+        label: label, card: nil, refusal: error.reason, warnings: [], schemaProblems: problems, pointer: pointer)
     }
   }
 
@@ -67,8 +80,15 @@ public enum PayloadLint {
     return custom?.objectValue == nil ? nil : custom
   }
 
-  private static func check(_ value: JSONValue, against shape: String, at path: String) -> SchemaViolation? {
+  /// Where `customData` found `u` (a pointer into a string that encodes JSON stops at the string).
+  private static func customDataPlace(_ payload: JSONValue) -> JSONPointer {
+    JSONPointer(payload["action_params"] == nil ? ["u"] : ["action_params", "u"])
+  }
+
+  private static func check(_ value: JSONValue, against shape: String, at path: String, pointer: JSONPointer)
+    -> SchemaViolation?
+  {
     SchemaValidator(document: RPCDiscover.document).violation(
-      of: value, against: ["$ref": .string("#/components/schemas/\(shape)")], at: path)
+      of: value, against: ["$ref": .string("#/components/schemas/\(shape)")], at: path, pointer: pointer)
   }
 }

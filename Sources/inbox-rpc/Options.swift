@@ -47,7 +47,7 @@ struct Options {
 
     USAGE: inbox-rpc [options]
            inbox-rpc mcp [options]           (the same inbox as an MCP server: tools and resources)
-           inbox-rpc lint [--json] FILE...   (check marketer payloads: inbox-rpc lint --help)
+           inbox-rpc lint [--format F] PATH  (check marketer payloads: inbox-rpc lint --help)
            inbox-rpc preview [-o FILE.html]  (draw the cards as HTML: inbox-rpc preview --help)
            inbox-rpc check-trace FILE...     (check a --trace recording against Schemas/)
            inbox-rpc replay FILE [options]   (run a --trace recording's frames again and compare)

@@ -13,23 +13,17 @@ struct TraceFinding {
   var id: JSONValue?
   /// Where in the frame: `params.limit`, `[1].result.items[0].kind`, or `frame` for the whole.
   var path: String
+  /// The same place from the root of the trace's record: `/frame/params/limit`.
+  var pointer: JSONPointer
   var rule: String
   var severity: Severity
   var message: String
+  /// Which of the host's messages it is about (`TraceCheck.exchanges`); nil for none.
+  var exchange: Int?
 
-  /// `trace.jsonl:12: id 3: params.limit: error [params] ...`.
-  var text: String {
-    let idText = id.map { " id \($0.jsonString):" } ?? ""
-    return "\(file):\(line):\(idText) \(path): \(severity.rawValue) [\(rule)] \(message)"
-  }
-
-  var json: JSONValue {
-    var object: JSONObject = ["file": .string(file), "line": .int(Int64(line))]
-    object["id"] = id ?? .null
-    object["path"] = .string(path)
-    object["rule"] = .string(rule)
-    object["severity"] = .string(severity.rawValue)
-    object["message"] = .string(message)
-    return .object(object)
+  /// `id 3: params.limit: expected integer, got string (type)`: what the report's message says.
+  func message(withPath: Bool) -> String {
+    let idText = id.map { "id \($0.jsonString): " } ?? ""
+    return idText + (withPath ? "\(path): " : "") + message
   }
 }

@@ -27,13 +27,18 @@ struct TraceLog {
 
   var records: [Record] = []
   var gaps: [Gap] = []
+  /// The file as read, and where each line starts in it (`lineStarts[0]` is line 1's).
+  var bytes: [UInt8] = []
+  var lineStarts: [Int] = []
 
   /// The trace in `path`; a file that cannot be read throws, a bad line is a gap.
   static func read(_ path: String) throws(SystemError) -> TraceLog {
     let bytes = try Files.contents(of: path)
     var log = TraceLog()
+    log.bytes = bytes
     for (index, text) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
       let number = index + 1
+      log.lineStarts.append(text.startIndex)
       guard !text.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) else { continue }
       guard let value = try? JSONValue.parse(bytes: text, options: JSONReadOptions(maxDepth: 2000)) else {
         log.gaps.append(Gap(line: number, reason: "not a trace record: the line is not JSON"))
@@ -55,9 +60,9 @@ struct TraceLog {
     return log
   }
 
-  /// The messages of a frame with their paths inside it: a batch's members as `[0]`, `[1]`, ...
-  static func messages(of frame: JSONValue) -> [(path: String, message: JSONValue)] {
-    guard case .array(let items) = frame else { return [("", frame)] }
-    return items.enumerated().map { ("[\($0.offset)]", $0.element) }
+  /// The messages of a frame, each with its index when the frame is a batch.
+  static func messages(of frame: JSONValue) -> [(index: Int?, message: JSONValue)] {
+    guard case .array(let items) = frame else { return [(nil, frame)] }
+    return items.enumerated().map { ($0.offset, $0.element) }
   }
 }
