@@ -38,24 +38,27 @@ public final class TraceFile: @unchecked Sendable {
 
   deinit { close(fd) }
 
-  /// Appends lines, each whole in one file: a line that would take FILE past the cap first moves
-  /// FILE to FILE.1. False when the file cannot be written (the trace then stops; the server goes on).
-  public func write(lines: [[UInt8]]) -> Bool {
-    var chunk: [UInt8] = []
-    for line in lines {
-      if isRegular, written + chunk.count > 0, written + chunk.count + line.count > maxBytes {
-        guard flush(chunk) else { return false }
-        chunk = []
+  /// Appends `text`, lines ending at `lineEnds`, each line whole in one file: a line that would take
+  /// FILE past the cap first moves FILE to FILE.1. False when the file cannot be written (the
+  /// trace then stops; the server goes on).
+  public func write(_ text: [UInt8], lineEnds: [Int]) -> Bool {
+    var start = 0
+    var lineStart = 0
+    for end in lineEnds {
+      if isRegular, written + lineStart - start > 0, written + end - start > maxBytes {
+        guard flush(text, start..<lineStart) else { return false }
+        start = lineStart
         do { try rotate() } catch { return false }
       }
-      chunk += line
+      lineStart = end
     }
-    return flush(chunk)
+    return flush(text, start..<text.count)
   }
 
-  private func flush(_ chunk: [UInt8]) -> Bool {
-    guard Files.writeAll(fd, chunk) else { return false }
-    written += chunk.count
+  private func flush(_ text: [UInt8], _ range: Range<Int>) -> Bool {
+    guard !range.isEmpty else { return true }
+    guard Files.writeAll(fd, range.count == text.count ? text : Array(text[range])) else { return false }
+    written += range.count
     return true
   }
 

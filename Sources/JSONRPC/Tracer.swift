@@ -102,13 +102,23 @@ public final class Tracer: Sendable {
       return (state.pending, state.dropped)
     }
     guard !batch.isEmpty || dropped > 0 else { return }
-    var lines: [[UInt8]] = []
+    var text: [UInt8] = []
+    text.reserveCapacity(batch.reduce(0) { $0 + $1.bytes.count + Self.entryOverhead })
+    var lineEnds: [Int] = []
+    lineEnds.reserveCapacity(batch.count + 1)
     for entry in batch {
-      if entry.droppedBefore > 0 { lines.append(Self.gap(entry.droppedBefore)) }
-      lines.append(line(entry))
+      if entry.droppedBefore > 0 {
+        text += Self.gap(entry.droppedBefore)
+        lineEnds.append(text.count)
+      }
+      append(entry, to: &text)
+      lineEnds.append(text.count)
     }
-    if dropped > 0 { lines.append(Self.gap(dropped)) }
-    guard !file.write(lines: lines) else { return }
+    if dropped > 0 {
+      text += Self.gap(dropped)
+      lineEnds.append(text.count)
+    }
+    guard !file.write(text, lineEnds: lineEnds) else { return }
     state.withLock { $0.broken = true }
     logger.error("trace: cannot write \(file.path); tracing stops")
   }
@@ -119,14 +129,18 @@ public final class Tracer: Sendable {
     return note.serialized(terminatedBy: 0x0A)
   }
 
-  private func line(_ entry: Entry) -> [UInt8] {
+  /// Appends the record of one frame, with its newline.
+  private func append(_ entry: Entry, to text: inout [UInt8]) {
     var body = entry.bytes[...]
     while let last = body.last, last == 0x0A || last == 0x0D { body = body.dropLast() }
     // Most frames hold no secret: one scan shows it, and they are kept byte for byte.
     if entry.isJSON, body.count <= file.maxBytes - 64, redactor.withLock({ $0.passesUnchanged(body) }) {
-      return Array("{\"t\":\(entry.milliseconds),\"dir\":\"\(entry.direction.rawValue)\",\"frame\":".utf8) + body + [
-        0x7D, 0x0A,
-      ]
+      text += Self.recordStart
+      text += String(entry.milliseconds).utf8
+      text += entry.direction == .incoming ? Self.incoming : Self.outgoing
+      text += body
+      text += Self.recordEnd
+      return
     }
     let frame: JSONValue
     if let value = try? JSONValue.parse(bytes: body, options: Self.readOptions) {
@@ -143,6 +157,11 @@ public final class Tracer: Sendable {
       ]
       encoded = record.serialized(terminatedBy: 0x0A)
     }
-    return encoded
+    text += encoded
   }
+
+  private static let recordStart = Array(#"{"t":"#.utf8)
+  private static let incoming = Array(#","dir":"in","frame":"#.utf8)
+  private static let outgoing = Array(#","dir":"out","frame":"#.utf8)
+  private static let recordEnd: [UInt8] = [0x7D, 0x0A]
 }
