@@ -332,3 +332,23 @@ def test_a_frame_larger_than_the_cap_is_named_not_kept(tmp_path):
     # been dropped while it was written (a gap line counts them)
     assert lines[0]["frame"] == f"[a frame of {len(dumps(big))} bytes, larger than the trace's size cap]"
     assert all(("dir" in line) != ("dropped" in line) for line in lines)
+
+
+def test_replay_sets_times_aside_and_nothing_else(tmp_path):
+    trace = str(tmp_path / "resolve.trace")
+    payload = json.load(open(os.path.join(REPO_ROOT, "clients", "examples", "flash-sale-push.json")))
+    # sent without `now`: the card's times come from the clock, real when recorded, pinned when replayed
+    resolve = {"jsonrpc": "2.0", "id": 1, "method": "message.resolve", "params": {"payload": {**payload, "send_date": "now"}}}
+    assert run_cli("--store", ":memory:", "--trace", trace, stdin=dumps(resolve) + b"\n").returncode == 0
+    lines = records(trace)
+    card = lines[1]["frame"]["result"]
+    assert {"sentAt", "expiresAt"} <= set(card) and card["sentAt"].endswith("Z")
+    card["sentAt"] = "2001-02-03T04:05:06Z"  # another time: still the same reply
+    card["expiresAt"] = "2001-02-03T04:05:06.789+02:00"
+    write_records(trace, lines)
+    done = run_cli("replay", trace, timeout=60)
+    assert done.returncode == 0, done.stdout.decode()
+    card["title"] = "2001-02-03"  # a date but not a date-time: compared
+    write_records(trace, lines)
+    done = run_cli("replay", trace, timeout=60)
+    assert done.returncode == 1 and 'result.title: recorded "2001-02-03", replayed "Flash sale"' in done.stdout.decode()
