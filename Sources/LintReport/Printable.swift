@@ -2,7 +2,7 @@ extension String {
   /// The text with control characters (C0, DEL, C1) written as `\u{…}`, so a payload's text shown
   /// in a terminal or a CI log cannot move the cursor, recolour or hide what follows; `keeping`
   /// names the ones a format escapes its own way.
-  func escapingControls(keeping: Set<Unicode.Scalar> = []) -> String {
+  public func escapingControls(keeping: Set<Unicode.Scalar> = []) -> String {
     guard unicodeScalars.contains(where: { $0.isControl && !keeping.contains($0) }) else { return self }
     var result = ""
     for scalar in unicodeScalars {

@@ -1,4 +1,5 @@
 import JSON
+import LintReport
 
 /// `inbox-rpc replay FILE [server options]`: sends the host's frames of a trace to a fresh server,
 /// one frame at a time, and reports every reply that differs from the recorded one (`ReplyDiff`).
@@ -77,7 +78,8 @@ enum ReplayCommand {
     }
     _ = child.wait()
     let summary = "\(differences.count) difference(s) in \(compared) replies compared"
-    StandardStreams.writeStdout((differences + [summary]).joined(separator: "\n") + "\n")
+    // Member names and file names come from the trace: shown with their control characters escaped.
+    StandardStreams.writeStdout((differences + [summary]).map { $0.escapingControls() }.joined(separator: "\n") + "\n")
     return differences.isEmpty ? 0 : 1
   }
 

@@ -163,6 +163,19 @@ def test_replay_of_a_recorded_session_reports_no_difference_then_the_one_edited(
     assert out[0].startswith(f"{edited}:{index + 1}: id ") and "result.dismissed: recorded false, replayed true" in out[0]
 
 
+def test_replay_shows_control_characters_of_the_trace_escaped(tmp_path):
+    trace = str(tmp_path / "t.trace")
+    counts = {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0, "\u001b[2J": 1}
+    frames = [
+        {"t": 1764493500000, "dir": "in", "frame": {"jsonrpc": "2.0", "id": 1, "method": "feed.counts"}},
+        {"t": 1764493500001, "dir": "out", "frame": {"jsonrpc": "2.0", "id": 1, "result": counts}},
+    ]
+    write_records(trace, frames)
+    done = run_cli("replay", trace, timeout=60)
+    assert done.returncode == 1 and b"\x1b" not in done.stdout
+    assert "result.\\u{1b}[2J: recorded, missing in the replay" in done.stdout.decode()
+
+
 def test_replay_sets_times_aside_but_not_other_strings(tmp_path):
     trace = str(tmp_path / "t.trace")
     frames = [
