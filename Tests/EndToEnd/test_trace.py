@@ -54,6 +54,8 @@ def python_session(trace: str, store: str) -> None:
         client.feed_counts()
         page = client.feed_list(limit=3)
         client.message_get(page["items"][0]["id"])
+        # the cursor names this store: a replay pairs it with its own
+        client.feed_list(limit=3, cursor=page["nextCursor"])
         client.button_tap("summer-sale", 1)
         client.message_mark_read(["summer-sale"])
         client.message_dismiss("hero-banner")
@@ -365,3 +367,37 @@ def test_replay_sets_times_aside_and_nothing_else(tmp_path):
     write_records(trace, lines)
     done = run_cli("replay", trace, timeout=60)
     assert done.returncode == 1 and 'result.title: recorded "2001-02-03", replayed "Flash sale"' in done.stdout.decode()
+
+
+def test_a_fifo_nobody_reads_is_refused_at_start(tmp_path):
+    fifo = str(tmp_path / "lonely.fifo")
+    os.mkfifo(fifo, 0o600)
+    done = run_cli("--store", ":memory:", "--trace", fifo, stdin=b"")
+    assert done.returncode == 2 and b"no process reads the FIFO" in done.stderr
+
+
+def test_check_trace_reports_gaps_bad_lines_and_requests_never_answered(tmp_path):
+    trace = tmp_path / "gappy.trace"
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "rpc.ping"}
+    lines = [
+        json.dumps({"t": 1, "dir": "in", "frame": ping}),
+        json.dumps({"t": 2, "dropped": 3}),
+        "not a record",
+        json.dumps({"t": 3, "dir": "out", "frame": {"jsonrpc": "2.0", "id": 1, "result": "pong"}}),
+        json.dumps({"t": 4, "dir": "in", "frame": {**ping, "id": 2}}),
+        json.dumps({"t": 5, "dir": "out", "frame": {"jsonrpc": "2.0", "id": 3, "result": "pong"}}),
+    ]
+    trace.write_text("\n".join(lines) + "\n")
+    found = sorted((f["line"], f["ruleId"], f["severity"]) for f in findings_of(str(trace)))
+    assert found == [
+        (2, "trace-gap", "warning"),
+        (3, "trace-record", "error"),
+        (5, "no-reply", "warning"),
+        (6, "unmatched-reply", "error"),
+    ]
+    assert check_trace(str(trace)).returncode == 1
+    assert check_trace("--fail-on", "never", str(trace)).returncode == 0
+    # warnings alone pass under --fail-on error
+    trace.write_text("\n".join(lines[:2] + lines[3:5]) + "\n")
+    assert check_trace("--fail-on", "error", str(trace)).returncode == 0
+    assert check_trace(str(trace)).returncode == 1
