@@ -30,6 +30,8 @@ public final class Tracer: Sendable {
     var dropped = 0
     var droppedInAll = 0
     var broken = false
+    /// A drain is queued or running: frames queued meanwhile join its next pass, without another wake-up.
+    var scheduled = false
   }
 
   /// Bytes an entry costs beyond its frame, so a flood of tiny frames is bounded too.
@@ -70,7 +72,8 @@ public final class Tracer: Sendable {
       state.dropped = 0
       state.pending.append(entry)
       state.pendingBytes += cost
-      return (state.pending.count == 1, false)
+      defer { state.scheduled = true }
+      return (!state.scheduled, false)
     }
     if firstDrop { logger.warn("trace: the trace file is not keeping up; frames are dropped and counted in it") }
     if schedule { queue.async { self.drain() } }
@@ -92,8 +95,24 @@ public final class Tracer: Sendable {
     return state.withLock { $0.droppedInAll }
   }
 
+  /// Writes what is queued, pass after pass, until a pass finds nothing.
   private func drain() {
-    let (batch, dropped) = state.withLock { state in
+    while let (batch, dropped) = take() {
+      guard write(batch, dropped: dropped) else {
+        state.withLock { $0.broken = true }
+        logger.error("trace: cannot write \(file.path); tracing stops")
+        return
+      }
+    }
+  }
+
+  /// The frames queued and the count dropped after them, or nil (and no drain scheduled) when none.
+  private func take() -> ([Entry], Int)? {
+    state.withLock { state in
+      guard !state.pending.isEmpty || state.dropped > 0 else {
+        state.scheduled = false
+        return nil
+      }
       defer {
         state.pending = []
         state.pendingBytes = 0
@@ -101,7 +120,9 @@ public final class Tracer: Sendable {
       }
       return (state.pending, state.dropped)
     }
-    guard !batch.isEmpty || dropped > 0 else { return }
+  }
+
+  private func write(_ batch: [Entry], dropped: Int) -> Bool {
     var text: [UInt8] = []
     text.reserveCapacity(batch.reduce(0) { $0 + $1.bytes.count + Self.entryOverhead })
     var lineEnds: [Int] = []
@@ -118,9 +139,7 @@ public final class Tracer: Sendable {
       text += Self.gap(dropped)
       lineEnds.append(text.count)
     }
-    guard !file.write(text, lineEnds: lineEnds) else { return }
-    state.withLock { $0.broken = true }
-    logger.error("trace: cannot write \(file.path); tracing stops")
+    return file.write(text, lineEnds: lineEnds)
   }
 
   /// `{"t", "dropped": N}`: N frames are missing here.
