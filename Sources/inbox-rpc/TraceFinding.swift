@@ -22,8 +22,7 @@ struct TraceFinding {
   var exchange: Int?
 
   /// `id 3: params.limit: expected integer, got string (type)`: what the report's message says.
-  func message(withPath: Bool) -> String {
-    let idText = id.map { "id \($0.jsonString): " } ?? ""
-    return idText + (withPath ? "\(path): " : "") + message
+  var reportMessage: String {
+    (id.map { "id \($0.jsonString): " } ?? "") + "\(path): " + message
   }
 }

@@ -32,7 +32,7 @@ enum TraceReport {
       let finding = Finding(
         file: file, position: text.position(of: found.pointer, inValueAt: start), pointer: found.pointer,
         ruleId: found.rule, severity: found.severity == .error ? .error : .warning,
-        message: found.message(withPath: true))
+        message: found.reportMessage)
       if let exchange = found.exchange { byExchange[exchange].append(finding) } else { loose.append(finding) }
     }
     var subjects = zip(exchanges, byExchange).map { Report.Subject(file: file, name: $0.0.name, findings: $0.1) }
