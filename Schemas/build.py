@@ -5,7 +5,8 @@ Sources:
   shapes/*.schema.json   one JSON Schema per public shape (draft-07, in the keyword subset that
                          2020-12 reads the same way), cross-referenced as "X.schema.json";
   methods.json           methods, notifications and application errors;
-  examples/<method>.json example pairings recorded from a real run (record_examples.py).
+  examples/<method>.json example pairings recorded from a real run (record_examples.py);
+  ../VERSION             the release number, the document's info.version (the binary embeds the same file).
 
 The composed document inlines every shape under components/schemas (references rewritten to
 "#/components/schemas/X"), lists notifications as result-less methods marked "x-notification"
@@ -68,11 +69,37 @@ def missing_descriptions(node, path: str, problems: list[str]) -> None:
             missing_descriptions(item, f"{path}[{index}]", problems)
 
 
-def content_descriptor(param: dict) -> dict:
-    out = {"name": param["name"], "description": param["description"], "schema": rewrite_refs(param["schema"])}
+def nullable(schema: dict) -> dict:
+    """An optional param's schema with null allowed: both faces read a null optional as absent, and
+    say so where a client checks arguments (an MCP tool's inputSchema is built from these)."""
+    schema = dict(schema)
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        schema["type"] = [kind, "null"]
+    elif isinstance(kind, list):
+        schema["type"] = kind if "null" in kind else kind + ["null"]
+    else:
+        description = schema.pop("description", None)
+        wrapped = {"anyOf": [schema, {"type": "null"}]}
+        return {"description": description, **wrapped} if description else wrapped
+    if "enum" in schema and None not in schema["enum"]:
+        schema["enum"] = schema["enum"] + [None]
+    return schema
+
+
+def content_descriptor(param: dict, notification: bool = False) -> dict:
+    schema = rewrite_refs(param["schema"])
+    if not param.get("required") and not notification:
+        schema = nullable(schema)
+    out = {"name": param["name"], "description": param["description"], "schema": schema}
     if param.get("required"):
         out["required"] = True
     return out
+
+
+def release_version() -> str:
+    with open(os.path.join(HERE, "..", "VERSION"), encoding="utf-8") as f:
+        return f.read().strip()
 
 
 def compose() -> tuple[dict, list[str]]:
@@ -120,12 +147,13 @@ def compose() -> tuple[dict, list[str]]:
     for note in source["notifications"]:
         methods.append({
             "name": note["name"], "summary": note["summary"], "paramStructure": "by-name",
-            "params": [content_descriptor(p) for p in note["params"]],
+            "params": [content_descriptor(p, notification=True) for p in note["params"]],
             "x-notification": True, "x-direction": note["x-direction"],
         })
     document = {
         "openrpc": "1.3.2",
-        "info": source["info"],
+        "info": {"title": source["info"]["title"], "version": release_version(),
+                 **{k: v for k, v in source["info"].items() if k != "title"}},
         "methods": methods,
         "components": {
             "schemas": shapes,

@@ -22,6 +22,9 @@ public final class Synchronizer: Sendable {
     public var retry = RetryPolicy()
     /// Sent as `v`.
     public var version = "0.1.0"
+    /// The http base URL the command line or environment gave: a setting read from the store may name
+    /// an http URL only to its host and port (`BackendURL.trusted`); nil: none.
+    public var clearTextBaseURL: BackendURL?
     /// Uniform in [0, 1): the retry jitter.
     public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
 
@@ -83,7 +86,7 @@ public final class Synchronizer: Sendable {
     self.backend = backend
     self.options = options
     self.clock = clock
-    account = try SyncAccount(store: store)
+    account = try SyncAccount(store: store, clearText: options.clearTextBaseURL)
   }
 
   // MARK: - Configuration

@@ -1,3 +1,5 @@
+import JSON
+
 /// The text format: what a person reads in a terminal, with positions an editor can jump to.
 ///
 /// ```
@@ -10,7 +12,8 @@ enum TextFormat {
   static func render(_ report: Report) -> String {
     var lines: [String] = []
     for subject in report.subjects {
-      lines.append(("\(subject.file) \(subject.name)" + (subject.summary.map { ": \($0)" } ?? "")).escapingControls())
+      lines.append(
+        ("\(subject.file) \(subject.name)" + (subject.summary.map { ": \($0)" } ?? "")).escapingControlCharacters)
       for finding in subject.findings { lines.append("  " + line(finding)) }
       if subject.findings.isEmpty { lines.append("  ok") }
     }
@@ -22,6 +25,6 @@ enum TextFormat {
   static func line(_ finding: Finding) -> String {
     let text =
       "\(finding.file):\(finding.position): \(finding.severity.rawValue) [\(finding.ruleId)] \(finding.message)"
-    return text.escapingControls()
+    return text.escapingControlCharacters
   }
 }

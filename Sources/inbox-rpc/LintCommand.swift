@@ -1,5 +1,5 @@
 import InboxPreview
-import InboxServer
+import InboxApp
 import JSON
 import LintReport
 import Posix

@@ -1,4 +1,4 @@
-import InboxServer
+import InboxApp
 import JSON
 import LintReport
 

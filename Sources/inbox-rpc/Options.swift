@@ -35,6 +35,8 @@ struct Options {
   /// `--trace FILE`: every frame in and out, secrets replaced (docs/tracing.md).
   var trace: String?
   var traceMaxBytes = 64 * 1024 * 1024
+  /// `--version --json`: the version report as one JSON object.
+  var versionJSON = false
 
   /// A mistake on the command line: printed with a hint, exit code 2.
   struct UsageError: Error, CustomStringConvertible {
@@ -65,7 +67,9 @@ struct Options {
       --log-level LEVEL           error, warn, info or debug (default: warn; env INBOX_RPC_LOG_LEVEL).
       --store PATH                The inbox store, an SQLite file created with mode 0600 (default:
                                   $XDG_DATA_HOME/inbox-rpc/inbox.sqlite, or ~/.local/share/...);
-                                  :memory: for a throwaway store.
+                                  :memory: for a throwaway store. Refused (exit 3) when it, its -wal or
+                                  -shm is a symbolic link, another user's, or writable by others, or
+                                  its directory is writable by others without the sticky bit.
       --durability normal|full    normal (default): a committed change survives a crash or kill -9;
                                   full: it also survives a power loss (an fsync per change).
       --check-store               Run a full integrity_check on open (default: quick_check).
@@ -80,7 +84,10 @@ struct Options {
     SYNC WITH THE PUSHWOOSH INBOX BACKEND (saved with the store; config.set changes them too):
       --application CODE          The Pushwoosh application code (env INBOX_RPC_APPLICATION).
       --backend-url URL           The API base (default https://CODE.api.pushwoosh.com/json/1.3/; env
-                                  INBOX_RPC_BACKEND_URL). https only; http only to 127.0.0.0/8, ::1, localhost.
+                                  INBOX_RPC_BACKEND_URL). https only; http only to 127.0.0.0/8, ::1, localhost,
+                                  and only from here or the environment (a saved one to another host or
+                                  port is not used).
+                                  libcurl's URL parser reads it at start: a URL it refuses exits 2.
       --user-id ID                The user id (env INBOX_RPC_USER_ID; default: the hwid). A change of
                                   user id or application clears the local inbox.
       --hwid ID                   The device id (env INBOX_RPC_HWID; default: random, made once, kept).
@@ -96,11 +103,12 @@ struct Options {
       --sync-min-interval SECONDS Least time between two fetches unless feed.sync {force: true} (default 10).
 
       -h, --help                  Show this help.
-      --version                   Show the version.
+      --version [--json]          Show the version and the SQLite, jansson and libcurl versions in use
+                                  (--json: as one JSON object).
 
     EXIT CODES:
       0  end of input, or shutdown then exit     1  exit without shutdown
-      2  bad command line                          3  the store cannot be opened or created
+      2  bad command line                          3  the store cannot be opened, or is not yours alone
       4  the store is damaged or not an inbox store  5  the store is from a newer version
     """
 
@@ -110,8 +118,9 @@ struct Options {
     if let level = environment["INBOX_RPC_LOG_LEVEL"], let parsed = Logger.Level(name: level) {
       options.logLevel = parsed
     }
+    let libcurl = environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl
     if let url = environment["INBOX_RPC_BACKEND_URL"], !url.isEmpty {
-      options.backend.baseURL = .some(try backendURL("INBOX_RPC_BACKEND_URL", url))
+      options.backend.baseURL = .some(try backendURL("INBOX_RPC_BACKEND_URL", url, libcurl: libcurl))
     }
     if let code = environment["INBOX_RPC_APPLICATION"], !code.isEmpty { options.backend.application = .some(code) }
     if let user = environment["INBOX_RPC_USER_ID"], !user.isEmpty { options.backend.userID = .some(user) }
@@ -128,6 +137,7 @@ struct Options {
       switch flag {
       case "-h", "--help": options.showHelp = true
       case "--version": options.showVersion = true
+      case "--json": options.versionJSON = true
       case "--test-methods": options.testMethods = true
       case "--framing":
         let name = try value()
@@ -162,7 +172,7 @@ struct Options {
           throw UsageError(description: "--durability must be normal or full, not \(name)")
         }
         options.durability = durability
-      case "--backend-url": options.backend.baseURL = .some(try backendURL(flag, try value()))
+      case "--backend-url": options.backend.baseURL = .some(try backendURL(flag, try value(), libcurl: libcurl))
       case "--application": options.backend.application = .some(try identifier(flag, try value()))
       case "--user-id": options.backend.userID = .some(try identifier(flag, try value()))
       case "--hwid": options.backend.hwid = .some(try identifier(flag, try value()))
@@ -199,6 +209,9 @@ struct Options {
         throw UsageError(description: "unknown option \(flag)")
       }
     }
+    if options.versionJSON && !options.showVersion {
+      throw UsageError(description: "--json goes with --version (inbox-rpc --version --json)")
+    }
     // A typo in the CA file should stop the start, not surface at the first sync.
     if let path = options.backendCAFile, access(path, R_OK) != 0 {
       throw UsageError(description: "--backend-ca-file: cannot read \(path)")
@@ -212,9 +225,10 @@ struct Options {
     return name != "--token-file" && (name.contains("token") || name.contains("secret"))
   }
 
-  private static func backendURL(_ source: String, _ text: String) throws(UsageError) -> BackendURL {
+  /// A backend URL as `BackendURL` checks it, then as libcurl reads it (loading libcurl now).
+  private static func backendURL(_ source: String, _ text: String, libcurl: String) throws(UsageError) -> BackendURL {
     do {
-      return try BackendURL(text)
+      return try BackendURL(text).checkedByLibcurl(library: libcurl)
     } catch {
       throw UsageError(description: "\(source): \(error.reason)")
     }

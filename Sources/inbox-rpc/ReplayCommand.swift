@@ -1,5 +1,4 @@
 import JSON
-import LintReport
 
 /// `inbox-rpc replay FILE [server options]`: sends the host's frames of a trace to a fresh server,
 /// one frame at a time, and reports every reply that differs from the recorded one (`ReplyDiff`).
@@ -79,7 +78,8 @@ enum ReplayCommand {
     _ = child.wait()
     let summary = "\(differences.count) difference(s) in \(compared) replies compared"
     // Member names and file names come from the trace: shown with their control characters escaped.
-    StandardStreams.writeStdout((differences + [summary]).map { $0.escapingControls() }.joined(separator: "\n") + "\n")
+    StandardStreams.writeStdout(
+      (differences + [summary]).map(\.escapingControlCharacters).joined(separator: "\n") + "\n")
     return differences.isEmpty ? 0 : 1
   }
 

@@ -1,4 +1,4 @@
-import InboxServer
+import InboxApp
 import JSON
 import JSONSchema
 
@@ -9,7 +9,7 @@ struct TraceContract {
   private let methods: [String: JSONValue]
   private let validator: SchemaValidator
 
-  init(document: JSONValue = InboxServer.contract) {
+  init(document: JSONValue = Contract.document) {
     var methods: [String: JSONValue] = [:]
     for method in document["methods"]?.arrayValue ?? [] {
       if let name = method["name"]?.stringValue { methods[name] = method }

@@ -1,4 +1,4 @@
-import InboxServer
+import InboxApp
 import InboxSync
 import JSONRPC
 import JSONSchema
@@ -18,7 +18,7 @@ enum TraceSetup {
     if let tokenFile = options.tokenFile, let data = try? Files.contents(of: tokenFile) {
       secrets.append(String(decoding: data, as: UTF8.self).trimmingWhitespace())
     }
-    let redactor = TraceRedactor(secrets: secrets, secretParams: SecretParams.paths(in: InboxServer.contract))
+    let redactor = TraceRedactor(secrets: secrets, secretParams: SecretParams.paths(in: Contract.document))
     return Tracer(file: file, redactor: redactor, logger: logger)
   }
 }

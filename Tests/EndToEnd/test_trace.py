@@ -175,7 +175,7 @@ def test_replay_shows_control_characters_of_the_trace_escaped(tmp_path):
     write_records(trace, frames)
     done = run_cli("replay", trace, timeout=60)
     assert done.returncode == 1 and b"\x1b" not in done.stdout
-    assert "result.\\u{1b}[2J: recorded, missing in the replay" in done.stdout.decode()
+    assert "result.\\u001b[2J: recorded, missing in the replay" in done.stdout.decode()
 
 
 def test_replay_sets_times_aside_but_not_other_strings(tmp_path):

@@ -29,14 +29,14 @@ struct ReportFormatTests {
     let text = ReportFormat.text.render(Self.report)
     #expect(text.contains("a b.json [0]: classic card\n  a b.json:3:7: error [schema] 50%"))
     #expect(text.contains("  a b.json:4:2: warning [degraded] shown as classic\n"))
-    #expect(text.contains("50%\\u{d}\\u{a}bad: <x> & \\u{1}\n"))
+    #expect(text.contains("50%\\r\\nbad: <x> & \\u0001\n"))
     #expect(text.hasSuffix("a b.json [1]\n  ok\n"))
   }
 
   @Test func workflowCommandsEscapeDataAndProperties() {
     let lines = ReportFormat.github.render(Self.report).split(separator: "\n")
     #expect(lines.count == 2)
-    #expect(lines[0] == "::error file=a b.json,line=3,col=7,title=schema::50%25%0D%0Abad: <x> & \\u{1}")
+    #expect(lines[0] == "::error file=a b.json,line=3,col=7,title=schema::50%25%0D%0Abad: <x> & \\u0001")
     #expect(WorkflowCommands.escapeProperty("a:b,c%\n") == "a%3Ab%2Cc%25%0A")
   }
 
