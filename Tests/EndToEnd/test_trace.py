@@ -318,6 +318,11 @@ def test_both_faces_and_both_framings_are_traced(tmp_path):
     done = run_cli("--store", ":memory:", "--trace", lsp, stdin=b"Content-Length: %d\r\n\r\n" % len(body) + body)
     assert done.returncode == 0
     assert [line["frame"] for line in records(lsp)] == [json.loads(body), {"jsonrpc": "2.0", "id": 1, "result": "pong"}]
+    # a body written over several lines is kept as the same JSON, on the trace's one line
+    pretty = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "rpc.ping"}, indent=2).encode()
+    done = run_cli("--store", ":memory:", "--trace", lsp, stdin=b"Content-Length: %d\r\n\r\n" % len(pretty) + pretty)
+    assert done.returncode == 0
+    assert records(lsp)[0]["frame"] == json.loads(pretty) and check_trace(lsp).returncode == 0
     mcp = str(tmp_path / "mcp.trace")
     hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
     done = run_cli("mcp", "--store", ":memory:", "--trace", mcp, stdin=dumps(hello) + b"\n" + dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}) + b"\n")
