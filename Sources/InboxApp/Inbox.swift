@@ -15,6 +15,8 @@ public final class Inbox: Sendable {
   public let store: InboxStore
   public let sync: Synchronizer
   public let clock: InboxClock
+  /// The largest payload a message may have: larger ones are not stored, nor shown in a page.
+  public let messageLimit: MessageSizeLimit
   let cache = CardCache()
   private let attributesInForce: Mutex<Attributes>
 
@@ -22,10 +24,13 @@ public final class Inbox: Sendable {
   public static let attributesKey = "attributes"
 
   /// An inbox on `store`, syncing through `sync`, with the attributes saved with the store in force.
-  public init(store: InboxStore, sync: Synchronizer, clock: InboxClock) throws {
+  public init(
+    store: InboxStore, sync: Synchronizer, clock: InboxClock, messageLimit: MessageSizeLimit = .standard
+  ) throws {
     self.store = store
     self.sync = sync
     self.clock = clock
+    self.messageLimit = messageLimit
     attributesInForce = Mutex(try Self.savedAttributes(store))
   }
 

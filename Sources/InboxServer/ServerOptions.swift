@@ -14,6 +14,14 @@ public struct ServerOptions: Sendable {
   public var pinnedClock: Int64?
   /// How the server reaches the inbox backend.
   public var sync = SyncOptions()
+  /// The largest payload one message may have (`--max-message-bytes`), on every way in.
+  public var messageLimit = MessageSizeLimit.standard
+  /// The largest reply the connection sends (`--max-reply-bytes`); a feed page holds cards of at
+  /// most half of it (less a little for the rest of the reply), so it fits even quoted as MCP text.
+  public var maxReplyBytes = 16 * 1024 * 1024
+
+  /// The bytes of cards one page may hold.
+  public var maxPageBytes: Int { max(maxReplyBytes / 2 - 4096, 1024) }
 
   public init() {}
 }

@@ -21,6 +21,7 @@ final class ServerState: Sendable {
     var syncOptions = Synchronizer.Options(token: options.sync.token)
     syncOptions.minFetchInterval = options.sync.minFetchInterval
     syncOptions.version = ServerInfo.version
+    syncOptions.messageLimit = options.messageLimit
     let transport =
       backend
       ?? HTTPBackend(
@@ -28,7 +29,7 @@ final class ServerState: Sendable {
         caFile: options.sync.caFile, proxy: options.sync.proxy,
         library: options.sync.libcurl)
     let sync = try Synchronizer(store: store, backend: transport, options: syncOptions, clock: { clock.now })
-    inbox = try Inbox(store: store, sync: sync, clock: clock)
+    inbox = try Inbox(store: store, sync: sync, clock: clock, messageLimit: options.messageLimit)
     startupOutcome = options.sync.backend.isEmpty ? nil : try sync.configure(options.sync.backend)
   }
 

@@ -1,3 +1,4 @@
+import InboxCore
 import InboxStore
 
 extension RepeatedReply {
@@ -10,12 +11,12 @@ extension RepeatedReply {
   /// here if the store changed after all).
   public func merge(
     _ envelope: BackendEnvelope, remote: RemoteInbox?, candidate: Merged?, in transaction: SyncTransaction,
-    now: Int64, finish: (SyncTransaction) throws -> Void
+    now: Int64, limit: MessageSizeLimit = .standard, finish: (SyncTransaction) throws -> Void
   ) throws -> (plan: MergePlan, merged: Merged?) {
     var plan = MergePlan()
     var merged = candidate
     if try merged == nil || transaction.generation() != merged?.generation {
-      let remote = try remote ?? RemoteInbox.parse(envelope, now: now)
+      let remote = try remote ?? RemoteInbox.parse(envelope, now: now, limit: limit)
       plan = Merge.plan(
         local: try transaction.messages(), pending: try transaction.pendingOutbox(), remote: remote, now: now)
       try plan.apply(to: transaction, now: now)

@@ -80,7 +80,7 @@ struct SyncRun {
     account.honourBaseURL(envelope.baseURL, account: current, generation: generation, log: events.log)
     // A reply that repeats the last merged one is not read again unless the store changed since.
     let candidate = repeatedReply.candidate(body: envelope.body, now: now)
-    let remote = candidate == nil ? try RemoteInbox.parse(envelope, now: now) : nil
+    let remote = candidate == nil ? try RemoteInbox.parse(envelope, now: now, limit: options.messageLimit) : nil
     let warnings = candidate?.warnings ?? remote?.warnings ?? []
     let count = candidate?.messageCount ?? remote?.messages.count ?? 0
     if !warnings.isEmpty { events.warnings(warnings) }
@@ -90,7 +90,9 @@ struct SyncRun {
     let merged: (plan: MergePlan, merged: RepeatedReply.Merged?)? = try Self.storeCall { [account, repeatedReply] in
       try store.syncTransaction { transaction in
         guard account.generation == generation else { return nil }
-        return try repeatedReply.merge(envelope, remote: remote, candidate: candidate, in: transaction, now: now) {
+        return try repeatedReply.merge(
+          envelope, remote: remote, candidate: candidate, in: transaction, now: now, limit: options.messageLimit
+        ) {
           try $0.setSetting(Synchronizer.lastFetchKey, .int(now))
         }
       }

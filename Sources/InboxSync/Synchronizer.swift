@@ -22,6 +22,8 @@ public final class Synchronizer: Sendable {
     public var retry = RetryPolicy()
     /// Sent as `v`.
     public var version = "0.1.0"
+    /// The largest payload one message may have; a fetched message past it is skipped with a warning.
+    public var messageLimit = MessageSizeLimit.standard
     /// Uniform in [0, 1): the retry jitter.
     public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
 

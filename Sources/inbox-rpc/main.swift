@@ -1,3 +1,4 @@
+import InboxCore
 import InboxMCP
 import InboxServer
 import InboxStore
@@ -72,6 +73,8 @@ var serverOptions = ServerOptions()
 serverOptions.testMethods = options.testMethods
 serverOptions.sampleFeed = options.sampleFeed
 serverOptions.pinnedClock = options.testClock
+serverOptions.messageLimit = MessageSizeLimit(bytes: options.maxMessageBytes)
+serverOptions.maxReplyBytes = options.maxReplyBytes
 serverOptions.sync.backend = options.backend
 serverOptions.sync.token = token?.0
 serverOptions.sync.tokenSource = token?.1
