@@ -47,6 +47,8 @@ public struct SyncOptions: Sendable {
   public var interval: Int?
   /// Seconds between two fetches unless forced (`--sync-min-interval`).
   public var minFetchInterval: Int64 = 10
+  /// The longest inbox reply read, decoded (`--max-sync-reply-bytes`).
+  public var maxReplyBytes = BackendEnvelope.maxReplyBytes
 
   public init() {}
 }

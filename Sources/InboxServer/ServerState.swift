@@ -27,7 +27,7 @@ final class ServerState: Sendable {
       ?? HTTPBackend(
         connectTimeout: 10, timeout: options.sync.timeout, userAgent: "\(ServerInfo.name)/\(ServerInfo.version)",
         caFile: options.sync.caFile, proxy: options.sync.proxy,
-        library: options.sync.libcurl)
+        library: options.sync.libcurl, maxReplyBytes: options.sync.maxReplyBytes)
     let sync = try Synchronizer(store: store, backend: transport, options: syncOptions, clock: { clock.now })
     inbox = try Inbox(store: store, sync: sync, clock: clock, messageLimit: options.messageLimit)
     startupOutcome = options.sync.backend.isEmpty ? nil : try sync.configure(options.sync.backend)

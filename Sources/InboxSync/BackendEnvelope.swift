@@ -44,13 +44,18 @@ public struct BackendEnvelope: Sendable, Hashable {
     return try Self.decode(method: .getInboxMessages, httpStatus: 200, body: body)
   }
 
-  /// Longest reply read; a larger one is refused as malformed rather than filling the memory.
-  public static let maxReplyBytes = 128 * 1024 * 1024
+  /// Longest reply read by default (`--max-sync-reply-bytes`); a larger one is refused as malformed
+  /// rather than filling the memory. 32 MiB holds 16,000 messages of 2 KiB (a real card is well
+  /// under that; the SDKs fetch the whole inbox, which messages leave when they expire), or 128 at
+  /// the per-message limit; a sync's peak memory grows with the reply (see bench/RESULTS.md).
+  public static let maxReplyBytes = 32 * 1024 * 1024
 
-  /// Reads an HTTP reply of `method`.
-  public static func decode(method: BackendMethod, httpStatus: Int, body: [UInt8], location: String? = nil)
-    throws(SyncError) -> BackendEnvelope
-  {
+  /// Reads an HTTP reply of `method`; `isCancelled` is asked while an inbox is parsed (a cancel
+  /// throws `.cancelled`). The body is kept for telling a repeat only when `RepeatedReply` would.
+  public static func decode(
+    method: BackendMethod, httpStatus: Int, body: [UInt8], location: String? = nil,
+    isCancelled: (@Sendable () -> Bool)? = nil
+  ) throws(SyncError) -> BackendEnvelope {
     let name = method.rawValue
     guard httpStatus == 200 else {
       let parsed = try? JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 64))
@@ -67,11 +72,13 @@ public struct BackendEnvelope: Sendable, Hashable {
     do {
       if method == .getInboxMessages {
         (value, messageTexts) = try JSONValue.parse(
-          bytes: body, options: JSONReadOptions(maxDepth: 64), itemTextsAt: ["response", "messages"])
+          bytes: body, options: JSONReadOptions(maxDepth: 64), itemTextsAt: ["response", "messages"],
+          isCancelled: isCancelled)
       } else {
         value = try JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 64))
       }
     } catch {
+      if error.kind == .cancelled { throw .cancelled }
       throw .malformedReply(method: name, path: "$", reason: "the reply is not JSON: \(error.description)")
     }
     guard case .object(let object) = value else {
@@ -90,7 +97,7 @@ public struct BackendEnvelope: Sendable, Hashable {
     if response == .null { response = nil }
     return BackendEnvelope(
       response: response, baseURL: object["base_url"]?.stringValue, messageTexts: response == nil ? nil : messageTexts,
-      body: method == .getInboxMessages ? body : nil)
+      body: method == .getInboxMessages && body.count <= RepeatedReply.maxBodyBytes ? body : nil)
   }
 
   /// `200` or `"200"`.

@@ -54,18 +54,22 @@ public struct RemoteInbox: Sendable, Hashable {
   public static let skipped = Warning.Code(rawValue: "messageSkipped")
 
   /// Reads an envelope's `response`, keeping the payload texts it was parsed with.
-  public static func parse(_ envelope: BackendEnvelope, now: Int64, limit: MessageSizeLimit = .standard)
-    throws(SyncError) -> RemoteInbox
-  {
+  public static func parse(
+    _ envelope: BackendEnvelope, now: Int64, limit: MessageSizeLimit = .standard,
+    isCancelled: @escaping @Sendable () -> Bool = { false }
+  ) throws(SyncError) -> RemoteInbox {
     let envelope = try envelope.parsed()
-    return try parse(envelope.response, texts: envelope.messageTexts, now: now, limit: limit)
+    return try parse(
+      envelope.response, texts: envelope.messageTexts, now: now, limit: limit, isCancelled: isCancelled)
   }
 
   /// Reads the `response` member; `now` is the ingest time given to every message. `texts`, when
   /// given, is the compact text of each item of `messages` (else each is written out here). A
-  /// message whose text is past `limit` is skipped like an unreadable one.
+  /// message whose text is past `limit` is skipped like an unreadable one. `isCancelled` is asked
+  /// between batches of messages read (a cancel throws `.cancelled`).
   public static func parse(
-    _ response: JSONValue?, texts: [String]? = nil, now: Int64, limit: MessageSizeLimit = .standard
+    _ response: JSONValue?, texts: [String]? = nil, now: Int64, limit: MessageSizeLimit = .standard,
+    isCancelled: @escaping @Sendable () -> Bool = { false }
   ) throws(SyncError) -> RemoteInbox {
     let method = BackendMethod.getInboxMessages.rawValue
     guard let response else {
@@ -82,7 +86,8 @@ public struct RemoteInbox: Sendable, Hashable {
     var inbox = RemoteInbox()
     let texts = texts?.count == items.count ? texts ?? [] : items.map(\.jsonString)
     let oversized = texts.map { !limit.admits($0.utf8.count) }
-    let readings = read(items, now: now, skipping: oversized)
+    let readings = read(items, now: now, skipping: oversized, isCancelled: isCancelled)
+    if isCancelled() { throw .cancelled }
     var seen = Set<String>()
     for (index, item) in items.enumerated() {
       let place = "response.messages[\(index)]"

@@ -80,7 +80,9 @@ struct SyncRun {
     account.honourBaseURL(envelope.baseURL, account: current, generation: generation, log: events.log)
     // A reply that repeats the last merged one is not read again unless the store changed since.
     let candidate = repeatedReply.candidate(body: envelope.body, now: now)
-    let remote = candidate == nil ? try RemoteInbox.parse(envelope, now: now, limit: options.messageLimit) : nil
+    let remote =
+      candidate == nil
+      ? try RemoteInbox.parse(envelope, now: now, limit: options.messageLimit, isCancelled: isCancelled) : nil
     let warnings = candidate?.warnings ?? remote?.warnings ?? []
     let count = candidate?.messageCount ?? remote?.messages.count ?? 0
     if !warnings.isEmpty { events.warnings(warnings) }
@@ -91,7 +93,8 @@ struct SyncRun {
       try store.syncTransaction { transaction in
         guard account.generation == generation else { return nil }
         return try repeatedReply.merge(
-          envelope, remote: remote, candidate: candidate, in: transaction, now: now, limit: options.messageLimit
+          envelope, remote: remote, candidate: candidate, in: transaction, now: now, limit: options.messageLimit,
+          isCancelled: isCancelled
         ) {
           try $0.setSetting(Synchronizer.lastFetchKey, .int(now))
         }
@@ -164,6 +167,8 @@ struct SyncRun {
       return try body()
     } catch let error as StoreError {
       throw .store(error)
+    } catch let error as SyncError {
+      throw error
     } catch {
       throw .store(StoreError(kind: .sqlite, message: "\(error)"))
     }

@@ -33,11 +33,15 @@ extension JSONValue {
   /// Parses one JSON text, and returns with it the compact text of each item of the array at `path`
   /// (object keys from the top; nil when no array is there): each equals the item's `jsonString`,
   /// without building the item again to write it.
-  public static func parse(bytes: [UInt8], options: JSONReadOptions = .default, itemTextsAt path: [String])
-    throws(JSONError) -> (value: JSONValue, itemTexts: [String]?)
-  {
+  /// `isCancelled` is asked while reading; a cancel throws kind `.cancelled`.
+  public static func parse(
+    bytes: [UInt8], options: JSONReadOptions = .default, itemTextsAt path: [String],
+    isCancelled: (@Sendable () -> Bool)? = nil
+  ) throws(JSONError) -> (value: JSONValue, itemTexts: [String]?) {
     let attempt = bytes.withUnsafeBytes { buffer in
-      Result { () throws(JSONError) in try JanssonDecoder.decode(buffer, options: options, itemTextsAt: path) }
+      Result { () throws(JSONError) in
+        try JanssonDecoder.decode(buffer, options: options, itemTextsAt: path, isCancelled: isCancelled)
+      }
     }
     return try attempt.get()
   }

@@ -32,6 +32,7 @@ struct Options {
   var syncInterval: Int?
   var minSyncInterval: Int64 = 10
   var maxMessageBytes = MessageSizeLimit.standard.bytes
+  var maxSyncReplyBytes = BackendEnvelope.maxReplyBytes
   var showHelp = false
   var showVersion = false
 
@@ -90,6 +91,8 @@ struct Options {
                                   all_proxy), with CONNECT, except to the hosts listed in no_proxy.
       --sync-interval SECONDS     Also sync in the background every SECONDS (default: off).
       --sync-min-interval SECONDS Least time between two fetches unless feed.sync {force: true} (default 10).
+      --max-sync-reply-bytes N    Largest inbox reply read, decoded (default: 33554432, 16,000 cards of
+                                  2 KiB). Larger: the sync fails -32032 and the local inbox is kept.
 
       -h, --help                  Show this help.
       --version                   Show the version.
@@ -136,6 +139,7 @@ struct Options {
       case "--max-reply-bytes": options.maxReplyBytes = try positive(flag, try value())
       case "--max-depth": options.maxDepth = min(try positive(flag, try value()), 2000)
       case "--max-message-bytes": options.maxMessageBytes = try positive(flag, try value())
+      case "--max-sync-reply-bytes": options.maxSyncReplyBytes = try positive(flag, try value())
       case "--log-level":
         let name = try value()
         guard let level = Logger.Level(name: name) else {

@@ -88,6 +88,7 @@ if let proxy = serverOptions.sync.proxy.summary {
 }
 serverOptions.sync.interval = options.syncInterval
 serverOptions.sync.minFetchInterval = options.minSyncInterval
+serverOptions.sync.maxReplyBytes = options.maxSyncReplyBytes
 let session: InboxServer.Session
 do {
   session = try InboxServer.Session(options: serverOptions, store: store)
