@@ -48,7 +48,7 @@ public struct HTTPBackend: Backend {
       url: call.baseURL.endpoint(call.method.rawValue), headers: headers, body: call.body,
       connectTimeout: connectTimeout, timeout: timeout, maxReplyBytes: maxReplyBytes,
       userAgent: userAgent, caFile: caFile, proxy: proxy)
-    let reply: HTTPTransfer.Reply
+    var reply: HTTPTransfer.Reply
     do {
       reply = try sessions.withSession { session throws(HTTPTransfer.Failure) in
         try HTTPTransfer.perform(request, on: session, isCancelled: isCancelled)
@@ -66,8 +66,11 @@ public struct HTTPBackend: Backend {
     if let known = call.knownReply, let repeated = known.repeated(httpStatus: reply.httpStatus, body: reply.body) {
       return repeated
     }
+    // Handed over, not copied: the body is freed as soon as it is parsed.
+    let body = reply.body
+    reply.body = []
     return try BackendEnvelope.decode(
-      method: call.method, httpStatus: reply.httpStatus, body: reply.body, location: reply.redirectURL,
+      method: call.method, httpStatus: reply.httpStatus, body: consume body, location: reply.redirectURL,
       isCancelled: isCancelled)
   }
 }

@@ -18,9 +18,9 @@ extension RepeatedReply {
     var merged = candidate
     if try merged == nil || transaction.generation() != merged?.generation {
       let remote = try remote ?? RemoteInbox.parse(envelope, now: now, limit: limit, isCancelled: isCancelled)
-      plan = Merge.plan(
-        local: try transaction.messages(), pending: try transaction.pendingOutbox(), remote: remote, now: now)
-      if isCancelled() { throw SyncError.cancelled }
+      plan = try Merge.plan(
+        local: try transaction.messages(), pending: try transaction.pendingOutbox(), remote: remote, now: now,
+        isCancelled: isCancelled)
       try plan.apply(to: transaction, now: now, isCancelled: isCancelled)
       let expiries = [Self.nextExpiry(of: remote, after: now), try transaction.nextExpiry(after: now)]
       merged = envelope.body.map {

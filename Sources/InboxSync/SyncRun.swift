@@ -76,11 +76,14 @@ struct SyncRun {
     let call = BackendCall(
       method: .getInboxMessages, baseURL: current.baseURL, request: current.commonFields(version: options.version),
       token: options.token, knownReply: repeatedReply.lastReply)
-    let envelope = try backend.send(call, isCancelled: isCancelled)
+    var fetched: BackendEnvelope? = try backend.send(call, isCancelled: isCancelled)
+    var remote: RemoteInbox?
+    defer { ReplyRelease.later(fetched.take(), remote.take()) }
+    let envelope = fetched!
     account.honourBaseURL(envelope.baseURL, account: current, generation: generation, log: events.log)
     // A reply that repeats the last merged one is not read again unless the store changed since.
     let candidate = repeatedReply.candidate(body: envelope.body, now: now)
-    let remote =
+    remote =
       candidate == nil
       ? try RemoteInbox.parse(envelope, now: now, limit: options.messageLimit, isCancelled: isCancelled) : nil
     let warnings = candidate?.warnings ?? remote?.warnings ?? []

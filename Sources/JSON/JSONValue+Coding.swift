@@ -46,6 +46,20 @@ extension JSONValue {
     return try attempt.get()
   }
 
+  /// `parse(bytes:itemTextsAt:)` of bytes the caller gives up: they are emptied once the parser has
+  /// read them, before the items are converted, so a long reply is not held beside its values.
+  public static func parse(
+    consuming bytes: inout [UInt8], options: JSONReadOptions = .default, itemTextsAt path: [String],
+    isCancelled: (@Sendable () -> Bool)? = nil
+  ) throws(JSONError) -> (value: JSONValue, itemTexts: [String]?) {
+    let loaded = bytes.withUnsafeBytes { buffer in
+      Result { () throws(JSONError) in try JanssonDecoder.load(buffer, isCancelled: isCancelled) }
+    }
+    let root = try loaded.get()
+    bytes = []
+    return try JanssonDecoder.read(root, options: options, itemTextsAt: path, isCancelled: isCancelled)
+  }
+
   /// Parses one JSON text from a string.
   public static func parse(_ text: String, options: JSONReadOptions = .default) throws(JSONError) -> JSONValue {
     // Read in place, not copied first: the engine parses a string-encoded object (`action_params`,

@@ -51,7 +51,7 @@ def stages(server) -> list[str]:
 def seeded(servers, store_path, backend):
     """A server whose store holds one synced message, so "nothing half-merged" has a state to keep."""
     backend.add_message("kept")
-    server = start(servers, store_path, backend, "--backend-timeout", "120")
+    server = start(servers, store_path, backend, "--backend-timeout", "120", "--max-sync-reply-bytes", str(64 << 20))
     assert server.sync()["added"] == 1
     server.notifications.clear()
     return server
@@ -78,7 +78,10 @@ def test_cancel_during_the_transfer(servers, store_path, backend):
     backend.trickle = 30.0
     backend.reset_records()
     id = server.send("feed.sync", {"force": True})
-    wait_for(server, lambda: backend.calls("getInboxMessages"), 30)
+    deadline = time.monotonic() + 30
+    while not backend.calls("getInboxMessages"):  # the backend's record, not the server's output
+        assert time.monotonic() < deadline, "the fetch never reached the backend"
+        time.sleep(0.01)
     time.sleep(0.5)  # into the body, which takes 30 s to arrive
     reply, latency = cancel(server, id)
     assert reply["error"]["code"] == -32800, reply
@@ -88,7 +91,7 @@ def test_cancel_during_the_transfer(servers, store_path, backend):
 
 def test_cancel_during_the_parse(servers, store_path, backend):
     server = seeded(servers, store_path, backend)
-    backend.body_override = inbox_body(100_000)  # 30 MB, within the default reply limit
+    backend.body_override = inbox_body(100_000)  # 30 MB: long enough to parse that a cancel has time to land
     backend.body_sent.clear()
     id = server.send("feed.sync", {"force": True})
     assert backend.body_sent.wait(60)

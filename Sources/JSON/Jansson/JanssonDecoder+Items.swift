@@ -17,7 +17,14 @@ extension JanssonDecoder {
     _ bytes: UnsafeRawBufferPointer, options: JSONReadOptions, itemTextsAt path: [String],
     isCancelled: (@Sendable () -> Bool)? = nil
   ) throws(JSONError) -> (value: JSONValue, itemTexts: [String]?) {
-    let root = try load(bytes, isCancelled: isCancelled)
+    try read(try load(bytes, isCancelled: isCancelled), options: options, itemTextsAt: path, isCancelled: isCancelled)
+  }
+
+  /// `decode` of a tree already loaded, which this releases.
+  static func read(
+    _ root: UnsafeMutablePointer<json_t>, options: JSONReadOptions, itemTextsAt path: [String],
+    isCancelled: (@Sendable () -> Bool)?
+  ) throws(JSONError) -> (value: JSONValue, itemTexts: [String]?) {
     var node: UnsafeMutablePointer<json_t>? = root
     for key in path {
       node = node.flatMap { cj_typeof($0) == JSON_OBJECT ? json_object_get($0, key) : nil }
