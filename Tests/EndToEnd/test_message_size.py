@@ -114,6 +114,7 @@ def test_ingest_refuses_a_message_past_the_limit(servers, store_path, backend):
 def test_the_flag_is_documented_and_checked():
     help_text = subprocess.run([BIN, "--help"], capture_output=True, text=True, check=True).stdout
     assert "--max-message-bytes N" in help_text and "262144" in help_text
+    assert "--max-sync-reply-bytes N" in help_text and "33554432" in help_text
     bad = subprocess.run([BIN, "--max-message-bytes", "0"], capture_output=True, text=True, input="")
     assert bad.returncode == 2 and "--max-message-bytes" in bad.stderr
 
