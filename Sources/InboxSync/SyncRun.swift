@@ -76,10 +76,22 @@ struct SyncRun {
     let call = BackendCall(
       method: .getInboxMessages, baseURL: current.baseURL, request: current.commonFields(version: options.version),
       token: options.token, knownReply: repeatedReply.lastReply)
-    var fetched: BackendEnvelope? = try backend.send(call, isCancelled: isCancelled)
+    let envelope = try backend.send(call, isCancelled: isCancelled)
     var remote: RemoteInbox?
-    defer { ReplyRelease.later(fetched.take(), remote.take()) }
-    let envelope = fetched!
+    // The last references to the reply and its reading are handed to `ReplyRelease` on every way out.
+    do {
+      try merge(envelope, &remote, current, generation, now: now)
+    } catch {
+      ReplyRelease.later(consume envelope, remote.take())
+      throw error
+    }
+    ReplyRelease.later(consume envelope, remote.take())
+  }
+
+  /// Reads the fetched inbox (into `remote`) and merges it in one transaction.
+  private mutating func merge(
+    _ envelope: BackendEnvelope, _ remote: inout RemoteInbox?, _ current: Account, _ generation: Int, now: Int64
+  ) throws(SyncError) {
     account.honourBaseURL(envelope.baseURL, account: current, generation: generation, log: events.log)
     // A reply that repeats the last merged one is not read again unless the store changed since.
     let candidate = repeatedReply.candidate(body: envelope.body, now: now)
@@ -92,7 +104,8 @@ struct SyncRun {
     try checkCancelled()
 
     events.progress(SyncProgress(.merge, done: 0, total: count))
-    let merged: (plan: MergePlan, merged: RepeatedReply.Merged?)? = try Self.storeCall { [account, repeatedReply] in
+    let merged: (plan: MergePlan, merged: RepeatedReply.Merged?)? = try Self.storeCall {
+      [account, repeatedReply, remote] in
       try store.syncTransaction { transaction in
         guard account.generation == generation else { return nil }
         return try repeatedReply.merge(
