@@ -1,7 +1,9 @@
 // swift-tools-version:6.0
-// The inbox-rpc package: a stdio JSON-RPC 2.0 server around a mobile-inbox engine.
-// Dependencies point one way: transport (JSONRPC) -> dispatch (InboxServer) -> application (InboxApp)
-// -> engine (InboxCore) -> store/sync.
+// The inbox-rpc package: a stdio JSON-RPC 2.0 server around a mobile-inbox engine, with an MCP face.
+// Dependencies point one way: the faces (InboxServer: JSON-RPC; InboxMCP: MCP), each over the
+// transport (JSONRPC), -> what both faces share (InboxContract: params decoded once, results and
+// error codes encoded) -> application (InboxApp: the use cases, opened from the options) -> store and
+// sync (InboxStore, InboxSync) -> engine (InboxCore, pure).
 import PackageDescription
 
 let package = Package(
@@ -11,8 +13,8 @@ let package = Package(
     .library(
       name: "InboxRPCKit",
       targets: [
-        "JSON", "JSONRPC", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "InboxApp", "InboxServer",
-        "InboxMCP",
+        "JSON", "JSONRPC", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "InboxApp", "InboxContract",
+        "InboxServer", "InboxMCP",
       ]),
   ],
   targets: [
@@ -26,34 +28,51 @@ let package = Package(
     .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
     .target(name: "JSON", dependencies: ["CJansson"]),
     .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
-    .target(name: "JSONSchema", dependencies: ["JSON"]),
+    .target(name: "JSONSchema", dependencies: ["JSON"], resources: [.embedInCode("Resources/keywords.json")]),
+    // Findings with file positions, and the formats CI systems read (SARIF, JUnit, workflow commands).
+    .target(name: "LintReport", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
     .target(name: "InboxPreview", dependencies: ["JSON", "InboxCore"]),
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
     .target(name: "InboxSync", dependencies: ["CCurl", "JSON", "InboxCore", "InboxStore", "Posix"]),
     .target(
-      name: "InboxApp", dependencies: ["JSON", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix"]),
+      name: "InboxApp",
+      dependencies: ["JSON", "JSONSchema", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix"],
+      resources: [
+        .embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json"),
+        // The release number, kept in VERSION at the top of the checkout (the packages read it too).
+        .embedInCode("Resources/VERSION"),
+      ]),
+    .target(
+      name: "InboxContract",
+      dependencies: [
+        "JSON", "JSONRPC", "JSONSchema", "InboxApp", "InboxCore", "InboxPreview", "InboxStore", "InboxSync",
+      ]),
     .target(
       name: "InboxServer",
-      dependencies: [
-        "JSON", "JSONRPC", "JSONSchema", "InboxApp", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix",
-      ],
-      resources: [.embedInCode("Resources/openrpc.json"), .embedInCode("Resources/sample-feed.json")]),
-    .target(name: "InboxMCP", dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxServer"]),
+      dependencies: ["JSON", "JSONRPC", "InboxContract", "InboxApp", "InboxStore", "InboxSync", "Posix"]),
+    .target(
+      name: "InboxMCP", dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxContract", "InboxApp", "InboxCore"]),
     .executableTarget(
       name: "inbox-rpc",
-      dependencies: ["JSON", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "Posix"]),
+      dependencies: [
+        "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "LintReport",
+        "Posix",
+      ]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "InboxTestSupport"]),
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
-    .testTarget(name: "InboxMCPTests", dependencies: ["InboxMCP", "InboxServer", "JSON", "JSONSchema"]),
+    .testTarget(name: "LintReportTests", dependencies: ["LintReport", "JSON"]),
+    .testTarget(name: "InboxMCPTests", dependencies: ["InboxMCP", "InboxApp", "JSON", "JSONSchema"]),
+    .testTarget(
+      name: "InboxContractTests", dependencies: ["InboxContract", "InboxApp", "JSON", "JSONRPC"]),
     .testTarget(name: "InboxCoreTests", dependencies: ["InboxCore", "JSON"], exclude: ["Fixtures"]),
     .testTarget(
       name: "InboxStoreTests", dependencies: ["InboxStore", "InboxCore", "JSON", "InboxTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(name: "InboxPreviewTests", dependencies: ["InboxPreview", "InboxCore", "JSON"]),
     .testTarget(name: "InboxAppTests", dependencies: ["InboxApp", "InboxStore", "InboxSync", "InboxCore", "JSON"]),
-    .testTarget(name: "InboxServerTests", dependencies: ["InboxServer", "JSONRPC", "JSON"]),
+    .testTarget(name: "InboxServerTests", dependencies: ["InboxServer", "InboxContract", "JSONRPC", "JSON"]),
     .testTarget(name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON"]),
   ]
 )

@@ -5,7 +5,8 @@ Sources:
   shapes/*.schema.json   one JSON Schema per public shape (draft-07, in the keyword subset that
                          2020-12 reads the same way), cross-referenced as "X.schema.json";
   methods.json           methods, notifications and application errors;
-  examples/<method>.json example pairings recorded from a real run (record_examples.py).
+  examples/<method>.json example pairings recorded from a real run (record_examples.py);
+  ../VERSION             the release number, the document's info.version (the binary embeds the same file).
 
 The composed document inlines every shape under components/schemas (references rewritten to
 "#/components/schemas/X"), lists notifications as result-less methods marked "x-notification"
@@ -15,8 +16,11 @@ every schema has a description: the schemas are the API reference a host develop
 Each shape file also gets an absolute root $id and a generated bundle of the shapes it refers to
 (bundle.py), so any validator resolves its references offline from any directory.
 
+It refuses any keyword the server's validator does not implement (keywords.py, reading the
+allow-list Sources/JSONSchema reads), naming the keyword, the file and the place in it.
+
 Usage: build.py            write openrpc.json (and the shapes' ids and bundles)
-       build.py --check    exit 1 if openrpc.json is stale or a description is missing
+       build.py --check    exit 1 if openrpc.json is stale, a description is missing or a keyword unknown
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import os
 import sys
 
 from bundle import BASE_ID, bundled
+from keywords import load_allow_list, unsupported
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REF_SUFFIX = ".schema.json"
@@ -64,11 +69,37 @@ def missing_descriptions(node, path: str, problems: list[str]) -> None:
             missing_descriptions(item, f"{path}[{index}]", problems)
 
 
-def content_descriptor(param: dict) -> dict:
-    out = {"name": param["name"], "description": param["description"], "schema": rewrite_refs(param["schema"])}
+def nullable(schema: dict) -> dict:
+    """An optional param's schema with null allowed: both faces read a null optional as absent, and
+    say so where a client checks arguments (an MCP tool's inputSchema is built from these)."""
+    schema = dict(schema)
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        schema["type"] = [kind, "null"]
+    elif isinstance(kind, list):
+        schema["type"] = kind if "null" in kind else kind + ["null"]
+    else:
+        description = schema.pop("description", None)
+        wrapped = {"anyOf": [schema, {"type": "null"}]}
+        return {"description": description, **wrapped} if description else wrapped
+    if "enum" in schema and None not in schema["enum"]:
+        schema["enum"] = schema["enum"] + [None]
+    return schema
+
+
+def content_descriptor(param: dict, notification: bool = False) -> dict:
+    schema = rewrite_refs(param["schema"])
+    if not param.get("required") and not notification:
+        schema = nullable(schema)
+    out = {"name": param["name"], "description": param["description"], "schema": schema}
     if param.get("required"):
         out["required"] = True
     return out
+
+
+def release_version() -> str:
+    with open(os.path.join(HERE, "..", "VERSION"), encoding="utf-8") as f:
+        return f.read().strip()
 
 
 def compose() -> tuple[dict, list[str]]:
@@ -116,12 +147,13 @@ def compose() -> tuple[dict, list[str]]:
     for note in source["notifications"]:
         methods.append({
             "name": note["name"], "summary": note["summary"], "paramStructure": "by-name",
-            "params": [content_descriptor(p) for p in note["params"]],
+            "params": [content_descriptor(p, notification=True) for p in note["params"]],
             "x-notification": True, "x-direction": note["x-direction"],
         })
     document = {
         "openrpc": "1.3.2",
-        "info": source["info"],
+        "info": {"title": source["info"]["title"], "version": release_version(),
+                 **{k: v for k, v in source["info"].items() if k != "title"}},
         "methods": methods,
         "components": {
             "schemas": shapes,
@@ -131,11 +163,37 @@ def compose() -> tuple[dict, list[str]]:
     return document, problems
 
 
+def unknown_keywords() -> list[str]:
+    """Each keyword of shapes/ and methods.json the server's validator would skip, with its place.
+    (A shape's root $schema, $id and generated definitions bundle are not composed into openrpc.json.)"""
+    allow = load_allow_list()
+    found = []
+    for file in sorted(os.listdir(os.path.join(HERE, "shapes"))):
+        if file.endswith(REF_SUFFIX):
+            schema = load(os.path.join(HERE, "shapes", file))
+            composed = rewrite_refs({k: v for k, v in schema.items() if k not in ("$schema", "$id", "definitions")})
+            found += [(f"shapes/{file}", keyword, place) for keyword, place in unsupported(composed, allow)]
+    source = load(os.path.join(HERE, "methods.json"))
+    for kind in ("methods", "notifications"):
+        for index, method in enumerate(source[kind]):
+            schemas = [(f"params/{i}/schema", p["schema"]) for i, p in enumerate(method["params"])]
+            if "result" in method:
+                schemas.append(("result/schema", method["result"]["schema"]))
+            for where, schema in schemas:
+                found += [(f"methods.json", keyword, f"/{kind}/{index}/{where}{place}")
+                          for keyword, place in unsupported(rewrite_refs(schema), allow)]
+    return [f"{file}: keyword {keyword} at {place or '/'} is not one the server's validator implements"
+            f" (Sources/JSONSchema/Resources/keywords.json)" for file, keyword, place in found]
+
+
 def render(document: dict) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def main() -> int:
+    refused = unknown_keywords()
+    for problem in refused:
+        print(f"build.py: {problem}", file=sys.stderr)
     shapes_dir = os.path.join(HERE, "shapes")
     stale = {file: text for file, text in bundled(shapes_dir).items()
              if open(os.path.join(shapes_dir, file), encoding="utf-8").read() != text}
@@ -150,6 +208,7 @@ def main() -> int:
     target = os.path.join(HERE, "openrpc.json")
     for problem in problems:
         print(f"build.py: missing description or example: {problem}", file=sys.stderr)
+    problems = problems + refused
     if "--check" in sys.argv:
         current = open(target, encoding="utf-8").read() if os.path.exists(target) else ""
         if current != render(document):

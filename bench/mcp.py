@@ -6,9 +6,12 @@ plain server (the same use case; MCP adds the argument check against the tool's 
 text rendering and the result envelope), and an MCP session's start (spawn, `initialize`, one
 `tools/call inbox_counts`, end of input, exit) against the plain server's (spawn, one `feed.counts`,
 exit). Round trips alternate between the two servers request by request; starts alternate too.
+It also weighs the `tools/list` result, which a host sends its model in every session, beside
+the 95,888 bytes it weighed when every output schema carried the card's full shape.
 
   bench/mcp.py                   build (release) if needed, run, write its section of bench/RESULTS.md
   bench/mcp.py --quick           fewer repetitions, print only
+  bench/mcp.py --before PATH     also a previous build's tool call and tool list, alternating in the same run
   INBOX_RPC_BIN=path bench/mcp.py   use that binary
 Python 3 standard library only.
 """
@@ -32,6 +35,8 @@ sys.path.insert(0, str(BENCH_DIR))
 from preview import CARDS, CLOCK, binary  # noqa: E402
 from results_section import markdown_table, write_section  # noqa: E402
 
+# The tools/list result when every output schema carried the card's full shape (the same 13 tools).
+LISTED_BEFORE = 95_888
 INITIALIZE = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
 
 
@@ -42,14 +47,18 @@ class Peer:
 
     def round_trip(self, method: str, params: dict) -> float:
         """µs from writing the request to reading its reply."""
+        start = time.perf_counter()
+        self.reply(method, params)
+        return (time.perf_counter() - start) * 1e6
+
+    def reply(self, method: str, params: dict) -> dict:
         self.next_id += 1
         request = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}).encode()
-        start = time.perf_counter()
         self.proc.stdin.write(request + b"\n")
         self.proc.stdin.flush()
-        while json.loads(self.proc.stdout.readline()).get("id") != self.next_id:
+        while (message := json.loads(self.proc.stdout.readline())).get("id") != self.next_id:
             pass
-        return (time.perf_counter() - start) * 1e6
+        return message
 
     def close(self) -> None:
         self.proc.stdin.close()
@@ -69,6 +78,7 @@ def session(argv: list[str], calls: list[tuple[str, dict]]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--before", help="a previous build of inbox-rpc, measured beside this one")
     args = parser.parse_args()
     repetitions = 10 if args.quick else 200
     server = binary()
@@ -78,14 +88,25 @@ def main() -> None:
         mcp = [server, "mcp", "--store", store, "--test-clock", str(CLOCK)]
         subprocess.run(plain + ["--sample-feed"], input=b"", check=True, stderr=subprocess.DEVNULL)
         rpc, tools = Peer(plain), Peer(mcp)
-        tools.round_trip("initialize", INITIALIZE)
-        gets, calls = [], []
+        before = Peer([args.before, *mcp[1:]]) if args.before else None
+        listed, listed_before = 0, LISTED_BEFORE
+        for peer in filter(None, [tools, before]):
+            peer.round_trip("initialize", INITIALIZE)
+            size = len(json.dumps(peer.reply("tools/list", {})["result"], separators=(",", ":")).encode())
+            listed, listed_before = (size, listed_before) if peer is tools else (listed, size)
+        gets, calls, calls_before = [], [], []
         for index in range(repetitions * len(CARDS)):
             card = CARDS[index % len(CARDS)]
+            call = ("tools/call", {"name": "get_message", "arguments": {"id": card}})
             gets.append(rpc.round_trip("message.get", {"id": card}))
-            calls.append(tools.round_trip("tools/call", {"name": "get_message", "arguments": {"id": card}}))
-        rpc.close()
-        tools.close()
+            # The two builds take turns going first, so neither gains from the other's warm-up.
+            if before and index % 2:
+                calls_before.append(before.round_trip(*call))
+            calls.append(tools.round_trip(*call))
+            if before and not index % 2:
+                calls_before.append(before.round_trip(*call))
+        for peer in filter(None, [rpc, tools, before]):
+            peer.close()
         plain_starts, mcp_starts = [], []
         for _ in range(max(10, repetitions // 4)):
             plain_starts.append(session(plain, [("feed.counts", {})]))
@@ -97,7 +118,13 @@ def main() -> None:
          f"`message.get` of the same card, {get:.0f} µs", f"{call / get:.2f}"),
         ("MCP session: start, `initialize`, `tools/call inbox_counts`, exit", f"{mcp_start:.2f} ms",
          f"start, one `feed.counts`, exit, {plain_start:.2f} ms", f"{mcp_start / plain_start:.2f}"),
+        ("`tools/list` result, compact JSON (13 tools)", f"{listed:,} bytes",
+         f"every output with the card's full shape, {listed_before:,} bytes", f"{listed / listed_before:.2f}"),
     ]
+    if calls_before:
+        previous = statistics.median(calls_before[len(CARDS):])
+        rows.append(("`tools/call get_message`, this build", f"{call:.0f} µs",
+                     f"the previous build (`--before`), {previous:.0f} µs", f"{call / previous:.2f}"))
     body = [
         "## MCP: the same use cases behind the MCP face",
         "",
@@ -109,7 +136,8 @@ def main() -> None:
         "",
         "A tool call does what the method does, plus the check of its arguments against the tool's "
         "inputSchema, the text rendering and the envelope (`content`, `structuredContent`); the session "
-        "adds one round trip (`initialize`) and deriving the tools' schemas from the contract at start.",
+        "adds one round trip (`initialize`) and deriving the tools' schemas from the contract at start. "
+        "The tool list is weighed once: it is the same every time.",
     ]
     text = "\n".join(body)
     print(text)

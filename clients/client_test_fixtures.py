@@ -22,7 +22,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 SERVER_BIN = os.environ.get("INBOX_RPC_BIN") or str(REPO_ROOT / ".build" / "debug" / "inbox-rpc")
 TEST_WATCHDOG_SECONDS = 60
 
-#: The messages of the sample feed (Sources/InboxServer/Resources/sample-feed.json), feed order.
+#: The messages of the sample feed (Sources/InboxApp/Resources/sample-feed.json), feed order.
 SAMPLE_IDS = [
     "welcome",
     "summer-sale",

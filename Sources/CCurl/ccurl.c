@@ -3,6 +3,7 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,12 @@ static struct {
   CURLMcode (*multi_cleanup)(CURLM *);
   struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
   void (*slist_free_all)(struct curl_slist *);
+  curl_version_info_data *(*version_info)(CURLversion);
+  // The URL API (libcurl 7.62; curl_url_strerror 7.80): optional, ccurl_url_check says when absent.
+  CURLU *(*url)(void);
+  CURLUcode (*url_set)(CURLU *, CURLUPart, const char *, unsigned int);
+  void (*url_cleanup)(CURLU *);
+  const char *(*url_strerror)(CURLUcode);
 } api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -60,6 +67,11 @@ static const char *load(void) {
   FIND(multi_cleanup, "curl_multi_cleanup")
   FIND(slist_append, "curl_slist_append")
   FIND(slist_free_all, "curl_slist_free_all")
+  FIND(version_info, "curl_version_info")
+  *(void **)&api.url = dlsym(handle, "curl_url");
+  *(void **)&api.url_set = dlsym(handle, "curl_url_set");
+  *(void **)&api.url_cleanup = dlsym(handle, "curl_url_cleanup");
+  *(void **)&api.url_strerror = dlsym(handle, "curl_url_strerror");
   if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return fail("curl_global_init failed");
   return NULL;
 }
@@ -70,6 +82,12 @@ const char *ccurl_load(const char *library) {
   load_library = library;
   pthread_once(&load_once, load_once_body);
   return load_failure;
+}
+
+const char *ccurl_version(void) {
+  if (load_failure) return NULL;
+  curl_version_info_data *info = api.version_info(CURLVERSION_NOW);
+  return info ? info->version : NULL;
 }
 
 struct ccurl_session {
@@ -253,4 +271,18 @@ void ccurl_result_get(ccurl_session *session, ccurl_result *result) {
   result->outcome = outcome(session->code, session->too_large);
   result->body = session->body;
   result->body_length = session->body_length;
+}
+
+int ccurl_url_check(const char *url, char *why, size_t why_size) {
+  if (why_size) why[0] = 0;
+  if (load_failure || !api.url || !api.url_set || !api.url_cleanup) return -1;
+  CURLU *parsed = api.url();
+  if (!parsed) return -1;
+  CURLUcode code = api.url_set(parsed, CURLUPART_URL, url, 0);
+  api.url_cleanup(parsed);
+  if (code != CURLUE_OK && why_size) {
+    const char *words = api.url_strerror ? api.url_strerror(code) : "the URL API refused it";
+    snprintf(why, why_size, "%s", words);
+  }
+  return (int)code;
 }

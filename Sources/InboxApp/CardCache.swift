@@ -25,7 +25,7 @@ final class CardCache: Sendable {
   }
 
   /// A card as resolved, with its wire shape (`Card.json`) made once with it.
-  struct Found {
+  struct Found: Sendable {
     var card: Card
     var prebuilt: PrebuiltJSON
     var warnings: [Warning]

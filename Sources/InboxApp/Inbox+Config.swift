@@ -13,6 +13,10 @@ public struct BackendStatus: Sendable, Hashable {
   public var lastSyncAt: Int64?
   /// Status changes queued for the backend, every account's.
   public var pending: Int
+  /// Where the token came from (`environment` or `file`), nil when none is set.
+  public var tokenSource: String?
+  /// Seconds between background syncs; nil: no background sync.
+  public var syncInterval: Int?
 }
 
 /// How long attributes given to `configure` last.
@@ -38,7 +42,7 @@ extension Inbox {
     BackendStatus(
       settings: sync.settings, effectiveBaseURL: sync.effectiveBaseURL, tokenSet: sync.options.token != nil,
       minSyncInterval: sync.options.minFetchInterval, lastSyncAt: try sync.lastFetchAt(),
-      pending: try store.pendingCount())
+      pending: try store.pendingCount(), tokenSource: options.sync.tokenSource, syncInterval: options.sync.interval)
   }
 
   /// Merges `attributes` over those in force (for `scope`) and applies a backend `patch` (always
@@ -53,7 +57,7 @@ extension Inbox {
     var effects = Effects()
     var accountChange: Synchronizer.ConfigureOutcome?
     if let patch {
-      let outcome = try sync.configure(patch)
+      let outcome = try sync.configure(try options.sync.trusted(patch))
       if outcome.accountChanged {
         accountChange = outcome
         effects.record(FeedChange(.config, removed: outcome.removed))

@@ -3,7 +3,7 @@ import InboxStore
 import JSON
 
 /// Which page of the feed: where to resume (a `nextCursor` token; nil for the first page), how
-/// many cards at most, and how many bytes of cards at most (nil: no bound).
+/// many cards at most, and how many bytes of cards at most (nil: the inbox's `maxPageBytes`).
 public struct PageRequest: Sendable, Hashable {
   public var cursor: String?
   public var limit: Int
@@ -59,7 +59,7 @@ extension Inbox {
   /// while a host pages. `kinds` filters on the resolved kind, so the store is read in batches
   /// until the page is full; at most `max(10 × limit, 1000)` messages are read for one page, and a
   /// page that hits that comes back short with a cursor to go on from. A message no page may carry
-  /// (a payload past `messageLimit`, stored before it was set, or a card past `page.maxBytes`) is
+  /// (a payload past `messageLimit`, stored before it was set, or a card past the page's bytes) is
   /// left out with a `messageOmitted` warning and stays in the store; a page full by bytes ends
   /// early with a cursor, so one message never makes a page fail.
   public func list(page: PageRequest = PageRequest(), filter: FeedFilter = FeedFilter()) throws -> FeedPageResult {
@@ -81,6 +81,7 @@ extension Inbox {
     var cardsJSON: [JSONValue] = []
     var scanned = 0
     var bytes = 0
+    let maxBytes = page.maxBytes ?? options.maxPageBytes
     var full = false
     let scanLimit = max(10 * limit, 1_000)
     repeat {
@@ -93,9 +94,9 @@ extension Inbox {
       for stored in batch.messages {
         defer { previous = stored }
         scanned += 1
-        guard let found = try pageable(stored, page.maxBytes, &effects, attributes: attributes) else { continue }
+        guard let found = try pageable(stored, maxBytes, &effects, attributes: attributes) else { continue }
         guard filter.kinds?.contains(found.card.kind) ?? true else { continue }
-        if let maxBytes = page.maxBytes, bytes + found.size > maxBytes {
+        if bytes + found.size > maxBytes {
           // Full by size: resume at this message (a page's first card always fits).
           next = previous.map { store.cursor(after: $0, unreadFirst: unreadFirst) } ?? start
           full = true
@@ -117,7 +118,7 @@ extension Inbox {
 
   /// The card of `stored` if a page may carry it; else nil, with a warning saying why it is left out.
   private func pageable(
-    _ stored: StoredMessage, _ maxBytes: Int?, _ effects: inout Effects, attributes: Attributes
+    _ stored: StoredMessage, _ maxBytes: Int, _ effects: inout Effects, attributes: Attributes
   ) throws -> CardCache.Found? {
     let size = stored.payload.utf8.count
     guard messageLimit.admits(size) else {
@@ -125,7 +126,7 @@ extension Inbox {
       return nil
     }
     let found = try resolved(stored, &effects, attributes: attributes)
-    if let maxBytes, found.size > maxBytes {
+    if found.size > maxBytes {
       effects.warnings.append(
         Self.omitted(stored.id, "its card is \(found.size) bytes, more than a page may hold (\(maxBytes))"))
       return nil

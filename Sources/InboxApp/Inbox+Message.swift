@@ -1,15 +1,18 @@
 import InboxCore
 import InboxStore
+import JSON
 
-/// A card and what reading it caused.
+/// A card, its wire shape (`Card.json`, made once with the card), and what reading it caused.
 public struct CardResult: Sendable, Hashable {
   public var card: Card
+  public var json: JSONValue
   public var effects: Effects
 }
 
-/// A row tap: the card after it, and the row action for the host to perform.
+/// A row tap: the card after it (with its wire shape), and the row action for the host to perform.
 public struct TapOutcome: Sendable, Hashable {
   public var card: Card
+  public var cardJSON: JSONValue
   public var action: RowAction
   public var effects: Effects
 }
@@ -20,6 +23,8 @@ public struct ButtonOutcome: Sendable, Hashable {
   public var action: ButtonAction
   public var performed: Bool
   public var card: Card?
+  /// The card's wire shape, made once with it.
+  public var cardJSON: JSONValue?
   public var effects: Effects
 }
 
@@ -39,8 +44,8 @@ extension Inbox {
   /// The card of a visible message.
   public func card(id: String) throws -> CardResult {
     var effects = Effects()
-    let card = try self.card(visibleMessage(id, now: clock.now), &effects)
-    return CardResult(card: card, effects: effects)
+    let found = try resolved(visibleMessage(id, now: clock.now), &effects)
+    return CardResult(card: found.card, json: found.json, effects: effects)
   }
 
   /// A row tap (SPEC.md §4): marks the message read and opened, persistently, unless
@@ -57,36 +62,42 @@ extension Inbox {
     } else {
       stored = try visibleMessage(id, now: now)
     }
-    let card = try self.card(stored, &effects)
-    return TapOutcome(card: card, action: card.rowAction, effects: effects)
+    let found = try resolved(stored, &effects)
+    return TapOutcome(card: found.card, cardJSON: found.json, action: found.card.rowAction, effects: effects)
   }
 
-  /// A button tap (SPEC.md §3): `dismiss` and `markRead` are performed by the engine, persistently,
-  /// unless `performDefault` is false; `openURL` and `custom` are for the host, never performed.
+  /// A button tap (SPEC.md §3). Unless `performDefault` is false (then nothing changes, as for a row
+  /// tap), every tap marks the message opened, persistently: the SDKs report an open (status 3, which
+  /// implies read) for each button tap, and the Control Panel counts opens. Then `dismiss` and
+  /// `markRead` are performed by the engine; `openURL` and `custom` are for the host, never performed.
   public func tapButton(id: String, index: Int, performDefault: Bool = true) throws -> ButtonOutcome {
     let now = clock.now
     var effects = Effects()
     return try editVisible(id, now: now) { edit in
-      var card = try self.card(edit.row, &effects)
-      guard card.buttons.indices.contains(index) else {
+      var found = try resolved(edit.row, &effects)
+      guard found.card.buttons.indices.contains(index) else {
         throw InboxError.invalidArgument(
-          argument: "button", reason: "no button \(index): the card has \(card.buttons.count) (indexes start at 0)")
+          argument: "button",
+          reason: "no button \(index): the card has \(found.card.buttons.count) (indexes start at 0)")
       }
-      let action = card.buttons[index].action
-      switch action {
-      case .dismiss where performDefault:
+      let action = found.card.buttons[index].action
+      guard performDefault else {
+        return ButtonOutcome(action: action, performed: false, card: found.card, cardJSON: found.json, effects: effects)
+      }
+      // Opened before dismissed, so the backend hears 3 then 4, as Android sends them.
+      let opened = try edit.markOpened()
+      if case .dismiss = action {
         let dismissed = try edit.dismiss()
         if dismissed { effects.record(FeedChange(.dismissed, removed: [id])) }
-        return ButtonOutcome(action: action, performed: dismissed, card: nil, effects: effects)
-      case .markRead where performDefault:
-        if try edit.markRead() {
-          effects.record(FeedChange(.read, updated: [id]))
-          card = try self.card(edit.row, &effects)
-        }
-        return ButtonOutcome(action: action, performed: true, card: card, effects: effects)
-      default:
-        return ButtonOutcome(action: action, performed: false, card: card, effects: effects)
+        return ButtonOutcome(action: action, performed: dismissed, card: nil, cardJSON: nil, effects: effects)
       }
+      if opened {
+        effects.record(FeedChange(.opened, updated: [id]))
+        found = try resolved(edit.row, &effects)
+      }
+      let performed = if case .markRead = action { true } else { false }
+      return ButtonOutcome(
+        action: action, performed: performed, card: found.card, cardJSON: found.json, effects: effects)
     }
   }
 

@@ -73,7 +73,8 @@ extension Inbox {
     let attributes = try attributes(merging: partial)
     let context = IngestContext(id: context.id, now: context.now ?? clock.now)
     let resolution = try Engine.resolve(payload: payload, context: context, attributes: attributes)
-    return CardResult(card: resolution.card, effects: Effects(warnings: resolution.warnings))
+    return CardResult(
+      card: resolution.card, json: resolution.card.json, effects: Effects(warnings: resolution.warnings))
   }
 
   /// Draws one card as InboxKit lays it out, under the attributes in force with `partial` over them.
@@ -87,8 +88,8 @@ extension Inbox {
       resolved = try resolve(payload: payload, context: context, attributes: partial)
     case .stored(let id):
       var effects = Effects()
-      let card = try card(visibleMessage(id, now: clock.now), &effects, attributes: attributes)
-      resolved = CardResult(card: card, effects: effects)
+      let found = try self.resolved(visibleMessage(id, now: clock.now), &effects, attributes: attributes)
+      resolved = CardResult(card: found.card, json: found.json, effects: effects)
     }
     let entry = PreviewEntry(card: resolved.card, warnings: resolved.effects.warnings)
     return RenderedCard(

@@ -12,11 +12,11 @@ import Synchronization
 /// Errors: `InboxError` for the inbox's own refusals; `IngestError`, `StoreError` and `SyncFailure`
 /// from the layers below, unchanged.
 public final class Inbox: Sendable {
-  public let store: InboxStore
-  public let sync: Synchronizer
+  let store: InboxStore
+  let sync: Synchronizer
   public let clock: InboxClock
-  /// The largest payload a message may have: larger ones are not stored, nor shown in a page.
-  public let messageLimit: MessageSizeLimit
+  /// What the inbox was opened with (`Inbox.open`); defaults for one made directly.
+  let options: InboxOptions
   let cache = CardCache()
   private let attributesInForce: Mutex<Attributes>
 
@@ -24,15 +24,19 @@ public final class Inbox: Sendable {
   public static let attributesKey = "attributes"
 
   /// An inbox on `store`, syncing through `sync`, with the attributes saved with the store in force.
-  public init(
-    store: InboxStore, sync: Synchronizer, clock: InboxClock, messageLimit: MessageSizeLimit = .standard
-  ) throws {
+  public init(store: InboxStore, sync: Synchronizer, clock: InboxClock, options: InboxOptions = InboxOptions()) throws {
+    self.options = options
     self.store = store
     self.sync = sync
     self.clock = clock
-    self.messageLimit = messageLimit
     attributesInForce = Mutex(try Self.savedAttributes(store))
   }
+
+  /// Runs `body` with its store writes giving up at once where they would wait (`StoreError.isWouldWait`).
+  public func withoutWaiting<T>(_ body: () throws -> T) rethrows -> T { try store.withoutWaiting(body) }
+
+  /// The largest payload a message may have: larger ones are not stored, nor shown in a page.
+  public var messageLimit: MessageSizeLimit { options.messageLimit }
 
   /// The attributes in force: those saved with the store, then this session's changes.
   public var attributes: Attributes { attributesInForce.withLock { $0 } }

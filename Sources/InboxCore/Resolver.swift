@@ -6,7 +6,8 @@ import JSON
 public enum Resolver {
   /// Resolves a message (fresh from ingest or from the store) into a card and the warnings it caused.
   ///
-  /// 1. The image is the message's own, else `data.image` (a parseable URL) through the one lookup.
+  /// 1. The image is the message's own, else `data.image` (a parseable URL) through the one lookup, else
+  ///    the action params' `b`, then `attachment` (the Control Panel's banner picture).
   /// 2. The requested kind is `attributes.forceCellKind`, else `displayType` (case-insensitive; an unknown
   ///    value warns and is ignored), else the heuristic: image and no title -> banner; image, title and
   ///    body -> captioned; otherwise classic (so image + title without body is classic).
@@ -61,14 +62,21 @@ public enum Resolver {
 
   // MARK: - Steps
 
-  /// The message's image, else `data.image` when it is a parseable URL (a bad one warns).
+  /// The message's image, else `data.image` (a parseable URL, through the one lookup), else the banner
+  /// picture the Control Panel sends in the action params root: `b` (the web and Android SDKs read it),
+  /// then `attachment` (Android's inbox). A present value that is not a parseable URL warns and the next
+  /// source is tried.
   static func resolvedImage(_ message: InboxMessage, _ diagnostics: inout Diagnostics) -> String? {
     if let image = message.image { return image }
-    guard let value = message.value(for: "image"), value != .null, value.stringValue?.isBlank != true else {
-      return nil
+    let sources: [(name: String, value: JSONValue?)] = [
+      ("data.image", message.value(for: "image")), ("b", message.actionParams["b"]),
+      ("attachment", message.actionParams["attachment"]),
+    ]
+    for (name, value) in sources {
+      guard let value, value != .null, value.stringValue?.isBlank != true else { continue }
+      if let url = ParseableURL(value, policy: .anyScheme) { return url.string }
+      diagnostics.warn(.invalidField, "\(name) \(InboxMessage.describe(value)) is not a parseable URL; ignored")
     }
-    if let url = ParseableURL(value, policy: .anyScheme) { return url.string }
-    diagnostics.warn(.invalidField, "data.image \(InboxMessage.describe(value)) is not a parseable URL; ignored")
     return nil
   }
 
@@ -101,7 +109,7 @@ public enum Resolver {
       return .ok(.classic(Avatar(id: message.id, title: message.title, body: message.body)))
     case .banner:
       guard image != nil else {
-        return .fail("banner needs an image (inbox_image or data.image); the message has none")
+        return .fail("banner needs an image (inbox_image, data.image, b or attachment); the message has none")
       }
       return .ok(.banner)
     case .captioned:

@@ -1,9 +1,10 @@
+import InboxApp
 import JSON
 import JSONRPC
 import Synchronization
 
-/// Turns `feed.changed` (sent after every committed change, by requests and by the background sync)
-/// into MCP's resource notifications, in the form the host's revision defines: after `initialize`,
+/// Turns each committed change of the feed (`FeedChange`, from requests and from the background
+/// sync) into MCP's resource notifications, in the form the host's revision defines: after `initialize`,
 /// `notifications/resources/list_changed` and `notifications/resources/updated` for the URIs of
 /// `resources/subscribe`; in the stateless revision, the same notifications on each open
 /// `subscriptions/listen` stream whose filter asked for them, stamped with its id.
@@ -22,19 +23,41 @@ final class ChangeFeed: Sendable {
 
   init(era: Era) { self.era = era }
 
-  func subscribe(_ uri: String) { _ = subscribed.withLock { $0.insert(uri) } }
-  func unsubscribe(_ uri: String) { _ = subscribed.withLock { $0.remove(uri) } }
+  /// Most URIs a session may subscribe to with `resources/subscribe` (or name in one listen
+  /// stream's filter): a message URI is accepted whether or not the message exists, so without a cap
+  /// a host could grow this set without end.
+  static let maxSubscriptions = 1_000
+
+  /// Subscribes to `uri`; false, changing nothing, when `maxSubscriptions` other URIs are subscribed.
+  func subscribe(_ uri: String) -> Bool {
+    subscribed.withLock {
+      guard $0.count < Self.maxSubscriptions || $0.contains(uri) else { return false }
+      $0.insert(uri)
+      return true
+    }
+  }
+
+  /// Unsubscribes from `uri`; the set's storage shrinks with it, so the memory is returned.
+  func unsubscribe(_ uri: String) {
+    subscribed.withLock {
+      $0.remove(uri)
+      guard $0.capacity > 16 && $0.count < $0.capacity / 4 else { return }
+      var smaller = Set<String>(minimumCapacity: $0.count)  // `Set($0)` would share the old storage
+      smaller.formUnion($0)
+      $0 = smaller
+    }
+  }
+
+  /// Room the subscriptions hold (tests: it shrinks after unsubscribing).
+  var subscriptionCapacity: Int { subscribed.withLock { $0.capacity } }
 
   func open(_ id: JSONValue, _ stream: Stream) { streams.withLock { $0[id] = stream } }
   func close(_ id: JSONValue) { _ = streams.withLock { $0.removeValue(forKey: id) } }
 
-  /// Publishes one `feed.changed {reason, added?, updated?, removed?}` through `send`.
-  func publish(_ change: JSONValue, send: (String, JSONValue) -> Void) {
-    let ids = { (key: String) in (change[key]?.arrayValue ?? []).compactMap(\.stringValue) }
-    let added = ids("added")
-    let touched = ids("updated") + ids("removed")
-    let listChanged = !added.isEmpty || !ids("removed").isEmpty
-    let uris = [ResourceURI.feed, ResourceURI.counts] + touched.map(ResourceURI.message)
+  /// Publishes one committed change of the feed through `send`.
+  func publish(_ change: FeedChange, send: (String, JSONValue) -> Void) {
+    let listChanged = !change.added.isEmpty || !change.removed.isEmpty
+    let uris = [ResourceURI.feed, ResourceURI.counts] + (change.updated + change.removed).map(ResourceURI.message)
 
     if era.isHandshake {
       if listChanged { send("notifications/resources/list_changed", [:]) }

@@ -1,4 +1,4 @@
-import InboxServer
+import InboxApp
 import JSON
 import JSONRPC
 
@@ -25,7 +25,8 @@ struct Handshake: Sendable {
     tap_message, tap_button, tap_slide, mark_read, mark_all_read and dismiss_message, each stored before \
     it returns (dismissal is permanent); check what a marketer wrote with lint_payload and \
     resolve_payload; refresh from the backend with sync_inbox. The server opens no URL: tap results \
-    name the action for the host.
+    name the action for the host. Output schemas give a card compactly; the resource \
+    inbox://schemas/openrpc.json holds every shape in full.
     """
 
   /// `initialize {protocolVersion, capabilities, clientInfo}`: the asked revision when served, else the newest.

@@ -24,6 +24,9 @@ final class ListenStreams: Sendable {
     let filter = try request.params.objectParam("notifications") ?? [:]
     let listChanged = filter["resourcesListChanged"]?.boolValue == true
     let uris = (filter["resourceSubscriptions"]?.arrayValue ?? []).compactMap(\.stringValue).filter(ResourceURI.isKnown)
+    guard Set(uris).count <= ChangeFeed.maxSubscriptions else {
+      throw Resources.tooManySubscriptions("notifications.resourceSubscriptions")
+    }
     var honored: JSONObject = [:]
     if listChanged { honored["resourcesListChanged"] = true }
     if !uris.isEmpty { honored["resourceSubscriptions"] = .array(uris.map(JSONValue.string)) }

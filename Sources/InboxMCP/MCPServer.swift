@@ -1,19 +1,20 @@
-import InboxServer
+import InboxApp
+import InboxContract
 import JSON
 import JSONRPC
 
 /// The inbox behind a second protocol face, the Model Context Protocol, over the same stdio
-/// transport: tools and resources that run the JSON-RPC face's own method implementations.
+/// transport: tools and resources that run the use cases (`Operations`) the JSON-RPC face runs.
 public final class MCPServer: Sendable {
   public let registry: MethodRegistry
   private let gateway: Gateway
   private let streams: ListenStreams
 
-  public init(session: InboxServer.Session) {
+  public init(inbox: Inbox) {
     let era = Era()
     let changes = ChangeFeed(era: era)
     let logging = LogSettings(era: era)
-    let gateway = Gateway(session: session, changes: changes, logging: logging)
+    let gateway = Gateway(inbox: inbox, relay: Relay(changes: changes, logging: logging))
     let handshake = Handshake(era: era)
     let tools = Tools(gateway: gateway)
     let resources = Resources(gateway: gateway)
@@ -49,12 +50,9 @@ public final class MCPServer: Sendable {
     configuration.onEndOfInput = { [streams] in streams.endAll() }
   }
 
-  /// What the background sync says, said the MCP way through `send`.
-  public func backgroundNotifier(_ send: @escaping @Sendable (String, JSONValue) -> Void)
-    -> @Sendable (String, JSONValue) -> Void
-  {
-    let relay = Relay(params: nil, send: send, changes: gateway.changes, logging: gateway.logging)
-    return { relay.notify($0, $1) }
+  /// What the background sync reports, said the MCP way through `send`.
+  public func backgroundReporter(_ send: @escaping @Sendable (String, JSONValue) -> Void) -> Reporter {
+    gateway.relay.reporter(params: nil, send: send)
   }
 
   /// A method whose requests are checked for the stateless revision's `_meta` envelope: a revision

@@ -1,3 +1,4 @@
+import InboxApp
 import JSON
 import JSONRPC
 
@@ -43,7 +44,7 @@ struct Prompts: Sendable {
       guard let payload = try? JSONValue.parse(text) else {
         throw RPCError.invalidParams("arguments.payload", "not JSON text")
       }
-      let report = try gateway.session.lint(payload, attributes: nil, now: nil)
+      let report = PayloadLint.json(try gateway.inbox.lint(payload))
       return messages(
         "Here is what the inbox engine makes of this payload. Explain each refusal, warning and schema problem "
           + "to the marketer in plain words, propose a corrected payload, and check it with lint_payload.\n\n"

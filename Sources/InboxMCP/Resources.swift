@@ -1,4 +1,5 @@
-import InboxServer
+import InboxApp
+import InboxContract
 import JSON
 import JSONRPC
 
@@ -29,7 +30,7 @@ struct Resources: Sendable {
     let cursor = try request.params.string("cursor")
     var arguments: JSONObject = ["limit": 100]
     if let cursor { arguments["cursor"] = .string(cursor) }
-    let page = try gateway.call("feed.list", .object(arguments), for: request)
+    let page = try gateway.call("feed.list", arguments, for: request)
     let messages = (page["items"]?.arrayValue ?? []).compactMap { card -> JSONValue? in
       guard let id = card["id"]?.stringValue else { return nil }
       let title = card["title"]?.stringValue ?? card["body"]?.stringValue ?? id
@@ -62,28 +63,45 @@ struct Resources: Sendable {
       switch uri {
       case ResourceURI.feed: value = try gateway.call("feed.list", [:], for: request)
       case ResourceURI.counts: value = try gateway.call("feed.counts", [:], for: request)
-      case ResourceURI.contract: value = InboxServer.contract
+      case ResourceURI.contract: value = Contract.document
       default:
         guard let id = ResourceURI.messageID(uri) else { throw Self.notFound(uri) }
         value = try gateway.call("message.get", ["id": .string(id)], for: request)
       }
-    } catch {
+    } catch InboxError.messageNotFound {
       // A message id that names nothing visible is a resource that is not there.
-      if RPCError(error).code.rawValue == -32001 { throw Self.notFound(uri) }
-      throw error
+      throw Self.notFound(uri)
     }
     return ["contents": [["uri": .string(uri), "mimeType": .string(Self.json), "text": .string(value.jsonString)]]]
   }
 
   /// `resources/subscribe {uri}` / `resources/unsubscribe {uri}` -> `{}` (handshake revisions).
+  /// Past `ChangeFeed.maxSubscriptions` URIs a subscription is -32602, saying to unsubscribe first.
   func subscribe(_ request: RequestContext, _ on: Bool) throws -> JSONValue {
     let uri = try request.params.requiredString("uri")
     guard ResourceURI.isKnown(uri) else { throw Self.notFound(uri) }
-    if on { gateway.changes.subscribe(uri) } else { gateway.changes.unsubscribe(uri) }
+    if on {
+      guard gateway.changes.subscribe(uri) else { throw Self.tooManySubscriptions("uri") }
+    } else {
+      gateway.changes.unsubscribe(uri)
+    }
     return [:]
   }
 
-  private static func notFound(_ uri: String) -> RPCError {
-    RPCError(ErrorCode(rawValue: -32002), "Resource not found: \(uri)", data: ["uri": .string(uri)])
+  /// -32602 for a subscription past the cap (`param`: where the URIs were given).
+  static func tooManySubscriptions(_ param: String) -> RPCError {
+    .invalidParams(
+      param,
+      "at most \(ChangeFeed.maxSubscriptions) resource subscriptions per session; "
+        + "unsubscribe from some (resources/unsubscribe) first")
   }
+
+  static func notFound(_ uri: String) -> RPCError {
+    RPCError(.resourceNotFound, "Resource not found: \(uri)", data: ["uri": .string(uri)])
+  }
+}
+
+extension ErrorCode {
+  /// MCP's "resource not found": an unknown URI, or a message that is not visible. `data: {uri}`.
+  static let resourceNotFound = ErrorCode(rawValue: -32002)
 }

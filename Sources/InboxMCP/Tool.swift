@@ -38,8 +38,9 @@ struct Tool: Sendable {
     let json: JSONValue = [
       "name": .string(name), "title": .string(title), "description": .string(description), "inputSchema": input,
       "outputSchema": output,
+      // The title is the tool's own; annotations say only what a call does to the world.
       "annotations": [
-        "title": .string(title), "readOnlyHint": .bool(hints.readOnly), "destructiveHint": .bool(hints.destructive),
+        "readOnlyHint": .bool(hints.readOnly), "destructiveHint": .bool(hints.destructive),
         "idempotentHint": .bool(hints.idempotent), "openWorldHint": .bool(hints.openWorld),
       ],
     ]

@@ -27,8 +27,8 @@ enum ToolCatalog {
     Tool(
       name: "tap_button", title: "Tap an inline button",
       description:
-        "Taps a card's inline button (index from 0). A dismiss button removes the message for good and a markRead "
-        + "button marks it read (unless performDefault is false); openURL and custom actions are returned, not performed.",
+        "Taps a card's inline button (index from 0): the message becomes read and opened, and a dismiss button "
+        + "removes it for good (unless performDefault is false); openURL and custom actions are returned, not performed.",
       method: "button.tap", hints: Tool.Hints(destructive: true, idempotent: true), text: ToolText.buttonTap),
     Tool(
       name: "tap_slide", title: "Tap a carousel slide",

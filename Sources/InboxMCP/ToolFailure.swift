@@ -1,27 +1,30 @@
+import InboxContract
+import JSON
 import JSONRPC
 
 /// An engine error in words a model can act on: what went wrong, and what to call next.
 enum ToolFailure {
   static func explain(_ error: RPCError, tool: String) -> String {
-    var text = "\(tool) failed: \(error.message)"
+    // The code as the JSON-RPC face answers it, so a host (or a test) can tell refusals apart.
+    var text = "\(tool) failed (\(error.code.rawValue)): \(error.message)"
     if let reason = error.data?["reason"]?.stringValue, !error.message.contains(reason) { text += " (\(reason))" }
-    switch error.code.rawValue {
-    case -32001:
+    switch error.code {
+    case .messageNotFound:
       let id = error.data?["id"]?.stringValue.map { " \"\($0)\"" } ?? ""
       text +=
         ". No visible message has the id\(id): it may have been dismissed or have expired. "
         + "Call list_feed for the ids in the feed."
-    case -32602:
+    case .invalidParams:
       text += ". Check the arguments against the tool's inputSchema; get_message shows a card's buttons and slides."
-    case -32010:
+    case .notAnInboxMessage:
       text += ". The payload is not an inbox message; lint_payload says what each part becomes."
-    case -32033:
+    case .backendNotConfigured:
       text += ". No backend is configured: start the server with --application and --hwid (see inbox-rpc --help)."
-    case -32030, -32031, -32032:
+    case .backendUnavailable, .backendRefused, .backendMalformedReply:
       text += ". The local feed keeps working and queued changes are kept; try sync_inbox again later."
     default:
       break
     }
-    return text
+    return text.escapingControlCharacters  // an id or a reason may carry payload text
   }
 }

@@ -1,6 +1,8 @@
 import JSON
 
 /// The short text a person reads beside a tool's structured result, in the shell client's words.
+/// Every line is joined by `text(_:)`, so payload text shows its control characters and line breaks
+/// escaped: a title cannot forge a button, a card or a line of the agent's reading.
 enum ToolText {
   static func feed(_ page: JSONValue) -> String {
     var lines: [String] = []
@@ -15,7 +17,7 @@ enum ToolText {
     let shown = page["items"]?.arrayValue?.count ?? 0
     lines.append("\(shown) shown (* unread, P pinned); " + counts(page["counts"] ?? .null))
     if let cursor = page["nextCursor"]?.stringValue { lines.append("more: list_feed with cursor \"\(cursor)\"") }
-    return lines.joined(separator: "\n")
+    return text(lines)
   }
 
   static func card(_ card: JSONValue) -> String {
@@ -32,7 +34,7 @@ enum ToolText {
     for (index, button) in (card["buttons"]?.arrayValue ?? []).enumerated() {
       lines.append("button \(index): \(string(button, "title")): \(action(button["action"] ?? .null))")
     }
-    return lines.joined(separator: "\n")
+    return text(lines)
   }
 
   static func counts(_ counts: JSONValue) -> String {
@@ -44,25 +46,27 @@ enum ToolText {
     let message = result["message"] ?? .null
     var state = [message["read"]?.boolValue == true ? "read" : "unread"]
     if message["actionPerformed"]?.boolValue == true { state.append("opened") }
-    return "tapped \(string(message, "id")): \(headline(message))\naction: \(action(result["action"] ?? .null))\n"
-      + "state: \(state.joined(separator: ", "))"
+    return text([
+      "tapped \(string(message, "id")): \(headline(message))", "action: \(action(result["action"] ?? .null))",
+      "state: \(state.joined(separator: ", "))",
+    ])
   }
 
   static func buttonTap(_ result: JSONValue) -> String {
     var lines = ["action: " + action(result["action"] ?? .null)]
     lines.append(result["performed"]?.boolValue == true ? "performed: yes" : "performed: no (the host acts on it)")
     if result["message"]?.isNull ?? true { lines.append("the message left the feed") }
-    return lines.joined(separator: "\n")
+    return text(lines)
   }
 
-  static func slideTap(_ result: JSONValue) -> String { "action: " + action(result["action"] ?? .null) }
+  static func slideTap(_ result: JSONValue) -> String { text(["action: " + action(result["action"] ?? .null)]) }
 
   static func markRead(_ result: JSONValue) -> String {
     var text = "\(int(result, "changed")) marked read"
     if let unchanged = result["unchanged"]?.arrayValue, !unchanged.isEmpty {
       text += "; unchanged: " + unchanged.compactMap(\.stringValue).joined(separator: ", ")
     }
-    return text
+    return text.escapingControlCharacters
   }
 
   static func dismiss(_ result: JSONValue) -> String {
@@ -74,11 +78,13 @@ enum ToolText {
   }
 
   static func sync(_ report: JSONValue) -> String {
-    var text = ["added", "updated", "removed", "expired", "pushed", "pending", "failed"]
-      .map { "\($0) \(int(report, $0))" }.joined(separator: ", ")
-    if report["throttled"]?.boolValue == true { text += " (fetch throttled: the last one was recent)" }
-    if let error = report["pushError"]?["message"]?.stringValue { text += "\npush failed: \(error)" }
-    return text
+    var lines = [
+      ["added", "updated", "removed", "expired", "pushed", "pending", "failed"]
+        .map { "\($0) \(int(report, $0))" }.joined(separator: ", ")
+    ]
+    if report["throttled"]?.boolValue == true { lines[0] += " (fetch throttled: the last one was recent)" }
+    if let error = report["pushError"]?["message"]?.stringValue { lines.append("push failed: \(error)") }
+    return text(lines)
   }
 
   static func lint(_ report: JSONValue) -> String {
@@ -101,10 +107,15 @@ enum ToolText {
         && (entry["schemaProblems"]?.arrayValue?.isEmpty ?? true)
       if clean { lines.append("  ok") }
     }
-    return lines.joined(separator: "\n")
+    return text(lines)
   }
 
   // MARK: - Pieces
+
+  /// Lines joined for reading, each kept one line whatever payload text it holds.
+  static func text(_ lines: [String]) -> String {
+    lines.map(\.escapingControlCharacters).joined(separator: "\n")
+  }
 
   static func action(_ action: JSONValue) -> String {
     let type = string(action, "type")

@@ -1,4 +1,5 @@
-import InboxServer
+import InboxApp
+import InboxContract
 import JSON
 import JSONRPC
 
@@ -11,7 +12,7 @@ struct Tools: Sendable {
 
   init(gateway: Gateway) {
     self.gateway = gateway
-    definitions = ToolCatalog.all.map { $0.definition(in: InboxServer.contract) }
+    definitions = ToolCatalog.all.map { $0.definition(in: Contract.document) }
   }
 
   func list(_ request: RequestContext) throws -> JSONValue {
@@ -60,16 +61,18 @@ struct Tools: Sendable {
   func placement(_ params: JSONValue?) -> Method.Execution {
     guard let name = params?["name"]?.stringValue, let tool = definitions.first(where: { $0.tool.name == name })?.tool
     else { return .inline }
-    return gateway.session.registry[tool.method]?.placement(params?["arguments"]) ?? .inline
+    return Operations.named(tool.method)?.execution ?? .inline
   }
 
+  /// The use case behind the tool, on arguments its schema accepted: decoded once, run directly.
   private func run(_ tool: Tool, _ arguments: JSONValue, _ request: RequestContext) throws -> JSONValue {
+    let object = arguments.objectValue ?? [:]
     switch tool.run {
     case .method:
-      return try gateway.call(tool.method, arguments, for: request)
+      return try gateway.call(tool.method, object, for: request)
     case .lint:
-      return try gateway.session.lint(
-        arguments["payload"] ?? .null, attributes: arguments["attributes"], now: arguments["now"]?.intValue)
+      let params = try ResolveParams(ParamsReader(object))
+      return PayloadLint.json(try gateway.inbox.lint(params.payload, attributes: params.attributes, now: params.now))
     }
   }
 }

@@ -1,62 +1,64 @@
+import InboxApp
+import InboxContract
 import InboxStore
 import InboxSync
 import JSON
 import JSONRPC
 
-/// Builds the method registry: one list, so `initialize`, `rpc.discover` and dispatch cannot drift.
+/// The JSON-RPC face: the method registry, from one list, so `initialize`, `rpc.discover` and
+/// dispatch cannot drift. Its own methods, then every use case of `Operations`.
 public enum InboxServer {
-  static let methods: [any RPCMethod.Type] = [
-    Initialize.self,
-    RPCDiscover.self,
-    RPCPing.self,
-    ConfigGet.self,
-    ConfigSet.self,
-    FeedList.self,
-    FeedCountsMethod.self,
-    FeedMarkAllRead.self,
-    FeedSync.self,
-    MessageGet.self,
-    MessageTap.self,
-    ButtonTap.self,
-    SlideTap.self,
-    MessageDismiss.self,
-    MessageMarkRead.self,
-    MessageIngest.self,
-    MessageResolve.self,
-    MessageRender.self,
-  ]
+  static let ownMethods: [any RPCMethod.Type] = [Initialize.self, RPCDiscover.self, RPCPing.self]
+
+  /// Every method name, in registration order.
+  static var methodNames: [String] { ownMethods.map { $0.name } + Operations.all.map(\.name) }
 
   /// The registry for a server on `store` with these options.
   public static func registry(options: ServerOptions, store: InboxStore) throws -> MethodRegistry {
     try Session(options: options, store: store).registry
   }
 
-  /// A running server: its methods, and the work it does between requests (the background sync).
+  /// A running server: its inbox, its methods, and the work it does between requests (the
+  /// background sync).
   public final class Session: Sendable {
     public let registry: MethodRegistry
+    /// The inbox the methods adapt, for another face on the same process (MCP).
+    public let inbox: Inbox
+    /// What applying the start-up backend settings did: whether an account change cleared the inbox.
+    public let startupOutcome: Synchronizer.ConfigureOutcome?
     private let state: ServerState
     private let background: BackgroundSync?
 
-    /// Opens the server's state on `store`: applies the start-up backend settings, seeds the sample
-    /// feed if asked, builds the registry. `backend` replaces the HTTP backend (tests).
+    /// Opens the inbox on `store` (`Inbox.open`) and builds the registry. `backend` replaces the
+    /// HTTP backend (tests).
     public init(options: ServerOptions, store: InboxStore, backend: (any Backend)? = nil) throws {
-      let state = try ServerState(options: options, store: store, backend: backend)
-      if options.sampleFeed { try SampleFeed.seedIfEmpty(state.inbox) }
-      var registry = MethodRegistry(InboxServer.methods.map { $0.method(state) })
+      let opened = try Inbox.open(options: options.inbox, store: store, backend: backend)
+      let state = ServerState(inbox: opened.inbox)
+      var registry = MethodRegistry(
+        InboxServer.ownMethods.map { $0.method(state) } + Operations.all.map { $0.method(state) })
       if options.testMethods {
         for method in ConformanceMethods.all + ConformanceMethods.stateful(state) { registry.register(method) }
       }
       self.state = state
       self.registry = registry
-      background = options.sync.interval.map { BackgroundSync(server: state, interval: $0) }
+      inbox = opened.inbox
+      startupOutcome = opened.startupOutcome
+      background = opened.background
     }
 
-    /// What applying the start-up backend settings did: whether an account change cleared the inbox.
-    public var startupOutcome: Synchronizer.ConfigureOutcome? { state.startupOutcome }
+    /// Starts the background sync, if one was asked for; what it changes is said through
+    /// `reporter` (`Session.reporter(notify:)` on this face).
+    public func start(reporter: Reporter, logger: Logger) {
+      let context = OperationContext(
+        inbox: inbox, reporter: reporter, warnings: state.warnings, cancellation: CancellationToken(), logger: logger)
+      background?.start(observer: context.syncObserver(progress: false)) { line, warning in
+        if warning { logger.warn(line) } else { logger.info(line) }
+      }
+    }
 
-    /// Starts the background sync, if one was asked for; it notifies the host through `notify`.
-    public func start(notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger) {
-      background?.start(notify: notify, logger: logger)
+    /// The JSON-RPC notifications (`feed.changed`, `log`, `sync.progress`) sent through `notify`.
+    public static func reporter(notify: @escaping @Sendable (String, JSONValue) -> Void) -> Reporter {
+      ServerState.reporter(notify)
     }
 
     /// Stops the background sync and waits for a sync in flight to end; call before closing the store.
@@ -67,29 +69,6 @@ public enum InboxServer {
 
   /// Every method name a host can call, lifecycle ones included, for `initialize`.
   static var publicMethodNames: [String] {
-    methods.map { $0.name } + Connection.lifecycleMethods
-  }
-}
-
-extension InboxServer.Session {
-  /// Runs one method in process, exactly as the transport would: another protocol face (MCP)
-  /// reaches the same implementations, so no rule of the engine or the store is written twice.
-  public func call(_ request: RequestContext) throws -> JSONValue {
-    guard let method = registry[request.method] else { throw RPCError.methodNotFound(request.method) }
-    return try method.handler(request)
-  }
-}
-
-extension InboxServer {
-  /// The contract, Schemas/openrpc.json as embedded at build time.
-  public static var contract: JSONValue { RPCDiscover.document }
-}
-
-extension InboxServer.Session {
-  /// Lints a payload as `inbox-rpc lint` does, under the attributes in force with `patch` applied,
-  /// at `now` or the server's clock.
-  public func lint(_ payload: JSONValue, attributes patch: JSONValue?, now: Int64?) throws -> JSONValue {
-    let attributes = try state.inbox.attributes(merging: patch)
-    return PayloadLint.json(PayloadLint.lint(payload, attributes: attributes, now: now ?? state.inbox.clock.now))
+    methodNames + Connection.lifecycleMethods
   }
 }

@@ -1,35 +1,37 @@
-import InboxStore
+import InboxContract
 import JSON
 import JSONRPC
 
-/// One RPC method: an adapter of a few lines in a file named after it — read the params the
-/// contract accepted, call the inbox, encode the result.
+/// A method of the JSON-RPC face alone (`initialize`, `rpc.discover`, `rpc.ping`): an adapter of a
+/// few lines in a file named after it — take the typed params, call the inbox, encode the result.
 protocol RPCMethod: SendableMetatype {
+  associatedtype Params: OperationParams
   /// The method name, exactly as API.md and Schemas/openrpc.json spell it.
   static var name: String { get }
-  /// Inline for quick work; background for work that waits on the network or may be cancelled.
-  static var execution: Method.Execution { get }
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue
+  static func handle(_ params: Params, _ request: RequestContext, _ server: ServerState) throws -> JSONValue
   /// The method as the transport sees it. A requirement, not only an extension, so a method can
   /// replace it (`rpc.ping` skips the params contract) and the registry's call reaches the override.
   static func method(_ server: ServerState) -> Method
 }
 
 extension RPCMethod {
-  static var execution: Method.Execution { .inline }
-
-  /// The method as the transport sees it: params checked against the contract once, then handled.
+  /// The method as the transport sees it: params checked against the contract once, decoded once.
   static func method(_ server: ServerState) -> Method {
+    Method(name) { request in
+      try ParamsContract.forMethod(name)?.check(request.params)
+      return try handle(Params(ParamsReader(request.params.raw?.objectValue ?? [:])), request, server)
+    }
+  }
+}
+
+extension AnyOperation {
+  /// A use case as a JSON-RPC method: params checked against the contract once, then the operation
+  /// decodes them and runs; its events become this request's notifications.
+  func method(_ server: ServerState) -> Method {
     Method(name, execution: execution) { request in
       try ParamsContract.forMethod(name)?.check(request.params)
-      let params = ValidParams(checked: request.params)
-      guard execution == .serial, request.isOnReader else { return try handle(params, request, server) }
-      // A write tried on the reader must not wait there: if it would, it moves to the serial lane.
-      do {
-        return try server.inbox.store.withoutWaiting { try handle(params, request, server) }
-      } catch let error as StoreError where error.isWouldWait {
-        throw RunOffReader()
-      }
+      return try run(
+        request.params.raw?.objectValue ?? [:], server.context(for: request), onReader: request.isOnReader)
     }
   }
 }

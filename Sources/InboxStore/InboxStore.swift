@@ -21,6 +21,8 @@ public final class InboxStore: @unchecked Sendable {
     public var durability: StoreDurability = .normal
     /// A full `integrity_check` at open, before anything is served.
     public var fullCheck = false
+    /// Told what opening changed that the user should know (a store others could read, made 0600).
+    public var warn: @Sendable (String) -> Void = { _ in }
 
     public init(path: String) { self.path = path }
   }
@@ -63,7 +65,8 @@ public final class InboxStore: @unchecked Sendable {
   /// True while a write waits for another process to release the store (see `Method.Execution.serial`).
   public var isWaitingForLock: Bool { lockWait.isWaiting }
 
-  /// Opens (creating if needed, mode 0600) and migrates the store to the latest schema.
+  /// Opens (creating if needed, mode 0600) and migrates the store to the latest schema. A store
+  /// that is not the user's alone is refused (`StoreTrust`), one others can read is made 0600.
   ///
   /// Nothing is written before the file is known to be an inbox store or new and empty. Opening
   /// costs the same whatever the store's size: a store its last process closed cleanly is not
@@ -76,9 +79,13 @@ public final class InboxStore: @unchecked Sendable {
     var unclean = false
     var existing = false
     if !inMemory {
-      try StoreFile.prepare(path)
+      let fd = try StoreFile.prepare(path)
+      defer { Glibc.close(fd) }
       unclean = StoreHeader.hasWriteAheadLog(path)
-      existing = try StoreHeader.kind(of: path) == .database
+      let kind = try StoreHeader.kind(of: fd, path: path)
+      existing = kind == .database
+      try StoreTrust.tighten(fd, path, adopted: kind == .empty, warn: options.warn)
+      try StoreTrust.checkCompanions(of: path, warn: options.warn)
     }
     let writer = try Database(path: path)
     var reader: Database?

@@ -4,7 +4,7 @@ import Posix
   import Glibc
 #endif
 
-/// The store file on disk: its default location, and creation with owner-only permissions.
+/// The store file on disk: its default location, and opening it with owner-only permissions.
 public enum StoreFile {
   /// `$XDG_DATA_HOME/inbox-rpc/inbox.sqlite`, or `~/.local/share/inbox-rpc/inbox.sqlite`.
   public static func defaultPath(environment: Environment) -> String {
@@ -17,21 +17,30 @@ public enum StoreFile {
     return base + "/inbox-rpc/inbox.sqlite"
   }
 
-  /// Creates the directory (0700) and an empty file (0600) when missing, so the inbox is never
-  /// readable by other users, with a clear error when the place cannot be written.
-  static func prepare(_ path: String) throws(StoreError) {
+  /// Creates the directory (0700) when missing and opens the store file, created empty with mode 0600
+  /// when missing, without following a symbolic link; refuses a place that is not the user's alone
+  /// (`StoreTrust`). The caller closes the descriptor.
+  static func prepare(_ path: String) throws(StoreError) -> Int32 {
     let directory = Files.directory(of: path)
     do {
       try Files.createDirectories(directory, mode: 0o700)
     } catch {
       throw StoreError(kind: .cannotOpen, message: error.message)
     }
-    let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    try StoreTrust.checkDirectory(directory)
+    let fd = Glibc.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
+      if errno == ELOOP { throw StoreTrust.refusal(path, "is a symbolic link") }
       let reason = String(cString: strerror(errno))
       throw StoreError(kind: .cannotOpen, message: "cannot open the store \(path) for writing: \(reason)")
     }
-    Glibc.close(fd)
+    do {
+      try StoreTrust.check(fd, path)
+    } catch {
+      Glibc.close(fd)
+      throw error
+    }
+    return fd
   }
 }
 

@@ -23,6 +23,11 @@ enum StoreHeader {
       throw StoreError(kind: .cannotOpen, message: "cannot read \(path): \(String(cString: strerror(errno)))")
     }
     defer { close(fd) }
+    return try kind(of: fd, path: path)
+  }
+
+  /// `kind(of:)` read from the open descriptor of the file at `path`.
+  static func kind(of fd: Int32, path: String) throws(StoreError) -> Kind {
     var header = [UInt8](repeating: 0, count: 100)
     let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 100, 0) }
     if count == 0 { return .empty }

@@ -13,11 +13,14 @@ struct Account: Sendable {
     self.isCurrent = isCurrent
   }
 
-  /// A retired account, from the description `Synchronizer.configure` stored.
-  init?(retired description: String) {
+  /// A retired account, from the description `Synchronizer.configure` stored; an http URL in it to
+  /// another place than `clearText` (this run's) gives way to the application's default.
+  init?(retired description: String, clearText: BackendURL?) {
     guard let json = try? JSONValue.parse(description), json["application"]?.stringValue != nil else { return nil }
-    let settings = BackendSettings(json: json)
-    guard let url = json["baseUrl"]?.stringValue.flatMap({ try? BackendURL($0) }) ?? (try? settings.configuredBaseURL())
+    var settings = BackendSettings(json: json)
+    settings.baseURL = settings.baseURL?.trusted(clearText: clearText)
+    let saved = json["baseUrl"]?.stringValue.flatMap { try? BackendURL($0) }?.trusted(clearText: clearText)
+    guard let url = saved ?? (try? settings.configuredBaseURL())
     else { return nil }
     self.init(settings: settings, baseURL: url, isCurrent: false)
   }

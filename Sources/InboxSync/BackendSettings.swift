@@ -139,6 +139,11 @@ public struct BackendSettings: Sendable, Hashable {
     public var path: String
     public var reason: String
     public var description: String { "\(path): \(reason)" }
+
+    public init(path: String, reason: String) {
+      self.path = path
+      self.reason = reason
+    }
   }
 
   /// These settings with `patch` applied over them.

@@ -70,6 +70,24 @@ public struct BackendURL: Sendable, Hashable, CustomStringConvertible {
     return try BackendURL("https://\(application).api.pushwoosh.com/json/1.3/")
   }
 
+  /// True for `http://`: the token would cross in clear (to this machine only, but to whichever
+  /// process listens on the port).
+  public var isClearText: Bool { string.hasPrefix("http://") }
+
+  /// This URL when the token may be sent to it without its being given again in this run: https,
+  /// or http to the host and port of the clear-text URL the command line or environment gave
+  /// (`allowed`: the listener the user chose, whatever the path); nil for another http URL, since a
+  /// URL read from the store is only as trusted as the store.
+  public func trusted(clearText allowed: BackendURL?) -> BackendURL? {
+    !isClearText || origin == allowed?.origin ? self : nil
+  }
+
+  /// `scheme://host[:port]`: where the calls go, without the path.
+  var origin: Substring {
+    let authority = string.index(string.startIndex, offsetBy: string.hasPrefix("https") ? 8 : 7)
+    return string[..<(string[authority...].firstIndex(of: "/") ?? string.endIndex)]
+  }
+
   /// The URL of one backend method: the base followed by the method name.
   public func endpoint(_ method: String) -> String { string + method }
 

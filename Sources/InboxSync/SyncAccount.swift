@@ -19,13 +19,16 @@ final class SyncAccount: Sendable {
   /// Serialises configuration changes (never taken by a sync, so a change never waits for the network).
   private let configuring = DispatchQueue(label: "inbox-rpc.sync-account")
 
-  /// Loads the saved settings, generating and saving the hwid on first use.
-  init(store: InboxStore) throws {
+  /// Loads the saved settings, generating and saving the hwid on first use. A saved http URL is
+  /// dropped unless it goes where `clearText`, the one this run was given, goes (`BackendURL.trusted`).
+  init(store: InboxStore, clearText: BackendURL?) throws {
     self.store = store
     let saved = try store.setting(Synchronizer.settingsKey)
-    let settings = BackendSettings(json: saved)
+    var settings = BackendSettings(json: saved)
+    settings.baseURL = settings.baseURL?.trusted(clearText: clearText)
     if saved?["hwid"]?.stringValue == nil { try store.setSetting(Synchronizer.settingsKey, settings.json) }
-    let rotated = try store.setting(Synchronizer.rotatedBaseURLKey)?.stringValue.flatMap { try? BackendURL($0) }
+    let rotated = try store.setting(Synchronizer.rotatedBaseURLKey)?.stringValue
+      .flatMap { try? BackendURL($0) }?.trusted(clearText: clearText)
     state = Mutex(State(settings: settings, rotatedBaseURL: rotated))
   }
 

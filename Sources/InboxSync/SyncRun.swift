@@ -140,7 +140,8 @@ struct SyncRun {
       try checkCancelled()
       attempted.insert(entry.seq)
       guard let order = entry.order else { continue }
-      let account = entry.account.isEmpty ? current : Account(retired: entry.account)
+      let account =
+        entry.account.isEmpty ? current : Account(retired: entry.account, clearText: options.clearTextBaseURL)
       guard let account else {
         events.log("outbox change \(entry.seq) names an account that cannot be read; it stays queued")
         continue

@@ -24,6 +24,9 @@ public final class Synchronizer: Sendable {
     public var version = "0.1.0"
     /// The largest payload one message may have; a fetched message past it is skipped with a warning.
     public var messageLimit = MessageSizeLimit.standard
+    /// The http base URL the command line or environment gave: a setting read from the store may name
+    /// an http URL only to its host and port (`BackendURL.trusted`); nil: none.
+    public var clearTextBaseURL: BackendURL?
     /// Uniform in [0, 1): the retry jitter.
     public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
 
@@ -85,7 +88,7 @@ public final class Synchronizer: Sendable {
     self.backend = backend
     self.options = options
     self.clock = clock
-    account = try SyncAccount(store: store)
+    account = try SyncAccount(store: store, clearText: options.clearTextBaseURL)
   }
 
   // MARK: - Configuration

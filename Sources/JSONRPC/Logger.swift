@@ -1,4 +1,5 @@
 import Dispatch
+import JSON
 import Posix
 import Synchronization
 
@@ -42,7 +43,8 @@ public final class Logger: Sendable {
 
   public func log(_ candidate: Level, _ message: @autoclosure () -> String) {
     guard isEnabled(candidate) else { return }
-    var line = "inbox-rpc \(candidate): \(message())"
+    // One record, one line: payload text inside it shows its control characters escaped.
+    var line = "inbox-rpc \(candidate): \(message().escapingControlCharacters)"
     if line.utf8.count > Self.maxRecordBytes {
       line = String(decoding: line.utf8.prefix(Self.maxRecordBytes), as: UTF8.self) + "…[truncated]"
     }

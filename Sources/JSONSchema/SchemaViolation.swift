@@ -1,3 +1,5 @@
+import JSON
+
 /// Where a value breaks its schema and which rule it breaks, for a -32602 `data` object.
 public struct SchemaViolation: Error, Sendable, Hashable, CustomStringConvertible {
   /// A path into the value, such as `payload.buttons[2].title`.
@@ -6,11 +8,15 @@ public struct SchemaViolation: Error, Sendable, Hashable, CustomStringConvertibl
   public var rule: String
   /// A sentence a person can act on.
   public var message: String
+  /// The same place as a JSON pointer, from the pointer the check started at; for `required`, the
+  /// missing member.
+  public var pointer: JSONPointer
 
-  public init(path: String, rule: String, message: String) {
+  public init(path: String, rule: String, message: String, pointer: JSONPointer = JSONPointer()) {
     self.path = path
     self.rule = rule
     self.message = message
+    self.pointer = pointer
   }
 
   public var description: String { "\(path): \(message)" }

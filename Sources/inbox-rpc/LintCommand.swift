@@ -1,38 +1,66 @@
-import InboxCore
 import InboxPreview
-import InboxServer
+import InboxApp
 import JSON
+import LintReport
 import Posix
 
-/// `inbox-rpc lint [--json] [--html FILE.html] [--platform NAME] [--wallet-passes] [--now SECONDS] FILE...`: checks
-/// payloads as a marketer wrote them and prints what each card will become and every warning.
+/// `inbox-rpc lint [--format F] [--fail-on L] [--html FILE.html] [--platform NAME] [--wallet-passes]
+/// [--now SECONDS] PATH...`: checks payloads as a marketer wrote them and says what each card will
+/// become and every problem, at its line and column, in a format a terminal or a CI system reads.
 enum LintCommand {
   static let help = """
-    USAGE: inbox-rpc lint [--json] [--html FILE.html] [--platform NAME] [--wallet-passes]
-                          [--now SECONDS] FILE...
+    USAGE: inbox-rpc lint [--format text|json|sarif|junit|github] [--fail-on error|warning|never]
+                          [--html FILE.html] [--platform NAME] [--wallet-passes] [--now SECONDS] PATH...
 
     Checks payloads against the input schemas (Schemas/shapes/SendRequestNotification and
-    MarketerData) and the engine's rules, and prints what each card will become with every
-    warning. A FILE holds a createMessage request, one notification object, an array of them,
-    a push payload or a backend inbox message; - reads standard input.
+    MarketerData) and the engine's rules, and reports what each card will become with every
+    finding at its file, line and column. A file holds a createMessage request, one notification
+    object, an array of them, a push payload or a backend inbox message; a directory stands for its
+    *.json files at any depth; - reads standard input.
 
-      --json            One JSON report per file on stdout.
+      --format NAME     text (default): a line per payload, then file:line:column: severity [rule]
+                        message per finding. json: one LintReport (Schemas/) per file, a line each.
+                        sarif: one SARIF 2.1.0 log. junit: JUnit XML, a test case per payload.
+                        github: GitHub Actions workflow commands (::error file=...,line=...,col=...::).
+      --json            The same as --format json.
+      --fail-on LEVEL   The least severity that fails the run: error, warning (default) or never.
       --html FILE.html  Also write the cards as InboxKit lays them out, warnings beside each
                         (the page of `inbox-rpc preview`).
       --platform NAME   The host platform (wallet cards need ios or maccatalyst).
       --wallet-passes   The host can add wallet passes.
       --now SECONDS     The send time (default: now).
 
-    EXIT CODES: 0 every payload is clean; 1 warnings, schema problems or refusals;
-    2 bad command line; 3 a file cannot be read or is not JSON.
+    Lines and columns are 1-based; a column counts UTF-16 code units from the start of the line
+    (SARIF's default), a byte order mark not included. Schema problems sit at the offending value,
+    engine warnings at the field their rule is about (displayType, buttons, carousel, the field
+    the asked-for kind needs, the custom data) when the payload has it, refusals at the payload.
+
+    Rules: schema, notInboxMessage, notJSON, unreadable (errors); degraded, unknownDisplayType,
+    buttonDropped, unknownButtonAction, invalidButtonURL, slideDropped, invalidCustomData,
+    invalidField, unsafeScheme (warnings).
+
+    EXIT CODES: 0 no finding at or above --fail-on; 1 a finding at or above it; 2 bad command
+    line; 3 a file cannot be read or is not JSON (whatever --fail-on says; it is also reported
+    as a finding).
     """
 
   static func run(_ arguments: [String]) -> Int32 {
-    var json = false
+    var format = ReportFormat.text
+    var failOn = FailOn.warning
     var html: String?
     let parsed = PayloadFlags.commandLine(arguments, command: "lint", help: help) { argument, remaining in
       switch argument {
-      case "--json": json = true
+      case "--json": format = .json
+      case "--format":
+        guard let value = remaining.popFirst().flatMap(ReportFormat.init(flag:)) else {
+          return .failed("--format needs one of \(ReportFormat.names)")
+        }
+        format = value
+      case "--fail-on":
+        guard let value = remaining.popFirst().flatMap(FailOn.init(flag:)) else {
+          return .failed("--fail-on needs error, warning or never")
+        }
+        failOn = value
       case "--html":
         guard let value = remaining.popFirst() else { return .failed("--html needs a FILE.html") }
         html = value
@@ -40,56 +68,47 @@ enum LintCommand {
       }
       return .taken
     }
-    let (flags, files): (PayloadFlags, [String])
+    let (flags, paths): (PayloadFlags, [String])
     switch parsed {
     case .exit(let code): return code
-    case .run(let parsedFlags, let parsedFiles): (flags, files) = (parsedFlags, parsedFiles)
+    case .run(let parsedFlags, let parsedFiles): (flags, paths) = (parsedFlags, parsedFiles)
     }
-    guard !files.isEmpty else { return usage("name at least one FILE (or - for standard input)") }
+    guard !paths.isEmpty else { return PayloadFlags.usage("lint", "name at least one PATH (or - for standard input)") }
 
-    var worst: Int32 = 0
+    var unreadable = false
+    var subjects: [Report.Subject] = []
     var entries: [PreviewEntry] = []
-    for file in files {
-      guard let value = PayloadFile.read(file, command: "lint") else {
-        worst = 3
-        continue
+    for path in LintInput.expand(paths) {
+      let input: LintInput
+      switch path {
+      case .success(let file): input = LintInput.read(file)
+      case .failure(let problem):
+        input = LintInput(file: problem.finding.file, text: SourceText([]), value: .failure(problem))
       }
-      let reports = PayloadLint.lint(value, attributes: flags.attributes, now: flags.now)
-      StandardStreams.writeStdout(json ? render(file, reports).jsonString + "\n" : describe(file, reports))
-      if html != nil { entries += FeedPreview.entries(file: file, reports: reports) }
-      if worst == 0, reports.contains(where: { !$0.isClean }) { worst = 1 }
+      switch input.value {
+      case .failure(let problem):
+        StandardStreams.writeStderr("inbox-rpc lint: \(input.file): \(problem.finding.message)\n")
+        unreadable = true
+        let subject = LintFindings.subject(problem)
+        subjects.append(subject)
+        if format == .json { StandardStreams.writeStdout(LintJSON.line(file: input.file, reports: [], [subject])) }
+      case .success(let value):
+        let reports = PayloadLint.lint(value, attributes: flags.attributes, now: flags.now)
+        let found = reports.map { LintFindings.subject($0, in: input, payload: $0.pointer.value(in: value) ?? value) }
+        subjects += found
+        if format == .json { StandardStreams.writeStdout(LintJSON.line(file: input.file, reports: reports, found)) }
+        if html != nil { entries += FeedPreview.entries(file: input.file, reports: reports) }
+      }
     }
+    let report = Report(
+      tool: Report.Tool(name: "inbox-rpc lint", version: ServerInfo.version),
+      rules: LintRules.catalogue(citedBy: subjects.flatMap(\.findings)), subjects: subjects)
+    if format != .json { StandardStreams.writeStdout(format.render(report, failOn: failOn)) }
     if let html {
       let options = PreviewPage.Options(title: "Lint preview", subtitle: flags.platformName)
       if !PageOutput.write(PreviewPage.html(entries, options: options), to: html, command: "lint") { return 3 }
     }
-    return worst
-  }
-
-  private static func usage(_ message: String) -> Int32 {
-    PayloadFlags.usage("lint", message)
-  }
-
-  /// Text for people: one block per payload.
-  static func describe(_ file: String, _ reports: [PayloadLint.Report]) -> String {
-    var lines: [String] = []
-    for report in reports {
-      if let card = report.card {
-        var head = "\(file) \(report.label): \(card.kind.rawValue) card \"\(card.title ?? card.body ?? card.id)\""
-        if let degradation = card.degradation { head += " (asked for \(degradation.from.rawValue))" }
-        if !card.buttons.isEmpty { head += ", \(card.buttons.count) button(s)" }
-        lines.append(head)
-      } else {
-        lines.append("\(file) \(report.label): not an inbox message: \(report.refusal ?? "")")
-      }
-      for problem in report.schemaProblems { lines.append("  schema  \(problem.path): \(problem.message)") }
-      for warning in report.warnings { lines.append("  warning [\(warning.code)] \(warning.reason)") }
-      if report.isClean { lines.append("  ok") }
-    }
-    return lines.joined(separator: "\n") + "\n"
-  }
-
-  static func render(_ file: String, _ reports: [PayloadLint.Report]) -> JSONValue {
-    PayloadLint.json(reports, file: file)
+    if unreadable { return 3 }
+    return failOn.fails(report.findings) ? 1 : 0
   }
 }

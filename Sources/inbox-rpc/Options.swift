@@ -35,6 +35,8 @@ struct Options {
   var maxSyncReplyBytes = BackendEnvelope.maxReplyBytes
   var showHelp = false
   var showVersion = false
+  /// `--version --json`: the version report as one JSON object.
+  var versionJSON = false
 
   /// A mistake on the command line: printed with a hint, exit code 2.
   struct UsageError: Error, CustomStringConvertible {
@@ -47,7 +49,7 @@ struct Options {
 
     USAGE: inbox-rpc [options]
            inbox-rpc mcp [options]           (the same inbox as an MCP server: tools and resources)
-           inbox-rpc lint [--json] FILE...   (check marketer payloads: inbox-rpc lint --help)
+           inbox-rpc lint [--format F] PATH  (check marketer payloads: inbox-rpc lint --help)
            inbox-rpc preview [-o FILE.html]  (draw the cards as HTML: inbox-rpc preview --help)
 
     Send requests on stdin, one JSON text per line or with Content-Length headers;
@@ -66,7 +68,9 @@ struct Options {
       --log-level LEVEL           error, warn, info or debug (default: warn; env INBOX_RPC_LOG_LEVEL).
       --store PATH                The inbox store, an SQLite file created with mode 0600 (default:
                                   $XDG_DATA_HOME/inbox-rpc/inbox.sqlite, or ~/.local/share/...);
-                                  :memory: for a throwaway store.
+                                  :memory: for a throwaway store. Refused (exit 3) when it, its -wal or
+                                  -shm is a symbolic link, another user's, or writable by others, or
+                                  its directory is writable by others without the sticky bit.
       --durability normal|full    normal (default): a committed change survives a crash or kill -9;
                                   full: it also survives a power loss (an fsync per change).
       --check-store               Run a full integrity_check on open (default: quick_check).
@@ -77,7 +81,10 @@ struct Options {
     SYNC WITH THE PUSHWOOSH INBOX BACKEND (saved with the store; config.set changes them too):
       --application CODE          The Pushwoosh application code (env INBOX_RPC_APPLICATION).
       --backend-url URL           The API base (default https://CODE.api.pushwoosh.com/json/1.3/; env
-                                  INBOX_RPC_BACKEND_URL). https only; http only to 127.0.0.0/8, ::1, localhost.
+                                  INBOX_RPC_BACKEND_URL). https only; http only to 127.0.0.0/8, ::1, localhost,
+                                  and only from here or the environment (a saved one to another host or
+                                  port is not used).
+                                  libcurl's URL parser reads it at start: a URL it refuses exits 2.
       --user-id ID                The user id (env INBOX_RPC_USER_ID; default: the hwid). A change of
                                   user id or application clears the local inbox.
       --hwid ID                   The device id (env INBOX_RPC_HWID; default: random, made once, kept).
@@ -95,11 +102,12 @@ struct Options {
                                   2 KiB). Larger: the sync fails -32032 and the local inbox is kept.
 
       -h, --help                  Show this help.
-      --version                   Show the version.
+      --version [--json]          Show the version and the SQLite, jansson and libcurl versions in use
+                                  (--json: as one JSON object).
 
     EXIT CODES:
       0  end of input, or shutdown then exit     1  exit without shutdown
-      2  bad command line                          3  the store cannot be opened or created
+      2  bad command line                          3  the store cannot be opened, or is not yours alone
       4  the store is damaged or not an inbox store  5  the store is from a newer version
     """
 
@@ -109,8 +117,9 @@ struct Options {
     if let level = environment["INBOX_RPC_LOG_LEVEL"], let parsed = Logger.Level(name: level) {
       options.logLevel = parsed
     }
+    let libcurl = environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl
     if let url = environment["INBOX_RPC_BACKEND_URL"], !url.isEmpty {
-      options.backend.baseURL = .some(try backendURL("INBOX_RPC_BACKEND_URL", url))
+      options.backend.baseURL = .some(try backendURL("INBOX_RPC_BACKEND_URL", url, libcurl: libcurl))
     }
     if let code = environment["INBOX_RPC_APPLICATION"], !code.isEmpty { options.backend.application = .some(code) }
     if let user = environment["INBOX_RPC_USER_ID"], !user.isEmpty { options.backend.userID = .some(user) }
@@ -127,6 +136,7 @@ struct Options {
       switch flag {
       case "-h", "--help": options.showHelp = true
       case "--version": options.showVersion = true
+      case "--json": options.versionJSON = true
       case "--test-methods": options.testMethods = true
       case "--framing":
         let name = try value()
@@ -161,7 +171,7 @@ struct Options {
           throw UsageError(description: "--durability must be normal or full, not \(name)")
         }
         options.durability = durability
-      case "--backend-url": options.backend.baseURL = .some(try backendURL(flag, try value()))
+      case "--backend-url": options.backend.baseURL = .some(try backendURL(flag, try value(), libcurl: libcurl))
       case "--application": options.backend.application = .some(try identifier(flag, try value()))
       case "--user-id": options.backend.userID = .some(try identifier(flag, try value()))
       case "--hwid": options.backend.hwid = .some(try identifier(flag, try value()))
@@ -198,6 +208,9 @@ struct Options {
         throw UsageError(description: "unknown option \(flag)")
       }
     }
+    if options.versionJSON && !options.showVersion {
+      throw UsageError(description: "--json goes with --version (inbox-rpc --version --json)")
+    }
     // A typo in the CA file should stop the start, not surface at the first sync.
     if let path = options.backendCAFile, access(path, R_OK) != 0 {
       throw UsageError(description: "--backend-ca-file: cannot read \(path)")
@@ -211,9 +224,10 @@ struct Options {
     return name != "--token-file" && (name.contains("token") || name.contains("secret"))
   }
 
-  private static func backendURL(_ source: String, _ text: String) throws(UsageError) -> BackendURL {
+  /// A backend URL as `BackendURL` checks it, then as libcurl reads it (loading libcurl now).
+  private static func backendURL(_ source: String, _ text: String, libcurl: String) throws(UsageError) -> BackendURL {
     do {
-      return try BackendURL(text)
+      return try BackendURL(text).checkedByLibcurl(library: libcurl)
     } catch {
       throw UsageError(description: "\(source): \(error.reason)")
     }

@@ -1,6 +1,6 @@
 import InboxCore
 import InboxPreview
-import InboxServer
+import InboxApp
 import InboxStore
 import JSON
 import Posix

@@ -1,3 +1,4 @@
+import InboxApp
 import InboxCore
 import InboxMCP
 import InboxServer
@@ -32,11 +33,12 @@ do {
   exit(2)
 }
 if options.showHelp {
-  StandardStreams.writeStdout(Options.help + "\n")
+  StandardStreams.writeStdout((mcpMode ? MCPHelp.text : Options.help) + "\n")
   exit(0)
 }
 if options.showVersion {
-  StandardStreams.writeStdout("\(ServerInfo.name) \(ServerInfo.version)\n")
+  let report = VersionReport(libcurl: environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl)
+  StandardStreams.writeStdout(options.versionJSON ? report.json.jsonString + "\n" : report.text)
   exit(0)
 }
 
@@ -56,6 +58,7 @@ let logger = Logger(level: options.logLevel)
 var storeOptions = InboxStore.Options(path: options.store ?? StoreFile.defaultPath(environment: environment))
 storeOptions.durability = options.durability
 storeOptions.fullCheck = options.fullCheck
+storeOptions.warn = { logger.warn($0) }
 let store: InboxStore
 do {
   store = try InboxStore.open(storeOptions)
@@ -71,24 +74,24 @@ logger.info("store: \(store.path)")
 
 var serverOptions = ServerOptions()
 serverOptions.testMethods = options.testMethods
-serverOptions.sampleFeed = options.sampleFeed
-serverOptions.pinnedClock = options.testClock
-serverOptions.messageLimit = MessageSizeLimit(bytes: options.maxMessageBytes)
-serverOptions.maxReplyBytes = options.maxReplyBytes
-serverOptions.sync.backend = options.backend
-serverOptions.sync.token = token?.0
-serverOptions.sync.tokenSource = token?.1
-serverOptions.sync.timeout = options.backendTimeout
+serverOptions.inbox.sampleFeed = options.sampleFeed
+serverOptions.inbox.pinnedClock = options.testClock
+serverOptions.inbox.sync.backend = options.backend
+serverOptions.inbox.sync.token = token?.0
+serverOptions.inbox.sync.tokenSource = token?.1
+serverOptions.inbox.sync.timeout = options.backendTimeout
+serverOptions.inbox.messageLimit = MessageSizeLimit(bytes: options.maxMessageBytes)
+serverOptions.inbox.maxReplyBytes = options.maxReplyBytes
 // Without a CA file of our own, the system's store; SSL_CERT_FILE names another, as for the curl tool.
-serverOptions.sync.caFile = options.backendCAFile ?? environment["SSL_CERT_FILE"]
-serverOptions.sync.proxy = ProxySettings(environment: environment)
-serverOptions.sync.libcurl = environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl
-if let proxy = serverOptions.sync.proxy.summary {
-  if serverOptions.sync.proxy.isUsable { logger.info(proxy) } else { logger.warn(proxy) }
+serverOptions.inbox.sync.caFile = options.backendCAFile ?? environment["SSL_CERT_FILE"]
+serverOptions.inbox.sync.proxy = ProxySettings(environment: environment)
+serverOptions.inbox.sync.libcurl = environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl
+if let proxy = serverOptions.inbox.sync.proxy.summary {
+  if serverOptions.inbox.sync.proxy.isUsable { logger.info(proxy) } else { logger.warn(proxy) }
 }
-serverOptions.sync.interval = options.syncInterval
-serverOptions.sync.minFetchInterval = options.minSyncInterval
-serverOptions.sync.maxReplyBytes = options.maxSyncReplyBytes
+serverOptions.inbox.sync.interval = options.syncInterval
+serverOptions.inbox.sync.minFetchInterval = options.minSyncInterval
+serverOptions.inbox.sync.maxReplyBytes = options.maxSyncReplyBytes
 let session: InboxServer.Session
 do {
   session = try InboxServer.Session(options: serverOptions, store: store)
@@ -113,12 +116,13 @@ let writer = OutputWriter(fd: protocolFD) {
   logger.flush()
   _exit(0)
 }
-let mcp = mcpMode ? MCPServer(session: session) : nil
+let mcp = mcpMode ? MCPServer(inbox: session.inbox) : nil
 if let mcp { mcp.configure(&configuration) }
 let connection = Connection(
   configuration: configuration, registry: mcp?.registry ?? session.registry, writer: writer, logger: logger)
 let notify: @Sendable (String, JSONValue) -> Void = { method, params in connection.notify(method, params) }
-session.start(notify: mcp?.backgroundNotifier(notify) ?? notify, logger: logger)
+session.start(
+  reporter: mcp?.backgroundReporter(notify) ?? InboxServer.Session.reporter(notify: notify), logger: logger)
 let code = connection.serve(input: STDIN_FILENO)
 session.stop()
 do { try store.close() } catch { logger.error("closing the store: \(error)") }

@@ -49,6 +49,16 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.timeout(TEST_TIMEOUT))
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A randomized module names its seed, and the variable that replays it, on every failure."""
+    outcome = yield
+    report = outcome.get_result()
+    seed, variable = getattr(item.module, "SEED", None), getattr(item.module, "SEED_ENV", None)
+    if report.failed and isinstance(seed, int) and variable:
+        report.sections.append(("seed", f"seed {seed}: replay with {variable}={seed}"))
+
+
 def binary_problem() -> str | None:
     if not os.path.exists(BIN):
         return f"inbox-rpc binary not found at {BIN!r} (set INBOX_RPC_BIN, or build with `swift build`)"

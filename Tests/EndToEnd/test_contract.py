@@ -109,3 +109,29 @@ def test_check_jsonschema_resolves_the_shapes_from_any_directory(tmp_path, cwd):
     assert ok.returncode == 0, ok.stdout + ok.stderr
     bad = run("invalid.json")
     assert bad.returncode == 1 and "kind" in bad.stdout + bad.stderr, bad.stdout + bad.stderr
+
+
+ERROR_DATA = CONTRACT.document["components"]["schemas"]["ErrorData"]["properties"]
+
+
+@pytest.mark.parametrize(
+    "method, params, rule",
+    [
+        ("button.tap", {"id": "summer-sale", "button": 3}, "maximum"),
+        ("feed.list", {"limit": "ten"}, "type"),
+        ("message.get", {"id": ""}, "minLength"),
+        ("message.get", {}, None),  # a missing param breaks no keyword of its schema
+        ("feed.list", {"limt": 10}, None),  # nor does an unknown one
+        ("feed.list", {"kinds": ["poster"]}, "enum"),
+        ("button.tap", {"id": "summer-sale", "button": 2}, None),  # the schema allows 2; the card has 2 buttons
+    ],
+)
+def test_every_member_of_invalid_params_data_is_documented_in_error_data(method, params, rule):
+    server = Server(["--sample-feed"])
+    reply = server.call(method, params)
+    assert reply["error"]["code"] == -32602, reply
+    data = reply["error"]["data"]
+    assert set(data) <= set(ERROR_DATA), f"undocumented: {set(data) - set(ERROR_DATA)}"
+    assert data.get("rule") == rule, data
+    server.close_stdin()
+    server.wait_exit()

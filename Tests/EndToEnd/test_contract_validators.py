@@ -29,7 +29,8 @@ sys.path.insert(0, os.path.join(REPO_ROOT, "clients"))
 from client_test_fixtures import stand_in_server  # noqa: E402
 from test_resolve_cases import CASES
 
-SEED = int(os.environ.get("INBOX_RPC_DIFF_SEED", str(random.randrange(1 << 30))))
+SEED_ENV = "INBOX_RPC_DIFF_SEED"
+SEED = int(os.environ.get(SEED_ENV, str(random.randrange(1 << 30))))
 BROKEN_PER_REPLY = 3
 
 REFERENCE_REGISTRY = Registry().with_resource(BASE_URI, Resource(contents=CONTRACT.document, specification=DRAFT202012))

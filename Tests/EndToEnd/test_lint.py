@@ -27,7 +27,7 @@ def test_problems_are_listed_per_notification_and_exit_1():
     assert done.returncode == 1
     text = done.stdout.decode()
     assert "request.notifications[0]: carousel card" in text
-    assert "schema  request.notifications[0].data.carousel[1].image: required" in text
+    assert "error [schema] request.notifications[0].data.carousel[1].image: required" in text
     assert "warning [slideDropped]" in text
     assert "warning [buttonDropped]" in text
     assert "request.notifications[2]: not an inbox message" in text

@@ -12,6 +12,7 @@ import random
 import threading
 import time
 
+import jsonschema
 import pytest
 
 from conftest import BIN, Server, check_message, frame, is_notification
@@ -170,9 +171,19 @@ def test_a_cancelled_request_gets_no_reply_and_end_of_input_closes_streams(mcp):
     assert b'"stream-1"' not in bytes(server.stdout_all).split(b"\n", 4)[-1], "a cancelled request is not answered"
 
 
-def _standalone(schema, components):
-    """The derivation the server makes, written independently: component $refs become $defs."""
+def _bare(node):
+    """`node` without its description and title annotations."""
+    if isinstance(node, dict):
+        return {k: _bare(v) for k, v in node.items() if k not in ("description", "title") or not isinstance(v, str)}
+    return [_bare(item) for item in node] if isinstance(node, list) else node
+
+
+def _standalone(schema, components, bare=False, given=None):
+    """The derivation the server makes, written independently: component $refs become $defs; a
+    `bare` schema (an output) drops annotations, and the shapes in `given` are taken as they are."""
     needed = []
+    given = given or {}
+    strip = _bare if bare else (lambda node: node)
 
     def rewrite(node):
         if isinstance(node, dict):
@@ -186,12 +197,14 @@ def _standalone(schema, components):
             return out
         return [rewrite(item) for item in node] if isinstance(node, list) else node
 
-    out = rewrite(schema)
+    out = strip(rewrite(schema))
     defs = {}
     while needed:
         name = needed.pop()
-        if name not in defs:
-            defs[name] = rewrite(components[name])
+        if name in given:
+            defs[name] = given[name]
+        elif name not in defs:
+            defs[name] = strip(rewrite(components[name]))
     if defs:
         out["$defs"] = defs
     return out
@@ -217,7 +230,27 @@ def test_tool_schemas_are_derived_from_the_contract(mcp):
         result = {"$ref": "#/components/schemas/LintReport"} if name == "lint_payload" else methods[method]["result"]["schema"]
         result = copy.deepcopy(result)
         result.setdefault("type", "object")
-        assert tools[name]["outputSchema"] == _standalone(result, components), name
+        output = tools[name]["outputSchema"]
+        compact = {"Card": output["$defs"]["Card"]} if "Card" in output.get("$defs", {}) else {}
+        assert output == _standalone(result, components, bare=True, given=compact), name
+        for example in methods[method].get("examples", []) if name != "lint_payload" else []:
+            jsonschema.Draft202012Validator(output).validate(example["result"]["value"])
+
+
+def test_tool_list_is_small_and_cards_are_given_compact(mcp):
+    """A host sends the tool list to its model in every session: at most 24 KiB for all 13 tools
+    (96 KiB when each output carried the card's full shape), the card as every card's members, typed."""
+    server = mcp()
+    server.initialize()
+    listed = server.call("tools/list")["result"]
+    assert len(json.dumps(listed, separators=(",", ":")).encode()) <= 24 * 1024
+    with open(DOCUMENT_PATH, encoding="utf-8") as file:
+        common = json.load(file)["components"]["schemas"]["CardCommon"]
+    cards = [tool["outputSchema"]["$defs"]["Card"] for tool in listed["tools"] if "Card" in tool["outputSchema"].get("$defs", {})]
+    assert len(cards) == 7 and all(card == cards[0] for card in cards)
+    assert cards[0]["required"] == common["required"] and set(cards[0]["properties"]) == set(common["properties"])
+    assert all(set(member) <= {"type", "enum", "items"} for member in cards[0]["properties"].values())
+    assert "inbox://schemas/openrpc.json" in cards[0]["description"]
 
 
 def test_closing_stdin_exits_zero_with_every_acknowledged_change_stored(mcp, tmp_path):

@@ -81,6 +81,7 @@ def test_buttons_do_what_they_say(store):
     custom = ok(server, "button.tap", {"id": "summer-sale", "button": 1})
     assert custom == {"action": {"type": "custom", "payload": {"tag": "save_promo"}}, "performed": False,
                       "message": custom["message"]}
+    assert custom["message"]["read"] and custom["message"]["actionPerformed"], "every tap opens the message"
     opened = ok(server, "button.tap", {"id": "summer-sale", "button": 0})
     assert opened["action"] == {"type": "openURL", "url": "https://example.com/promo/SUMMER2026"}
     assert opened["performed"] is False

@@ -349,14 +349,19 @@ def test_config_set_validates_the_backend(servers, store_path, backend):
         assert error["code"] == -32602 and error["data"]["param"] == "backend.baseUrl", error
     error = server.error_of("config.set", {"backend": {"token": "x"}})
     assert error["code"] == -32602 and error["data"]["param"] == "backend.token", error
-    for url in ("https://example.com/json/1.3", "http://localhost:1/", "http://[::1]:1/", "http://127.9.9.9/"):
+    for url in ("https://example.com/json/1.3", "https://[::1]:1/", backend.url):
         assert server.call("config.set", {"backend": {"baseUrl": url}})["backend"]["baseUrl"].endswith("/")
+    # Clear text only to the URL the command line gave: a saved setting is read back from the store.
+    for url in ("http://localhost:1/", "http://[::1]:1/", "http://127.9.9.9/"):
+        error = server.error_of("config.set", {"backend": {"baseUrl": url}})
+        assert error["code"] == -32602 and error["data"]["param"] == "backend.baseUrl", error
+        assert "--backend-url" in error["data"]["reason"], error
     reset = server.call("config.set", {"backend": {"baseUrl": None}})["backend"]
     assert reset["baseUrl"] is None and reset["effectiveBaseUrl"] == f"https://{APP}.api.pushwoosh.com/json/1.3/"
 
 
 def test_initialize_can_configure_the_backend(servers, store_path, backend):
-    server = SyncServer(store_path, env=token_env())
+    server = SyncServer(store_path, env={**token_env(), "INBOX_RPC_BACKEND_URL": backend.url})
     servers.append(server)
     server.call(
         "initialize", {"backend": {"baseUrl": backend.url, "application": APP, "userId": USER, "hwid": "hw-test"}}

@@ -29,7 +29,8 @@ from sync_support import (  # noqa: F401  (fixtures)
 )
 
 ROUNDS = int(os.environ.get("INBOX_RPC_SYNC_ROUNDS", "5000"))
-SEED = int(os.environ.get("INBOX_RPC_SYNC_SEED", str(random.randrange(1 << 30))))
+SEED_ENV = "INBOX_RPC_SYNC_SEED"
+SEED = int(os.environ.get(SEED_ENV, str(random.randrange(1 << 30))))
 SYNC_ERRORS = {-32030, -32031, -32032}
 ARGS = ("--backend-timeout", "0.15", "--sync-min-interval", "0")
 # Messages the backend lists at most: past it the service deletes the oldest, as a marketer's

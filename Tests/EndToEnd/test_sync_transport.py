@@ -182,12 +182,20 @@ def libraries_of(pid: int) -> str:
         return maps.read()
 
 
-def test_libcurl_is_loaded_by_the_first_sync_only(servers, store_path, backend):
+def test_libcurl_is_loaded_by_a_backend_url_or_the_first_sync_only(servers, store_path, backend):
+    plain = SyncServer(store_path, ["--application", "APP-12345"], env=token_env())
+    servers.append(plain)
+    plain.call("rpc.ping")
+    assert "libcurl" not in libraries_of(plain.proc.pid), "start-up must not load libcurl"
+    plain.call("config.get")
+    assert "libcurl" not in libraries_of(plain.proc.pid)
+    plain.call("config.set", {"backend": {"baseUrl": "https://inbox.example.com/json/1.3/"}})
+    assert "libcurl" in libraries_of(plain.proc.pid), "libcurl's URL parser reads a URL when it is set"
+    plain.close()
     server = start_server(servers, store_path, backend)
     server.call("rpc.ping")
-    assert "libcurl" not in libraries_of(server.proc.pid), "start-up must not load libcurl"
+    assert "libcurl" in libraries_of(server.proc.pid), "libcurl's URL parser reads --backend-url"
     server.sync()
-    assert "libcurl" in libraries_of(server.proc.pid)
 
 
 def test_without_libcurl_sync_is_unavailable_and_the_rest_serves(servers, store_path, backend):

@@ -1,10 +1,11 @@
 import Foundation
-import InboxApp
 import InboxCore
 import InboxStore
 import InboxSync
 import JSON
 import Testing
+
+@testable import InboxApp
 
 struct ConfigSyncUseCaseTests {
   @Test func savedAttributesOutliveTheInboxAndSessionOnesDoNot() throws {

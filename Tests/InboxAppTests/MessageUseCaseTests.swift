@@ -35,33 +35,59 @@ struct MessageUseCaseTests {
     }
   }
 
-  @Test func aDismissButtonDismissesForGood() throws {
+  @Test func aDismissButtonOpensThenDismissesForGood() throws {
     let test = try TestInbox()
     try test.add("a", data: TestInbox.buttons)
     let outcome = try test.inbox.tapButton(id: "a", index: 1)
     #expect(outcome.action == .dismiss && outcome.performed && outcome.card == nil)
     #expect(outcome.effects.changes == [FeedChange(.dismissed, removed: ["a"])])
     #expect(try test.inbox.list().cards.isEmpty)
+    #expect(try test.store.outbox().map(\.status) == [.read, .opened, .deletedByUser])
   }
 
-  @Test func aMarkReadButtonReturnsTheReadCard() throws {
+  @Test func aMarkReadButtonOpensAndReturnsTheCard() throws {
     let test = try TestInbox()
     try test.add("a", data: TestInbox.buttons)
     let outcome = try test.inbox.tapButton(id: "a", index: 0)
-    #expect(outcome.performed && outcome.card?.read == true)
-    #expect(outcome.effects.changes == [FeedChange(.read, updated: ["a"])])
+    #expect(outcome.performed && outcome.card?.read == true && outcome.card?.actionPerformed == true)
+    #expect(outcome.effects.changes == [FeedChange(.opened, updated: ["a"])])
     let again = try test.inbox.tapButton(id: "a", index: 0)
     #expect(again.performed && again.effects.changes.isEmpty)
+    #expect(try test.store.outbox().map(\.status) == [.read, .opened])
   }
 
-  @Test func hostButtonsAndSuppressedDefaultsAreNotPerformed() throws {
+  /// An openURL button and a custom one: returned to the host, and the message is opened.
+  @Test(arguments: [
+    JSONValue.object(["title": "Site", "url": "https://example.com"]), .object(["title": "Save", "tag": "save"]),
+  ])
+  func aHostButtonIsReturnedNotPerformedAndOpensTheMessage(_ button: JSONValue) throws {
+    let test = try TestInbox()
+    try test.add("a", data: ["buttons": [button]])
+    let tapped = try test.inbox.tapButton(id: "a", index: 0)
+    #expect(!tapped.performed && tapped.card?.read == true && tapped.card?.actionPerformed == true)
+    #expect(tapped.effects.changes == [FeedChange(.opened, updated: ["a"])])
+    #expect(try test.store.outbox().map(\.status) == [.read, .opened])
+    #expect(try test.inbox.tapButton(id: "a", index: 0).effects.changes.isEmpty, "opened once")
+    #expect(try test.store.outbox().count == 2)
+  }
+
+  @Test func aButtonTapOfAReadMessageReportsOnlyTheOpen() throws {
     let test = try TestInbox()
     try test.add("a", data: TestInbox.buttons)
-    let site = try test.inbox.tapButton(id: "a", index: 2)
-    #expect(!site.performed && site.card?.read == false)
-    guard case .openURL = site.action else { throw Failure("expected openURL, got \(site.action)") }
-    let suppressed = try test.inbox.tapButton(id: "a", index: 1, performDefault: false)
-    #expect(!suppressed.performed && suppressed.card != nil && suppressed.effects.changes.isEmpty)
+    _ = try test.inbox.markRead(ids: ["a"])
+    _ = try test.inbox.tapButton(id: "a", index: 2)
+    #expect(try test.store.outbox().map(\.status) == [.read, .opened])
+    _ = try test.inbox.tapButton(id: "a", index: 1)
+    #expect(try test.store.outbox().map(\.status) == [.read, .opened, .deletedByUser])
+  }
+
+  @Test func aSuppressedDefaultChangesNothing() throws {
+    let test = try TestInbox()
+    try test.add("a", data: TestInbox.buttons)
+    for index in 0..<3 {
+      let suppressed = try test.inbox.tapButton(id: "a", index: index, performDefault: false)
+      #expect(!suppressed.performed && suppressed.card?.read == false && suppressed.effects.changes.isEmpty)
+    }
     #expect(try test.store.outbox().isEmpty)
   }
 

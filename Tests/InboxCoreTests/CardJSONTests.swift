@@ -83,7 +83,7 @@ import Testing
     #expect(resolution.warnings[1].json["usedKind"] == "classic")
     #expect(
       resolution.warnings[1].description
-        == "message w [degraded] asked for banner, used classic: banner needs an image (inbox_image or data.image); "
+        == "message w [degraded] asked for banner, used classic: banner needs an image (inbox_image, data.image, b or attachment); "
         + "the message has none; shown as classic")
   }
 }

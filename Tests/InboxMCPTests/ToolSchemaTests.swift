@@ -1,4 +1,4 @@
-import InboxServer
+import InboxApp
 import JSON
 import JSONSchema
 import Testing
@@ -7,7 +7,7 @@ import Testing
 
 /// Every tool's schemas come from the contract and stand alone; every resource URI round-trips.
 struct ToolSchemaTests {
-  static let definitions = ToolCatalog.all.map { $0.definition(in: InboxServer.contract) }
+  static let definitions = ToolCatalog.all.map { $0.definition(in: Contract.document) }
 
   /// Every `$ref` in `schema`, in document order.
   static func refs(_ node: JSONValue) -> [String] {

@@ -201,8 +201,14 @@ struct SynchronizerTests {
     _ = try rig.sync.sync(force: true)
     #expect(rig.backend.calls.last?.baseURL.string == "http://127.0.0.2:7/json/1.3/")
 
-    let reopened = try Synchronizer(store: rig.store, backend: rig.backend, options: .init(), clock: { 0 })
+    // Read back from the store, an http URL is used only when this run was given it.
+    var given = Synchronizer.Options()
+    given.clearTextBaseURL = try BackendURL("http://127.0.0.2:7/json/1.3/")
+    let reopened = try Synchronizer(store: rig.store, backend: rig.backend, options: given, clock: { 0 })
     #expect(reopened.effectiveBaseURL?.string == "http://127.0.0.2:7/json/1.3/")
+    let untrusting = try Synchronizer(store: rig.store, backend: rig.backend, options: .init(), clock: { 0 })
+    #expect(untrusting.effectiveBaseURL?.string == "https://APP-1.api.pushwoosh.com/json/1.3/")
+    #expect(untrusting.settings.baseURL == nil)
 
     rig.backend.queue(.getInboxMessages, .ok(["messages": []], baseURL: "http://evil.example.com/"))
     _ = try rig.sync.sync(force: true)

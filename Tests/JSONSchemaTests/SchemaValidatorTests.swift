@@ -12,7 +12,7 @@ struct SchemaCase: CustomTestStringConvertible, Sendable {
 
   static let document: JSONValue = [
     "components": ["schemas": ["Kind": ["type": "string", "enum": ["banner", "classic"]]]],
-    "definitions": ["a/b": ["type": "integer"]],
+    "definitions": ["a/b": ["type": "integer"], "": ["x": ["type": "integer"]]],
   ]
 
   static let all: [SchemaCase] = [
@@ -53,6 +53,42 @@ struct SchemaCase: CustomTestStringConvertible, Sendable {
       expected: ("p", "enum")),
     .init(name: "ref with escape", schema: ["$ref": "#/definitions/a~1b"], value: "x", expected: ("p", "type")),
     .init(name: "missing ref", schema: ["$ref": "#/nowhere"], value: 1, expected: ("p", "$ref")),
+    .init(name: "ref percent-decoded", schema: ["$ref": "#/definitions/%61~1b"], value: "x", expected: ("p", "type")),
+    .init(name: "ref broken escape", schema: ["$ref": "#/definitions/%6"], value: "x", expected: ("p", "$ref")),
+    .init(name: "ref empty token", schema: ["$ref": "#/definitions//x"], value: "x", expected: ("p", "type")),
+    .init(name: "enum numbers by value", schema: ["enum": [1, "a"]], value: 1.0, expected: nil),
+    .init(name: "const -0.0 is 0", schema: ["const": 0], value: -0.0, expected: nil),
+    .init(
+      name: "const keeps large integers exact", schema: ["const": 9_007_199_254_740_993],
+      value: 9_007_199_254_740_992.0, expected: ("p", "const")),
+    .init(name: "enum strings by code point", schema: ["enum": ["\u{E9}"]], value: "e\u{301}", expected: ("p", "enum")),
+    .init(
+      name: "uniqueItems by value", schema: ["uniqueItems": true], value: [1, 1.0], expected: ("p", "uniqueItems")),
+    .init(
+      name: "maxProperties", schema: ["maxProperties": 1], value: ["a": 1, "b": 2], expected: ("p", "maxProperties")),
+    .init(name: "exclusiveMinimum", schema: ["exclusiveMinimum": 1], value: 1, expected: ("p", "exclusiveMinimum")),
+    .init(name: "exclusiveMaximum", schema: ["exclusiveMaximum": 1.5], value: 1.5, expected: ("p", "exclusiveMaximum")),
+    .init(name: "multipleOf", schema: ["multipleOf": 0.5], value: 1.25, expected: ("p", "multipleOf")),
+    .init(
+      name: "patternProperties",
+      schema: ["patternProperties": ["^x-": ["type": "string"]], "additionalProperties": false],
+      value: ["x-a": 1], expected: ("p.x-a", "type")),
+    .init(
+      name: "propertyNames", schema: ["propertyNames": ["pattern": "^[a-z]+$"]], value: ["ok": 1, "No": 2],
+      expected: ("p.No", "propertyNames")),
+    .init(
+      name: "dependentRequired", schema: ["dependentRequired": ["card": ["expiry"]]], value: ["card": 1],
+      expected: ("p.expiry", "dependentRequired")),
+    .init(name: "contains", schema: ["contains": ["type": "string"]], value: [1, 2], expected: ("p", "contains")),
+    .init(
+      name: "maxContains", schema: ["contains": ["type": "string"], "maxContains": 1], value: ["a", "b"],
+      expected: ("p", "maxContains")),
+    .init(
+      name: "if then", schema: ["if": ["required": ["a"]], "then": ["required": ["b"]], "else": ["required": ["c"]]],
+      value: ["a": 1], expected: ("p.b", "required")),
+    .init(
+      name: "if else", schema: ["if": ["required": ["a"]], "then": ["required": ["b"]], "else": ["required": ["c"]]],
+      value: [:], expected: ("p.c", "required")),
     .init(
       name: "oneOf none, deepest variant reported",
       schema: [

@@ -287,3 +287,41 @@ def test_prompts_embed_the_inbox_state(store, mode):
             assert code_of(refused.value) == -32602
 
     run(main)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_plain_server_tells_an_mcp_host_to_start_inbox_rpc_mcp(store, mode):
+    """The `mcp` word forgotten in a host's configuration: the SDK's error names the command to run."""
+    from mcp import StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(command=BIN, args=["--store", store])
+
+    async def main():
+        with open(os.devnull, "w") as errlog:
+            if MAJOR >= 2:
+                from mcp import Client
+
+                async with Client(stdio_client(params, errlog=errlog), mode=mode, cache=None):
+                    pass
+            else:
+                from mcp import ClientSession
+
+                async with stdio_client(params, errlog=errlog) as (read, write):
+                    async with ClientSession(read, write) as client:
+                        await client.initialize()
+
+    def protocol_error(error: BaseException) -> ProtocolError | None:
+        if isinstance(error, ProtocolError):
+            return error
+        for inner in getattr(error, "exceptions", ()):  # the SDK's task groups wrap it
+            if (found := protocol_error(inner)) is not None:
+                return found
+        return None
+
+    with pytest.raises(BaseException) as raised:
+        run(main)
+    error = protocol_error(raised.value)
+    assert error is not None, repr(raised.value)
+    assert code_of(error) == -32040
+    assert "inbox-rpc mcp" in str(error), str(error)

@@ -10,6 +10,14 @@
 /// is ready, else why it is not (static text, the same on every later call).
 const char *ccurl_load(const char *library);
 
+/// The loaded libcurl's own version ("8.5.0"), from curl_version_info; NULL before a successful load.
+const char *ccurl_version(void);
+
+/// Parses `url` with libcurl's own URL parser (curl_url_set), as a transfer will: 0 when libcurl
+/// accepts it, else its CURLUcode with libcurl's words in `why`; -1 when libcurl, or its URL API
+/// (libcurl 7.62 and later), is not loaded (call ccurl_load first).
+int ccurl_url_check(const char *url, char *why, size_t why_size);
+
 /// A transfer handle and the connections it keeps alive between calls: one caller at a time.
 typedef struct ccurl_session ccurl_session;
 

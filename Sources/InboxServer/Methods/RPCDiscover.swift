@@ -1,3 +1,5 @@
+import InboxApp
+import InboxContract
 import JSON
 import JSONRPC
 
@@ -5,16 +7,7 @@ import JSONRPC
 enum RPCDiscover: RPCMethod {
   static let name = "rpc.discover"
 
-  /// Parsed once, on first use; the file is part of the build, so a parse failure is a build defect.
-  static let document: JSONValue = {
-    do {
-      return try JSONValue.parse(bytes: PackageResources.openrpc_json, options: JSONReadOptions(maxDepth: 256))
-    } catch {
-      fatalError("Schemas/openrpc.json is not valid JSON: \(error)")
-    }
-  }()
-
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
-    document
+  static func handle(_ params: NoParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+    Contract.document
   }
 }

@@ -1,3 +1,4 @@
+import InboxContract
 import JSON
 import JSONRPC
 
@@ -5,7 +6,7 @@ import JSONRPC
 enum RPCPing: RPCMethod {
   static let name = "rpc.ping"
 
-  static func handle(_ params: ValidParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
+  static func handle(_ params: NoParams, _ request: RequestContext, _ server: ServerState) throws -> JSONValue {
     "pong"
   }
 

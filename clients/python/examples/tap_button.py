@@ -4,7 +4,8 @@
     python3 clients/python/examples/tap_button.py ID N
 
 `dismiss` and `markRead` are performed by the server; `openURL` and `custom` are the host's to
-act on. The `feed.changed` notification a tap causes is printed as it arrives.
+act on. Every tap marks the message opened (the backend counts it as an open). The `feed.changed`
+notification a tap causes is printed as it arrives.
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ def main() -> int:
         if tapped["message"] is None:
             print(f"{options.id} left the feed")
         else:
-            print(f"{options.id} stays in the feed, {'read' if tapped['message']['read'] else 'unread'}")
+            card = tapped["message"]
+            state = "opened" if card["actionPerformed"] else "read" if card["read"] else "unread"
+            print(f"{options.id} stays in the feed, {state}")
     return 0
 
 

@@ -10,6 +10,8 @@ that gets no reply within its timeout raises `CallTimeout` and is cancelled on t
 from __future__ import annotations
 
 import collections
+import importlib
+import importlib.util
 import itertools
 import json
 import logging
@@ -81,7 +83,8 @@ NotificationCallback = Callable[[Notification], None]
 
 
 def find_server(binary: Union[str, "os.PathLike[str]", None] = None) -> str:
-    """The server executable: `binary`, else `$INBOX_RPC_BIN`, else `inbox-rpc` on `PATH`, else
+    """The server executable: `binary`, else `$INBOX_RPC_BIN`, else the one the `inbox-rpc` wheel
+    installed beside this client (package `inbox_rpc`), else `inbox-rpc` on `PATH`, else
     `.build/release/inbox-rpc` or `.build/debug/inbox-rpc` under the current directory.
 
     Raises `FileNotFoundError` naming every place it looked.
@@ -91,6 +94,9 @@ def find_server(binary: Union[str, "os.PathLike[str]", None] = None) -> str:
     from_env = os.environ.get("INBOX_RPC_BIN")
     if from_env:
         return from_env
+    packaged = packaged_server()
+    if packaged:
+        return packaged
     on_path = shutil.which("inbox-rpc")
     if on_path:
         return on_path
@@ -101,6 +107,19 @@ def find_server(binary: Union[str, "os.PathLike[str]", None] = None) -> str:
         "inbox-rpc not found: set INBOX_RPC_BIN, put inbox-rpc on PATH, or build it "
         f"(swift build --product inbox-rpc) so that one of {', '.join(BUILD_PATHS)} exists"
     )
+
+
+def packaged_server() -> Optional[str]:
+    """The binary of the `inbox_rpc` package (the `inbox-rpc` wheel), when it is installed: the
+    `inbox-rpc` command on PATH only hands over to it."""
+    try:
+        spec = importlib.util.find_spec("inbox_rpc")
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    path = str(importlib.import_module("inbox_rpc").binary())
+    return path if os.access(path, os.X_OK) else None
 
 
 class Call:
@@ -728,8 +747,8 @@ class Client:
         return cast(TapResult, self.call("message.tap", _params(id=id, performDefault=perform_default)))
 
     def button_tap(self, id: str, button: int, *, perform_default: Optional[bool] = None) -> ButtonTapResult:
-        """`button.tap`: the server performs `dismiss` and `markRead` (unless
-        `perform_default=False`); `openURL` and `custom` are for the host to act on."""
+        """`button.tap`: the message becomes read and opened, and the server performs `dismiss` and
+        `markRead` (unless `perform_default=False`); `openURL` and `custom` are for the host to act on."""
         params = _params(id=id, button=button, performDefault=perform_default)
         return cast(ButtonTapResult, self.call("button.tap", params))
 

@@ -206,8 +206,10 @@ class ServerName(TypedDict):
 
 
 class InitializeResult(TypedDict):
-    """`initialize`."""
+    """`initialize` (as the server answers a host that is not an LSP client)."""
 
+    serverInfo: ServerName
+    capabilities: JSONObject  # the same handshake under experimental.inbox
     server: ServerName
     protocolVersion: str
     methods: List[str]

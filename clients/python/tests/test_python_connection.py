@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -307,6 +308,33 @@ def test_find_server_prefers_the_argument_then_the_environment(
     monkeypatch.chdir(tmp_path)
     with pytest.raises(FileNotFoundError, match="INBOX_RPC_BIN"):
         find_server()
+
+
+def test_find_server_takes_the_packaged_server_after_the_environment_before_path(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, server_bin: str
+) -> None:
+    # The `inbox-rpc` wheel installs package `inbox_rpc` with the binary beside its __init__.py.
+    package = tmp_path / "site" / "inbox_rpc"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "import os\ndef binary():\n    return os.path.join(os.path.dirname(__file__), 'inbox-rpc')\n"
+    )
+    on_path = tmp_path / "bin"
+    on_path.mkdir()
+    for directory in (package, on_path):
+        (directory / "inbox-rpc").symlink_to(server_bin)
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.delitem(sys.modules, "inbox_rpc", raising=False)
+    monkeypatch.setenv("PATH", str(on_path))
+    monkeypatch.setenv("INBOX_RPC_BIN", server_bin)
+    assert find_server() == server_bin, "INBOX_RPC_BIN still overrides"
+    monkeypatch.delenv("INBOX_RPC_BIN")
+    assert find_server() == str(package / "inbox-rpc")
+    with Client(timeout=10, args=["--store", ":memory:", "--sample-feed"]) as inbox:
+        assert inbox.command[0] == str(package / "inbox-rpc")
+        assert inbox.feed_counts()["total"] == 10
+    (package / "inbox-rpc").unlink()
+    assert find_server() == str(on_path / "inbox-rpc"), "a package without its binary is passed over"
 
 
 def test_from_env_reads_the_store_and_flags_like_the_shell_client(

@@ -3,7 +3,9 @@
 Each fenced block opened with ```` ```sh tour ```` holds commands (`$ ` lines; a trailing `\\`
 continues one) each followed by the output it prints. All blocks run in order in one bash from
 the repository root, with a private TMPDIR (the tour's `mktemp -d` makes a fresh store there),
-stderr merged into stdout as a terminal shows it, and the server under test as INBOX_RPC_BIN.
+stderr merged into stdout as a terminal shows it, and the server under test as INBOX_RPC_BIN;
+or, with `INBOX_RPC_TOUR_PATH=DIR`, the `inbox-rpc` installed in DIR (a package's) first on PATH
+and INBOX_RPC_BIN unset, as a user who installed a package runs the tour.
 Every command must exit 0 (the tour shows a failure with `; echo "exit status $?"`), and its
 output must equal the shown one once dates and cursors are masked.
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,7 +106,13 @@ def test_the_readme_tour_prints_what_it_shows(server_bin: str, tmp_path: Path) -
         assert needed in commands, f"the tour no longer shows {needed}"
 
     env = {name: value for name, value in os.environ.items() if not name.startswith(("INBOX", "PYTHON"))}
-    env.update(INBOX_RPC_BIN=server_bin, TMPDIR=str(tmp_path), PYTHONUNBUFFERED="1", TERM="dumb")
+    env.update(TMPDIR=str(tmp_path), PYTHONUNBUFFERED="1", TERM="dumb")
+    installed = os.environ.get("INBOX_RPC_TOUR_PATH")
+    if installed:
+        env["PATH"] = installed + os.pathsep + env.get("PATH", "")
+        assert shutil.which("inbox-rpc", path=env["PATH"]) == os.path.join(installed, "inbox-rpc")
+    else:
+        env["INBOX_RPC_BIN"] = server_bin
     results = run_tour(steps, env)
 
     if os.environ.get("RECORD_TOUR"):

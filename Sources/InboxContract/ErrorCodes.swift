@@ -1,0 +1,101 @@
+import InboxApp
+import InboxCore
+import InboxStore
+import InboxSync
+import JSON
+import JSONRPC
+
+/// The inbox's application error codes, by name, for both faces (JSON-RPC's implementation-defined range), each with a
+/// stable `data` object; Schemas/openrpc.json lists them per method.
+extension ErrorCode {
+  /// No visible message has this id (unknown, dismissed or expired). `data: {id}`.
+  public static let messageNotFound = ErrorCode(rawValue: -32001)
+  /// The payload is not an inbox message; nothing was stored. `data: {reason, code}`.
+  public static let notAnInboxMessage = ErrorCode(rawValue: -32010)
+  /// The store failed (busy, damaged, disk full). `data: {kind, message}`.
+  public static let storeFailure = ErrorCode(rawValue: -32020)
+
+  // MARK: - Sync (API.md "Backend"); the local feed keeps working whichever of these a sync meets.
+
+  /// The backend could not be reached or stopped answering: connection refused, DNS or TLS failure,
+  /// timeout, connection closed mid-body. `data: {method, reason, pushed, pending}`.
+  public static let backendUnavailable = ErrorCode(rawValue: -32030)
+  /// The backend answered with an HTTP status other than 200, or a `status_code` other than 200.
+  /// `data: {method, httpStatus, statusCode, statusMessage, location?, pushed, pending}`.
+  public static let backendRefused = ErrorCode(rawValue: -32031)
+  /// The reply was HTTP 200 but not the contract's shape (empty, not JSON, a member of the wrong type).
+  /// `data: {method, path, reason, pushed, pending}`; `path` is a JSON path into the reply.
+  public static let backendMalformedReply = ErrorCode(rawValue: -32032)
+  /// No application code is configured. `data: {missing}`.
+  public static let backendNotConfigured = ErrorCode(rawValue: -32033)
+}
+
+extension InboxError: RPCErrorConvertible {
+  public var rpcError: RPCError {
+    switch self {
+    case .messageNotFound(let id): RPCError(.messageNotFound, "Message not found", data: ["id": .string(id)])
+    case .invalidArgument(let argument, let reason): RPCError.invalidParams(argument, reason)
+    }
+  }
+}
+
+extension BackendSettings.PatchError: RPCErrorConvertible {
+  public var rpcError: RPCError { .invalidParams(path, reason) }
+}
+
+extension IngestError: RPCErrorConvertible {
+  public var rpcError: RPCError {
+    RPCError(.notAnInboxMessage, "Not an inbox message", data: ["reason": .string(reason), "code": .string(code)])
+  }
+}
+
+extension StoreError: RPCErrorConvertible {
+  public var rpcError: RPCError {
+    RPCError(.storeFailure, "Store failure", data: ["kind": .string(kind.rawValue), "message": .string(message)])
+  }
+}
+
+extension SyncError: RPCErrorConvertible {
+  public var rpcError: RPCError {
+    switch self {
+    case .notConfigured(let missing):
+      return RPCError(
+        .backendNotConfigured, "Backend not configured",
+        data: [
+          "missing": .array(missing.map(JSONValue.string)),
+          "reason": "set the application code (--application, INBOX_RPC_APPLICATION or config.set backend)",
+        ])
+    case .unavailable(let method, let reason):
+      return RPCError(
+        .backendUnavailable, "Backend unavailable", data: ["method": .string(method), "reason": .string(reason)])
+    case .refused(let method, let httpStatus, let statusCode, let statusMessage, let location):
+      var data: JSONObject = [
+        "method": .string(method), "httpStatus": .int(Int64(httpStatus)),
+        "statusCode": statusCode.map(JSONValue.int) ?? .null,
+        "statusMessage": statusMessage.map(JSONValue.string) ?? .null,
+      ]
+      if let location { data["location"] = .string(location) }
+      return RPCError(.backendRefused, "Backend refused the request", data: .object(data))
+    case .malformedReply(let method, let path, let reason):
+      return RPCError(
+        .backendMalformedReply, "Malformed backend reply",
+        data: ["method": .string(method), "path": .string(path), "reason": .string(reason)])
+    case .cancelled:
+      return .cancelled
+    case .store(let error):
+      return error.rpcError
+    }
+  }
+}
+
+extension SyncFailure: RPCErrorConvertible {
+  /// The error's own code and data, plus what the sync did before failing (`pushed`, `pending`).
+  public var rpcError: RPCError {
+    var rpc = error.rpcError
+    guard rpc.code != .requestCancelled, case .object(var data)? = rpc.data else { return rpc }
+    data["pushed"] = .int(Int64(partial.pushed))
+    data["pending"] = .int(Int64(partial.pending))
+    rpc.data = .object(data)
+    return rpc
+  }
+}

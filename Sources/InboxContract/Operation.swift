@@ -1,0 +1,134 @@
+import InboxApp
+import InboxCore
+import InboxStore
+import InboxSync
+import JSON
+import JSONRPC
+
+/// One use case as both faces offer it: its name in the contract, where it runs, its params
+/// decoded once into a typed value, and its result encoded from the typed value the use case
+/// returns. A face checks the params against the contract, then runs the operation; what the use
+/// case changed reaches the face as typed values (`FeedChange`, `Warning`, `SyncProgress`).
+protocol Operation: SendableMetatype {
+  associatedtype Params: OperationParams
+  /// The method name, exactly as Schemas/openrpc.json spells it.
+  static var name: String { get }
+  /// Inline for quick work; serial for writes; background for work that waits on the network.
+  static var execution: Method.Execution { get }
+  static func run(_ params: Params, _ context: OperationContext) throws -> JSONValue
+}
+
+extension Operation {
+  static var execution: Method.Execution { .inline }
+
+  static var erased: AnyOperation {
+    AnyOperation(name: name, execution: execution, decode: { try Params(ParamsReader($0)) }) { object, context in
+      try run(Params(ParamsReader(object)), context)
+    }
+  }
+}
+
+/// A method's params as a typed value: read from the params the contract accepted, and written
+/// back as a host would send them.
+public protocol OperationParams: Sendable {
+  init(_ params: ParamsReader) throws(RPCError)
+  var json: JSONObject { get }
+}
+
+/// An operation whatever its params type.
+public struct AnyOperation: Sendable {
+  public let name: String
+  public let execution: Method.Execution
+  /// The params decoded into the method's type, as `run` decodes them.
+  public let decode: @Sendable (JSONObject) throws -> any OperationParams
+  let body: @Sendable (JSONObject, OperationContext) throws -> JSONValue
+
+  init(
+    name: String, execution: Method.Execution,
+    decode: @escaping @Sendable (JSONObject) throws -> any OperationParams,
+    body: @escaping @Sendable (JSONObject, OperationContext) throws -> JSONValue
+  ) {
+    self.name = name
+    self.execution = execution
+    self.decode = decode
+    self.body = body
+  }
+
+  /// Runs the operation on params the contract has accepted. A write tried on the reader must not
+  /// wait there: if it would, the transport moves it to the serial lane (`RunOffReader`).
+  public func run(_ params: JSONObject, _ context: OperationContext, onReader: Bool) throws -> JSONValue {
+    guard execution == .serial, onReader else { return try body(params, context) }
+    do {
+      return try context.inbox.withoutWaiting { try body(params, context) }
+    } catch let error as StoreError where error.isWouldWait {
+      throw RunOffReader()
+    }
+  }
+}
+
+/// Where an operation's events go, said the way the face that runs it says them.
+public struct Reporter: Sendable {
+  /// A committed change of the feed.
+  public var changed: @Sendable (FeedChange) -> Void
+  /// An engine warning not said before (each is said once per server).
+  public var warned: @Sendable (Warning) -> Void
+  /// A step of a sync that reports progress.
+  public var progress: @Sendable (SyncProgress) -> Void
+
+  public init(
+    changed: @escaping @Sendable (FeedChange) -> Void, warned: @escaping @Sendable (Warning) -> Void,
+    progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+  ) {
+    self.changed = changed
+    self.warned = warned
+    self.progress = progress
+  }
+}
+
+/// What an operation runs with: the inbox, where its events go, its cancellation and the log.
+public struct OperationContext: Sendable {
+  public let inbox: Inbox
+  public let reporter: Reporter
+  public let warnings: WarningLog
+  public let cancellation: CancellationToken
+  public let logger: Logger
+
+  public init(
+    inbox: Inbox, reporter: Reporter, warnings: WarningLog, cancellation: CancellationToken, logger: Logger
+  ) {
+    self.inbox = inbox
+    self.reporter = reporter
+    self.warnings = warnings
+    self.cancellation = cancellation
+    self.logger = logger
+  }
+
+  /// Tells the face what a use case did: its warnings (once each, also on stderr), then its changes.
+  public func report(_ effects: Effects) {
+    for warning in warnings.fresh(effects.warnings) {
+      logger.warn(warning.description)
+      reporter.warned(warning)
+    }
+    for change in effects.changes { reporter.changed(change) }
+  }
+
+  /// Tells the face what a configuration change did: the account change on stderr, then its effects.
+  public func report(_ result: ConfigResult) {
+    if let outcome = result.accountChange {
+      logger.info(
+        "backend account changed: \(outcome.removed.count) messages cleared, \(outcome.dropped) unsendable changes dropped"
+      )
+    }
+    report(result.effects)
+  }
+
+  /// A sync's events as this face says them: progress, the merge's change, warnings, notes.
+  public func syncObserver(progress: Bool) -> SyncObserver {
+    let reporter = reporter
+    return SyncObserver(
+      progress: { step in if progress { reporter.progress(step) } },
+      changed: { change in reporter.changed(change) },
+      warnings: { found in report(Effects(warnings: found)) },
+      log: { [logger] note in logger.info("sync: \(note)") })
+  }
+}

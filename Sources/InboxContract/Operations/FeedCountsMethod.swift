@@ -1,0 +1,25 @@
+import InboxApp
+import InboxStore
+import JSON
+import JSONRPC
+
+/// `feed.counts` -> `{total, unread, unactioned, pinned}` over visible messages.
+enum FeedCountsMethod: Operation {
+  static let name = "feed.counts"
+
+  static func run(_ params: NoParams, _ context: OperationContext) throws -> JSONValue {
+    let result = try context.inbox.counts()
+    context.report(result.effects)
+    return result.counts.json
+  }
+}
+
+extension FeedCounts {
+  /// `{total, unread, unactioned, pinned}`.
+  public var json: JSONValue {
+    [
+      "total": .int(Int64(total)), "unread": .int(Int64(unread)), "unactioned": .int(Int64(unactioned)),
+      "pinned": .int(Int64(pinned)),
+    ]
+  }
+}

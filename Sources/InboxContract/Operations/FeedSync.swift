@@ -1,0 +1,26 @@
+import InboxApp
+import InboxSync
+import JSON
+import JSONRPC
+
+/// `feed.sync {force?: false}` -> `{added, updated, removed, expired, pushed, pending, failed, throttled}`
+/// (API.md "Feed"; SPEC.md §7): pull-to-refresh.
+///
+/// Pushes every queued status change (an explicit sync does not wait for retry times), fetches the
+/// inbox unless the last fetch is more recent than the minimum interval (10 s by default;
+/// `force: true` fetches anyway, `throttled` says when it did not), merges it, and pushes what the
+/// merge made sendable. Notifies `sync.progress {stage, done?, total?}` (push, fetch, merge, done) and
+/// `feed.changed {reason: "sync"}` once the merge has committed. Runs off the reader; `$/cancelRequest`
+/// aborts a transfer in flight and answers -32800, leaving the store consistent. Errors: -32030
+/// unavailable, -32031 refused, -32032 malformed reply, -32033 not configured, each with
+/// `data.pushed` and `data.pending`; the local feed keeps working.
+enum FeedSync: Operation {
+  static let name = "feed.sync"
+  static let execution: Method.Execution = .background
+
+  static func run(_ params: FeedSyncParams, _ context: OperationContext) throws -> JSONValue {
+    let report = try context.inbox.sync(
+      force: params.force ?? false, observer: context.syncObserver(progress: true), cancellation: context.cancellation)
+    return report.json
+  }
+}

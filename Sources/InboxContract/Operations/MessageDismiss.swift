@@ -1,0 +1,17 @@
+import InboxApp
+import JSON
+import JSONRPC
+
+/// `message.dismiss {id}` -> `{dismissed}` (false when it already was); persisted before the reply
+/// (SPEC.md §6). A dismissed message never comes back.
+enum MessageDismiss: Operation {
+  static let name = "message.dismiss"
+  /// A write: on the serial lane, so waiting for another process's lock holds up no read.
+  static let execution: Method.Execution = .serial
+
+  static func run(_ params: MessageID, _ context: OperationContext) throws -> JSONValue {
+    let outcome = try context.inbox.dismiss(id: params.id)
+    context.report(outcome.effects)
+    return ["dismissed": .bool(outcome.dismissed)]
+  }
+}

@@ -1,0 +1,14 @@
+import InboxApp
+import JSON
+import JSONRPC
+
+/// `message.get {id}` -> `Card`.
+enum MessageGet: Operation {
+  static let name = "message.get"
+
+  static func run(_ params: MessageID, _ context: OperationContext) throws -> JSONValue {
+    let result = try context.inbox.card(id: params.id)
+    context.report(result.effects)
+    return result.json
+  }
+}

@@ -1,0 +1,45 @@
+import InboxApp
+import InboxCore
+import JSON
+import JSONRPC
+
+/// `feed.list {cursor?, limit?, unreadOnly?, kinds?}`.
+public struct FeedListParams: OperationParams, Hashable {
+  public var cursor: String?
+  public var limit: Int?
+  public var unreadOnly: Bool?
+  public var kinds: [CardKind]?
+
+  public init(_ params: ParamsReader) throws(RPCError) {
+    cursor = try params.string("cursor")
+    limit = try params.index("limit")
+    unreadOnly = try params.bool("unreadOnly")
+    // The contract admits only the kinds' names.
+    kinds = try params.strings("kinds")?.compactMap(CardKind.init(rawValue:))
+  }
+
+  public var page: PageRequest { PageRequest(cursor: cursor, limit: limit ?? PageRequest().limit) }
+  public var filter: FeedFilter { FeedFilter(unreadOnly: unreadOnly ?? false, kinds: kinds.map(Set.init)) }
+
+  public var json: JSONObject {
+    var out = ParamsWriter()
+    out.set("cursor", cursor.map(JSONValue.string))
+    out.set("limit", limit.map { .int(Int64($0)) })
+    out.set("unreadOnly", unreadOnly.map(JSONValue.bool))
+    out.set("kinds", kinds.map { .array($0.map { .string($0.rawValue) }) })
+    return out.object
+  }
+}
+
+/// `feed.sync {force?}`.
+public struct FeedSyncParams: OperationParams, Hashable {
+  public var force: Bool?
+
+  public init(_ params: ParamsReader) throws(RPCError) { force = try params.bool("force") }
+
+  public var json: JSONObject {
+    var out = ParamsWriter()
+    out.set("force", force.map(JSONValue.bool))
+    return out.object
+  }
+}

@@ -1,0 +1,77 @@
+import JSON
+import JSONRPC
+
+/// `{id}`: `message.get`, `message.dismiss`.
+public struct MessageID: OperationParams, Hashable {
+  public var id: String
+
+  public init(id: String) { self.id = id }
+  public init(_ params: ParamsReader) throws(RPCError) { id = try params.required("id", params.string) }
+  public var json: JSONObject { ["id": .string(id)] }
+}
+
+/// `message.tap {id, performDefault?}`.
+public struct MessageTapParams: OperationParams, Hashable {
+  public var id: String
+  public var performDefault: Bool?
+
+  public init(_ params: ParamsReader) throws(RPCError) {
+    id = try params.required("id", params.string)
+    performDefault = try params.bool("performDefault")
+  }
+
+  public var json: JSONObject {
+    var out = ParamsWriter()
+    out.set("id", .string(id))
+    out.set("performDefault", performDefault.map(JSONValue.bool))
+    return out.object
+  }
+}
+
+/// `button.tap {id, button, performDefault?}`.
+public struct ButtonTapParams: OperationParams, Hashable {
+  public var id: String
+  public var button: Int
+  public var performDefault: Bool?
+
+  public init(_ params: ParamsReader) throws(RPCError) {
+    id = try params.required("id", params.string)
+    button = try params.required("button", params.index)
+    performDefault = try params.bool("performDefault")
+  }
+
+  public var json: JSONObject {
+    var out = ParamsWriter()
+    out.set("id", .string(id))
+    out.set("button", .int(Int64(button)))
+    out.set("performDefault", performDefault.map(JSONValue.bool))
+    return out.object
+  }
+}
+
+/// `slide.tap {id, slide}`.
+public struct SlideTapParams: OperationParams, Hashable {
+  public var id: String
+  public var slide: Int
+
+  public init(_ params: ParamsReader) throws(RPCError) {
+    id = try params.required("id", params.string)
+    slide = try params.required("slide", params.index)
+  }
+
+  public var json: JSONObject { ["id": .string(id), "slide": .int(Int64(slide))] }
+}
+
+/// `message.markRead {ids}`.
+public struct MarkReadParams: OperationParams, Hashable {
+  public var ids: [String]
+
+  public init(_ params: ParamsReader) throws(RPCError) { ids = try params.required("ids", params.strings) }
+  public var json: JSONObject { ["ids": .array(ids.map(JSONValue.string))] }
+}
+
+/// No params: `feed.counts`, `feed.markAllRead`, `config.get`, `rpc.discover`, `shutdown`.
+public struct NoParams: OperationParams, Hashable {
+  public init(_ params: ParamsReader) throws(RPCError) {}
+  public var json: JSONObject { [:] }
+}

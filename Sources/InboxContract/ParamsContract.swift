@@ -1,0 +1,78 @@
+import InboxApp
+import JSON
+import JSONRPC
+import JSONSchema
+
+/// The params each method accepts, read from the OpenRPC document, checked before its handler
+/// runs: a violation answers -32602 naming the parameter's path and the rule broken.
+///
+/// Params are by name. A null optional counts as absent (the schemas allow it; `ParamsReader` reads
+/// it so); a null required param is missing. Unknown params are
+/// refused unless the method is marked `x-additional-params` (initialize, rpc.ping).
+public struct ParamsContract: Sendable {
+  struct Descriptor: Sendable {
+    var name: String
+    var required: Bool
+    var schema: JSONValue
+  }
+
+  let descriptors: [Descriptor]
+  let allowsAdditional: Bool
+  let validator: SchemaValidator
+
+  /// Every method's contract, read from the embedded document on first use rather than at start-up:
+  /// parsing the document costs more than the rest of start-up, and `rpc.ping` never needs it.
+  private static let contracts = all(in: Contract.document)
+
+  /// The contract of a method, nil for a method the document does not describe.
+  public static func forMethod(_ name: String) -> ParamsContract? { contracts[name] }
+
+  /// The contract of every method in `document`, by name.
+  static func all(in document: JSONValue) -> [String: ParamsContract] {
+    let validator = SchemaValidator(document: document)
+    var contracts: [String: ParamsContract] = [:]
+    for method in document["methods"]?.arrayValue ?? [] {
+      guard let name = method["name"]?.stringValue else { continue }
+      let descriptors = (method["params"]?.arrayValue ?? []).compactMap { param -> Descriptor? in
+        guard let name = param["name"]?.stringValue, let schema = param["schema"] else { return nil }
+        return Descriptor(name: name, required: param["required"]?.boolValue ?? false, schema: schema)
+      }
+      contracts[name] = ParamsContract(
+        descriptors: descriptors, allowsAdditional: method["x-additional-params"]?.boolValue ?? false,
+        validator: validator)
+    }
+    return contracts
+  }
+
+  public func check(_ params: Params) throws(RPCError) {
+    let given: JSONObject
+    switch params.raw {
+    case nil: given = [:]
+    case .object(let object)?: given = object
+    case .array(let items)?:
+      if allowsAdditional && descriptors.isEmpty { return }
+      if items.isEmpty && descriptors.allSatisfy({ !$0.required }) { return }
+      throw RPCError.invalidParams("params", "params are by name: send an object, not an array")
+    default: return
+    }
+    for descriptor in descriptors {
+      guard let value = given[descriptor.name], !value.isNull else {
+        if descriptor.required { throw RPCError.invalidParams(descriptor.name, "required") }
+        continue
+      }
+      if let violation = validator.violation(of: value, against: descriptor.schema, at: descriptor.name) {
+        throw RPCError(
+          .invalidParams, "Invalid params: \(violation.path): \(violation.message)",
+          data: [
+            "param": .string(violation.path), "reason": .string(violation.message), "rule": .string(violation.rule),
+          ])
+      }
+    }
+    guard !allowsAdditional else { return }
+    let known = Set(descriptors.map(\.name))
+    if let unknown = given.keys.first(where: { !known.contains($0) }) {
+      let expected = descriptors.isEmpty ? "none" : descriptors.map(\.name).joined(separator: ", ")
+      throw RPCError.invalidParams(unknown, "unknown parameter (expected: \(expected))")
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import JSON
+
+/// The `sarif` format: a SARIF 2.1.0 log with one run, read by GitHub code scanning, GitLab and
+/// IDE viewers.
+///
+/// The rules are described once, in `tool.driver.rules`; each result cites its rule by `ruleId`
+/// and `ruleIndex`. Regions are 1-based and the run says `columnKind: utf16CodeUnits`. A file
+/// named by a relative path is a relative URI (what code scanning resolves against the checkout);
+/// an absolute one is a `file://` URI.
+enum SARIFFormat {
+  static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+  static func document(_ report: Report) -> JSONValue {
+    var driver: JSONObject = ["name": .string(report.tool.name), "version": .string(report.tool.version)]
+    if let uri = report.tool.informationURI { driver["informationUri"] = .string(uri) }
+    driver["rules"] = .array(report.rules.map(descriptor))
+    let indices = Dictionary(report.rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let run: JSONValue = [
+      "tool": ["driver": .object(driver)],
+      "columnKind": "utf16CodeUnits",
+      "results": .array(report.findings.map { result($0, ruleIndex: indices[$0.ruleId]) }),
+    ]
+    return ["$schema": .string(schemaURI), "version": "2.1.0", "runs": [run]]
+  }
+
+  private static func descriptor(_ rule: Rule) -> JSONValue {
+    [
+      "id": .string(rule.id),
+      "shortDescription": ["text": .string(rule.summary)],
+      "defaultConfiguration": ["level": .string(level(rule.severity))],
+    ]
+  }
+
+  private static func result(_ finding: Finding, ruleIndex: Int?) -> JSONValue {
+    var object: JSONObject = ["ruleId": .string(finding.ruleId)]
+    if let ruleIndex { object["ruleIndex"] = .int(Int64(ruleIndex)) }
+    object["level"] = .string(level(finding.severity))
+    object["message"] = ["text": .string(finding.message)]
+    let region: JSONValue = [
+      "startLine": .int(Int64(finding.position.line)), "startColumn": .int(Int64(finding.position.column)),
+    ]
+    object["locations"] = [
+      ["physicalLocation": ["artifactLocation": ["uri": .string(uri(finding.file))], "region": region]]
+    ]
+    if let pointer = finding.pointer { object["properties"] = ["jsonPointer": .string(pointer.description)] }
+    return .object(object)
+  }
+
+  private static func level(_ severity: Severity) -> String {
+    switch severity {
+    case .error: "error"
+    case .warning: "warning"
+    case .note: "note"
+    }
+  }
+
+  /// A path as a URI reference: each byte outside RFC 3986's unreserved set and `/` percent-encoded.
+  static func uri(_ path: String) -> String {
+    let encoded = PercentEncoding.encode(path, keeping: "/")
+    return path.hasPrefix("/") ? "file://" + encoded : encoded
+  }
+}

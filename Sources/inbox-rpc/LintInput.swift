@@ -1,0 +1,54 @@
+import JSON
+import LintReport
+import Posix
+
+/// One file `lint` reads: its text as written (for positions) and its JSON, or the finding that
+/// says why it has none.
+struct LintInput {
+  var file: String
+  var text: SourceText
+  var value: Result<JSONValue, FileProblem>
+
+  /// Why a file yields no payloads: a finding of its own, so CI reports show it too.
+  struct FileProblem: Error {
+    var finding: Finding
+  }
+
+  /// The files the command line names: each directory stands for its `*.json` files at any depth,
+  /// `-` for standard input. A directory that cannot be read is a problem of its own.
+  static func expand(_ arguments: [String]) -> [Result<String, FileProblem>] {
+    arguments.flatMap { argument -> [Result<String, FileProblem>] in
+      guard argument != "-", Files.isDirectory(argument) else { return [.success(argument)] }
+      do {
+        return try Files.files(under: argument, endingWith: ".json").map { .success($0) }
+      } catch {
+        return [.failure(problem(argument, .start, "unreadable", "\(error)"))]
+      }
+    }
+  }
+
+  /// Reads and parses `file`; a UTF-8 byte order mark is read past (the parser refuses one).
+  static func read(_ file: String) -> LintInput {
+    let bytes: [UInt8]
+    do {
+      bytes = file == "-" ? try Files.readAll(0) : try Files.contents(of: file)
+    } catch {
+      return LintInput(
+        file: file, text: SourceText([]), value: .failure(problem(file, .start, "unreadable", "\(error)")))
+    }
+    let text = SourceText(bytes)
+    do {
+      return LintInput(file: file, text: text, value: .success(try JSONValue.parse(bytes: text.json, options: options)))
+    } catch {
+      let offset = error.position >= 0 ? error.position + SourceText.bomLength(bytes) : 0
+      let position = SourcePosition(offset: offset, in: bytes)
+      return LintInput(file: file, text: text, value: .failure(problem(file, position, "notJSON", error.message)))
+    }
+  }
+
+  private static let options = JSONReadOptions(maxDepth: 256)
+
+  static func problem(_ file: String, _ position: SourcePosition, _ rule: String, _ message: String) -> FileProblem {
+    FileProblem(finding: Finding(file: file, position: position, ruleId: rule, severity: .error, message: message))
+  }
+}

@@ -1,0 +1,13 @@
+import InboxApp
+import JSON
+import LintReport
+
+/// The json format of `lint`: one `LintReport` (Schemas/shapes/LintReport) per file, a line each,
+/// with the findings beside the payloads.
+enum LintJSON {
+  static func line(file: String, reports: [PayloadLint.Report], _ subjects: [Report.Subject]) -> String {
+    var object = PayloadLint.json(reports, file: file).objectValue ?? [:]
+    object["findings"] = .array(subjects.flatMap(\.findings).map(\.json))
+    return JSONValue.object(object).jsonString + "\n"
+  }
+}

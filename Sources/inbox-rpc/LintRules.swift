@@ -1,0 +1,36 @@
+import InboxCore
+import LintReport
+
+/// The rules `lint` reports under, each described once (SARIF's `tool.driver.rules`): the input
+/// schema, refusals, files that cannot be read, and one per engine warning code.
+enum LintRules {
+  static let all: [Rule] = [
+    Rule(id: "schema", summary: "The payload breaks the input schema in Schemas/.", severity: .error),
+    Rule(id: "notInboxMessage", summary: "The payload is not an inbox message; nothing is shown.", severity: .error),
+    Rule(id: "notJSON", summary: "The file is not JSON.", severity: .error),
+    Rule(id: "unreadable", summary: "The file or directory cannot be read.", severity: .error),
+    warning(.degraded, "A rich card falls back to classic."),
+    warning(.unknownDisplayType, "displayType names no known kind; the heuristic decides."),
+    warning(.buttonDropped, "A button is dropped."),
+    warning(.unknownButtonAction, "A button's action is not dismiss, markRead or custom."),
+    warning(.invalidButtonURL, "A button's url has no scheme; the button does not open it."),
+    warning(.slideDropped, "A carousel slide is dropped."),
+    warning(.invalidCustomData, "u is not an object nor a JSON string of one."),
+    warning(.invalidField, "An optional field is malformed and ignored or defaulted."),
+    warning(.unsafeScheme, "A link or image uses a scheme the host does not allow."),
+  ]
+
+  private static func warning(_ code: Warning.Code, _ summary: String) -> Rule {
+    Rule(id: code.rawValue, summary: summary, severity: .warning)
+  }
+
+  /// The catalogue, with a rule for any warning code it does not list yet (so every finding's
+  /// rule is described).
+  static func catalogue(citedBy findings: [Finding]) -> [Rule] {
+    var rules = all
+    for finding in findings where !rules.contains(where: { $0.id == finding.ruleId }) {
+      rules.append(Rule(id: finding.ruleId, summary: "An engine warning.", severity: finding.severity))
+    }
+    return rules
+  }
+}

@@ -1,0 +1,77 @@
+"""Every tool called the way agent frameworks call it: each optional argument sent as `null`
+(mcp-use's LangChain adapter fills every unset optional with null; a model may write one). The
+arguments are first checked against the tool's published inputSchema, as a validating client does,
+and the call must succeed: a null optional means absent, on this face as on JSON-RPC."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import anyio
+import jsonschema
+import pytest
+
+from harness import MAJOR, REPO, ProtocolError, attr, code_of, session
+
+MODES = ["auto", "legacy"] if MAJOR >= 2 else ["legacy"]
+
+with open(os.path.join(REPO, "clients", "examples", "flash-sale-push.json"), encoding="utf-8") as _file:
+    PUSH = json.load(_file)
+
+# The required arguments of each tool on the sample feed, in an order where no call undoes the next.
+CALLS = [
+    ("list_feed", {}),
+    ("get_message", {"id": "welcome"}),
+    ("inbox_counts", {}),
+    ("tap_slide", {"id": "new-arrivals", "slide": 0}),
+    ("resolve_payload", {"payload": PUSH}),
+    ("lint_payload", {"payload": PUSH}),
+    ("tap_message", {"id": "plain-note"}),
+    ("tap_button", {"id": "welcome", "button": 0}),
+    ("mark_read", {"ids": ["the-reveal"]}),
+    ("mark_all_read", {}),
+    ("dismiss_message", {"id": "hero-banner"}),
+    ("ingest_payload", {"payload": PUSH}),
+    ("sync_inbox", {}),
+]
+
+
+def with_nulls(schema: dict, required: dict) -> dict:
+    """`required` plus every other property of `schema` as null."""
+    arguments = {name: None for name in schema.get("properties", {})}
+    arguments.update(required)
+    return arguments
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_tool_takes_null_for_each_optional_argument(store, backend, backend_args, mode):
+    async def main():
+        async with session(store, "--sample-feed", *backend_args, mode=mode) as peer:
+            tools = {tool.name: tool for tool in await peer.tools()}
+            assert {name for name, _ in CALLS} == set(tools)
+            nulls = 0
+            for name, required in CALLS:
+                schema = attr(tools[name], "input_schema")
+                arguments = with_nulls(schema, required)
+                nulls += sum(value is None for value in arguments.values())
+                jsonschema.Draft202012Validator(schema).validate(arguments)
+                result = await peer.call(name, arguments)
+                assert not attr(result, "is_error"), (name, arguments, result.content)
+            assert nulls == 13, "every optional argument of every tool is sent as null"
+
+    anyio.run(main)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_required_argument_stays_required_when_null(store, mode):
+    async def main():
+        async with session(store, "--sample-feed", mode=mode) as peer:
+            schema = attr({tool.name: tool for tool in await peer.tools()}["get_message"], "input_schema")
+            with pytest.raises(jsonschema.ValidationError):
+                jsonschema.Draft202012Validator(schema).validate({"id": None})
+            with pytest.raises(ProtocolError) as refused:
+                await peer.client.call_tool("get_message", {"id": None})
+            assert code_of(refused.value) == -32602
+
+    anyio.run(main)
