@@ -35,6 +35,9 @@ public final class Inbox: Sendable {
   /// Runs `body` with its store writes giving up at once where they would wait (`StoreError.isWouldWait`).
   public func withoutWaiting<T>(_ body: () throws -> T) rethrows -> T { try store.withoutWaiting(body) }
 
+  /// The largest payload a message may have: larger ones are not stored, nor shown in a page.
+  public var messageLimit: MessageSizeLimit { options.messageLimit }
+
   /// The attributes in force: those saved with the store, then this session's changes.
   public var attributes: Attributes { attributesInForce.withLock { $0 } }
 

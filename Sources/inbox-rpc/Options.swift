@@ -1,3 +1,4 @@
+import InboxCore
 import InboxStore
 import InboxSync
 import JSONRPC
@@ -30,6 +31,8 @@ struct Options {
   var backendTimeout: Double = 30
   var syncInterval: Int?
   var minSyncInterval: Int64 = 10
+  var maxMessageBytes = MessageSizeLimit.standard.bytes
+  var maxSyncReplyBytes = BackendEnvelope.maxReplyBytes
   var showHelp = false
   var showVersion = false
   /// `--trace FILE`: every frame in and out, secrets replaced (docs/tracing.md).
@@ -64,6 +67,9 @@ struct Options {
       --max-reply-bytes N         Reply bytes batches may hold in memory, and the largest single reply
                                   (default: 16777216). A reply past it: -32600, the request still ran.
       --max-depth N               Deepest JSON nesting accepted (default: 64).
+      --max-message-bytes N       Largest payload of one message, as compact JSON (default: 262144), on
+                                  every way in: ingest refuses it (-32010), a sync skips it with a warning,
+                                  and a stored one past it is left out of pages with a warning.
       --log-level LEVEL           error, warn, info or debug (default: warn; env INBOX_RPC_LOG_LEVEL).
       --store PATH                The inbox store, an SQLite file created with mode 0600 (default:
                                   $XDG_DATA_HOME/inbox-rpc/inbox.sqlite, or ~/.local/share/...);
@@ -101,6 +107,8 @@ struct Options {
                                   all_proxy), with CONNECT, except to the hosts listed in no_proxy.
       --sync-interval SECONDS     Also sync in the background every SECONDS (default: off).
       --sync-min-interval SECONDS Least time between two fetches unless feed.sync {force: true} (default 10).
+      --max-sync-reply-bytes N    Largest inbox reply read, decoded (default: 33554432, 16,000 cards of
+                                  2 KiB). Larger: the sync fails -32032 and the local inbox is kept.
 
       -h, --help                  Show this help.
       --version [--json]          Show the version and the SQLite, jansson and libcurl versions in use
@@ -149,6 +157,8 @@ struct Options {
       case "--max-batch": options.maxBatchSize = try positive(flag, try value())
       case "--max-reply-bytes": options.maxReplyBytes = try positive(flag, try value())
       case "--max-depth": options.maxDepth = min(try positive(flag, try value()), 2000)
+      case "--max-message-bytes": options.maxMessageBytes = try positive(flag, try value())
+      case "--max-sync-reply-bytes": options.maxSyncReplyBytes = try positive(flag, try value())
       case "--log-level":
         let name = try value()
         guard let level = Logger.Level(name: name) else {

@@ -1,4 +1,5 @@
 import InboxApp
+import InboxCore
 import InboxMCP
 import InboxServer
 import InboxStore
@@ -92,6 +93,8 @@ serverOptions.inbox.sync.backend = options.backend
 serverOptions.inbox.sync.token = token?.0
 serverOptions.inbox.sync.tokenSource = token?.1
 serverOptions.inbox.sync.timeout = options.backendTimeout
+serverOptions.inbox.messageLimit = MessageSizeLimit(bytes: options.maxMessageBytes)
+serverOptions.inbox.maxReplyBytes = options.maxReplyBytes
 // Without a CA file of our own, the system's store; SSL_CERT_FILE names another, as for the curl tool.
 serverOptions.inbox.sync.caFile = options.backendCAFile ?? environment["SSL_CERT_FILE"]
 serverOptions.inbox.sync.proxy = ProxySettings(environment: environment)
@@ -101,6 +104,7 @@ if let proxy = serverOptions.inbox.sync.proxy.summary {
 }
 serverOptions.inbox.sync.interval = options.syncInterval
 serverOptions.inbox.sync.minFetchInterval = options.minSyncInterval
+serverOptions.inbox.sync.maxReplyBytes = options.maxSyncReplyBytes
 let session: InboxServer.Session
 do {
   session = try InboxServer.Session(options: serverOptions, store: store)
