@@ -56,8 +56,8 @@ let package = Package(
     .executableTarget(
       name: "inbox-rpc",
       dependencies: [
-        "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "LintReport",
-        "Posix",
+        "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "JSONSchema",
+        "LintReport", "Posix",
       ]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "InboxTestSupport"]),

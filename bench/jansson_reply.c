@@ -7,19 +7,15 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "body_file.h"
 #include "timing.h"
 
 int main(int argc, char **argv) {
   if (argc != 3) return 2;
   int n = atoi(argv[2]);
-  FILE *file = fopen(argv[1], "rb");
-  if (!file || n <= 0) return 1;
-  fseek(file, 0, SEEK_END);
-  long size = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  char *body = malloc(size);
-  if (fread(body, 1, size, file) != (size_t)size) return 1;
-  fclose(file);
+  long size = 0;
+  char *body = read_body(argv[1], &size);
+  if (!body || n <= 0) return 1;
   double *steps[3];
   for (int step = 0; step < 3; step++) steps[step] = malloc(sizeof(double) * n);
   for (int i = 0; i < n; i++) {

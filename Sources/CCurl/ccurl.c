@@ -126,6 +126,12 @@ void ccurl_session_free(ccurl_session *session) {
   free(session);
 }
 
+void ccurl_release_body(ccurl_session *session) {
+  free(session->body);
+  session->body = NULL;
+  session->body_length = session->body_capacity = 0;
+}
+
 // Keeps the reply's (decoded) bytes, refusing any beyond the limit: returning short fails the transfer.
 static size_t on_data(char *data, size_t size, size_t count, void *context) {
   ccurl_session *session = context;

@@ -20,15 +20,19 @@ final class CardCache: Sendable {
     var status: MessageStatus
     var state: LocalState
     var card: Card
-    var json: JSONValue
+    var json: PrebuiltJSON
     var warnings: [Warning]
   }
 
   /// A card as resolved, with its wire shape (`Card.json`) made once with it.
   struct Found: Sendable {
     var card: Card
-    var json: JSONValue
+    var prebuilt: PrebuiltJSON
     var warnings: [Warning]
+
+    var json: JSONValue { .prebuilt(prebuilt) }
+    /// The bytes the card adds to a reply.
+    var size: Int { prebuilt.encodedSize }
   }
 
   private let entries = Mutex<[String: Entry]>([:])
@@ -48,19 +52,19 @@ final class CardCache: Sendable {
     if let resolved = found?.resolved, resolved.status == stored.status, resolved.state == state,
       resolved.attributes == attributes
     {
-      return Found(card: resolved.card, json: resolved.json, warnings: resolved.warnings)
+      return Found(card: resolved.card, prebuilt: resolved.json, warnings: resolved.warnings)
     }
     var message = try found?.message ?? ingest(stored)
     let parsed = message
     message.status = stored.status
     let (card, warnings) = Resolver.resolve(message, attributes: attributes, state: state)
     // Built for encoding once: a page that shows the card again only takes a reference to it.
-    let json = JSONValue.prebuilt(PrebuiltJSON(card.json))
+    let json = PrebuiltJSON(card.json)
     let resolved = Resolved(
       attributes: attributes, status: stored.status, state: state, card: card, json: json, warnings: warnings)
     remember(
       Entry(payload: stored.payload, ingestedAt: stored.ingestedAt, message: parsed, resolved: resolved), stored.id)
-    return Found(card: card, json: json, warnings: warnings)
+    return Found(card: card, prebuilt: json, warnings: warnings)
   }
 
   /// Keeps a message just ingested, so the first read of it does not parse its payload again.

@@ -2,15 +2,19 @@ import InboxCore
 import InboxStore
 import JSON
 
-/// Which page of the feed: where to resume (a `nextCursor` token; nil for the first page) and how
-/// many cards at most.
+/// Which page of the feed: where to resume (a `nextCursor` token; nil for the first page), how
+/// many cards at most, and how many bytes of cards at most (nil: the inbox's `maxPageBytes`).
 public struct PageRequest: Sendable, Hashable {
   public var cursor: String?
   public var limit: Int
+  /// A page whose next card would pass this ends before it, with a cursor to it; a card larger
+  /// than this on its own is left out with a warning, so no page is ever too large to answer.
+  public var maxBytes: Int?
 
-  public init(cursor: String? = nil, limit: Int = 20) {
+  public init(cursor: String? = nil, limit: Int = 20, maxBytes: Int? = nil) {
     self.cursor = cursor
     self.limit = limit
+    self.maxBytes = maxBytes
   }
 }
 
@@ -54,7 +58,10 @@ extension Inbox {
   /// A page of the feed (SPEC.md §5). Keyset pages: a card never appears twice nor is skipped
   /// while a host pages. `kinds` filters on the resolved kind, so the store is read in batches
   /// until the page is full; at most `max(10 × limit, 1000)` messages are read for one page, and a
-  /// page that hits that comes back short with a cursor to go on from.
+  /// page that hits that comes back short with a cursor to go on from. A message no page may carry
+  /// (a payload past `messageLimit`, stored before it was set, or a card past the page's bytes) is
+  /// left out with a `messageOmitted` warning and stays in the store; a page full by bytes ends
+  /// early with a cursor, so one message never makes a page fail.
   public func list(page: PageRequest = PageRequest(), filter: FeedFilter = FeedFilter()) throws -> FeedPageResult {
     let attributes = self.attributes
     let unreadFirst = attributes.unreadFirst
@@ -73,16 +80,29 @@ extension Inbox {
     var cards: [Card] = []
     var cardsJSON: [JSONValue] = []
     var scanned = 0
+    var bytes = 0
+    let maxBytes = page.maxBytes ?? options.maxPageBytes
+    var full = false
     let scanLimit = max(10 * limit, 1_000)
     repeat {
+      let start = next
       let batch = try store.page(
         after: next, limit: filter.kinds == nil ? limit - cards.count : limit, unreadOnly: filter.unreadOnly,
         unreadFirst: unreadFirst, now: now)
       next = batch.next
+      var previous: StoredMessage?
       for stored in batch.messages {
+        defer { previous = stored }
         scanned += 1
-        let found = try resolved(stored, &effects, attributes: attributes)
+        guard let found = try pageable(stored, maxBytes, &effects, attributes: attributes) else { continue }
         guard filter.kinds?.contains(found.card.kind) ?? true else { continue }
+        if bytes + found.size > maxBytes {
+          // Full by size: resume at this message (a page's first card always fits).
+          next = previous.map { store.cursor(after: $0, unreadFirst: unreadFirst) } ?? start
+          full = true
+          break
+        }
+        bytes += found.size + 1
         cards.append(found.card)
         cardsJSON.append(found.json)
         if cards.count == limit {
@@ -91,9 +111,31 @@ extension Inbox {
           break
         }
       }
-    } while cards.count < limit && next != nil && scanned < scanLimit
+    } while !full && cards.count < limit && next != nil && scanned < scanLimit
     return FeedPageResult(
       cards: cards, cardsJSON: cardsJSON, next: next, counts: try store.counts(now: now), effects: effects)
+  }
+
+  /// The card of `stored` if a page may carry it; else nil, with a warning saying why it is left out.
+  private func pageable(
+    _ stored: StoredMessage, _ maxBytes: Int, _ effects: inout Effects, attributes: Attributes
+  ) throws -> CardCache.Found? {
+    let size = stored.payload.utf8.count
+    guard messageLimit.admits(size) else {
+      effects.warnings.append(Self.omitted(stored.id, messageLimit.reason(size: size)))
+      return nil
+    }
+    let found = try resolved(stored, &effects, attributes: attributes)
+    if found.size > maxBytes {
+      effects.warnings.append(
+        Self.omitted(stored.id, "its card is \(found.size) bytes, more than a page may hold (\(maxBytes))"))
+      return nil
+    }
+    return found
+  }
+
+  private static func omitted(_ id: String, _ reason: String) -> Warning {
+    Warning(messageId: id, reason: "left out of the page: " + reason + "; it stays in the store", code: .messageOmitted)
   }
 
   /// `{total, unread, unactioned, pinned}` over visible messages, expired ones purged first.

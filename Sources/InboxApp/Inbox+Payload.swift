@@ -40,10 +40,15 @@ public struct PayloadContext: Sendable, Hashable {
 
 extension Inbox {
   /// Adds a message from a push payload, a send-request notification object or a backend inbox
-  /// message, committed when this returns. Not an inbox message: `IngestError`, nothing stored.
+  /// message, committed when this returns. Not an inbox message, or one past `messageLimit`:
+  /// `IngestError`, nothing stored.
   public func ingest(payload: JSONValue, id: String? = nil) throws -> IngestOutcome {
     let now = clock.now
     var (message, warnings) = try Engine.ingest(payload: payload, context: IngestContext(id: id, now: now))
+    let text = message.raw.jsonString
+    guard messageLimit.admits(text.utf8.count) else {
+      throw IngestError.tooLarge(size: text.utf8.count, limit: messageLimit)
+    }
     let outcome = try store.insert(message, pinned: message.isPinned, now: now)
     var effects = Effects(warnings: warnings)
     switch outcome {
@@ -51,7 +56,7 @@ extension Inbox {
     case .updated: effects.record(FeedChange(.ingested, updated: [message.id]))
     case .dismissed, .expired: break
     }
-    if outcome == .added || outcome == .updated { cache.remember(message, payload: message.raw.jsonString) }
+    if outcome == .added || outcome == .updated { cache.remember(message, payload: text) }
     // An update keeps the local state and never lowers the status: the card shows what is stored.
     let stored = outcome == .added ? nil : try store.message(id: message.id)
     if let stored { message.status = stored.status }

@@ -32,6 +32,9 @@ public final class Inbox: Sendable {
     attributesInForce = Mutex(try Self.savedAttributes(store))
   }
 
+  /// The largest payload a message may have: larger ones are not stored, nor shown in a page.
+  public var messageLimit: MessageSizeLimit { options.messageLimit }
+
   /// The attributes in force: those saved with the store, then this session's changes.
   public var attributes: Attributes { attributesInForce.withLock { $0 } }
 

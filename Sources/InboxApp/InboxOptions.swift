@@ -12,6 +12,14 @@ public struct InboxOptions: Sendable {
   public var pinnedClock: Int64?
   /// How the server reaches the inbox backend.
   public var sync = SyncOptions()
+  /// The largest payload one message may have (`--max-message-bytes`), on every way in.
+  public var messageLimit = MessageSizeLimit.standard
+  /// The largest reply a face sends (`--max-reply-bytes`); a feed page holds cards of at most half
+  /// of it (less a little for the rest of the reply), so it fits even quoted as MCP text.
+  public var maxReplyBytes = 16 * 1024 * 1024
+
+  /// The bytes of cards one page may hold.
+  public var maxPageBytes: Int { max(maxReplyBytes / 2 - 4096, 1024) }
 
   public init() {}
 }
@@ -43,6 +51,8 @@ public struct SyncOptions: Sendable {
   public var interval: Int?
   /// Seconds between two fetches unless forced (`--sync-min-interval`).
   public var minFetchInterval: Int64 = 10
+  /// The longest inbox reply read, decoded (`--max-sync-reply-bytes`).
+  public var maxReplyBytes = BackendEnvelope.maxReplyBytes
 
   public init() {}
 }

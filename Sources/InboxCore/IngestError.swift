@@ -5,11 +5,14 @@
 public enum IngestError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The payload is not an inbox message; `reason` says which keys were looked for or which field is wrong.
   case notAnInboxMessage(reason: String)
+  /// The payload's compact text is past the per-message limit (`MessageSizeLimit`); nothing is stored.
+  case tooLarge(size: Int, limit: MessageSizeLimit)
 
-  /// A stable machine code for the error: `"notAnInboxMessage"`.
+  /// A stable machine code for the error: `"notAnInboxMessage"` or `"messageTooLarge"`.
   public var code: String {
     switch self {
     case .notAnInboxMessage: return "notAnInboxMessage"
+    case .tooLarge: return "messageTooLarge"
     }
   }
 
@@ -17,9 +20,15 @@ public enum IngestError: Error, Sendable, Hashable, CustomStringConvertible {
   public var reason: String {
     switch self {
     case .notAnInboxMessage(let reason): return reason
+    case .tooLarge(let size, let limit): return limit.reason(size: size)
     }
   }
 
   /// `not an inbox message: <reason>`, for logs.
-  public var description: String { "not an inbox message: \(reason)" }
+  public var description: String {
+    switch self {
+    case .notAnInboxMessage: "not an inbox message: \(reason)"
+    case .tooLarge: "message too large: \(reason)"
+    }
+  }
 }

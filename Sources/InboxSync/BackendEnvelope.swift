@@ -44,13 +44,21 @@ public struct BackendEnvelope: Sendable, Hashable {
     return try Self.decode(method: .getInboxMessages, httpStatus: 200, body: body)
   }
 
-  /// Longest reply read; a larger one is refused as malformed rather than filling the memory.
-  public static let maxReplyBytes = 128 * 1024 * 1024
+  /// Longest reply read by default (`--max-sync-reply-bytes`); a larger one is refused as malformed
+  /// rather than filling the memory. 32 MiB holds 16,000 messages of 2 KiB: a real card is under
+  /// 1 KiB (a title, a body, an image URL, action params) and a real inbox holds tens to hundreds of
+  /// them, as the backend drops each when it expires; and it holds a reply with one message far past
+  /// the per-message limit, so that message is skipped and the rest merged rather than the whole
+  /// reply refused. A sync's peak memory grows with the reply (about 9 times its size, see
+  /// bench/RESULTS.md), so this limit is what bounds it.
+  public static let maxReplyBytes = 32 * 1024 * 1024
 
-  /// Reads an HTTP reply of `method`.
-  public static func decode(method: BackendMethod, httpStatus: Int, body: [UInt8], location: String? = nil)
-    throws(SyncError) -> BackendEnvelope
-  {
+  /// Reads an HTTP reply of `method`; `isCancelled` is asked while an inbox is parsed (a cancel
+  /// throws `.cancelled`). The body is kept for telling a repeat only when `RepeatedReply` would.
+  public static func decode(
+    method: BackendMethod, httpStatus: Int, body: consuming [UInt8], location: String? = nil,
+    isCancelled: (@Sendable () -> Bool)? = nil
+  ) throws(SyncError) -> BackendEnvelope {
     let name = method.rawValue
     guard httpStatus == 200 else {
       let parsed = try? JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 64))
@@ -64,14 +72,18 @@ public struct BackendEnvelope: Sendable, Hashable {
     }
     let value: JSONValue
     var messageTexts: [String]?
+    // Kept to tell a repeat only when `RepeatedReply` would keep it; else given up once parsed.
+    let kept = method == .getInboxMessages && body.count <= RepeatedReply.maxBodyBytes ? body : nil
     do {
       if method == .getInboxMessages {
         (value, messageTexts) = try JSONValue.parse(
-          bytes: body, options: JSONReadOptions(maxDepth: 64), itemTextsAt: ["response", "messages"])
+          consuming: &body, options: JSONReadOptions(maxDepth: 64), itemTextsAt: ["response", "messages"],
+          isCancelled: isCancelled)
       } else {
         value = try JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 64))
       }
     } catch {
+      if error.kind == .cancelled { throw .cancelled }
       throw .malformedReply(method: name, path: "$", reason: "the reply is not JSON: \(error.description)")
     }
     guard case .object(let object) = value else {
@@ -90,7 +102,7 @@ public struct BackendEnvelope: Sendable, Hashable {
     if response == .null { response = nil }
     return BackendEnvelope(
       response: response, baseURL: object["base_url"]?.stringValue, messageTexts: response == nil ? nil : messageTexts,
-      body: method == .getInboxMessages ? body : nil)
+      body: kept)
   }
 
   /// `200` or `"200"`.

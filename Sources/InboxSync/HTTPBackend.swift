@@ -16,6 +16,8 @@ public struct HTTPBackend: Backend {
   public var caFile: String?
   /// The proxy https calls tunnel through (`https_proxy`, `no_proxy`); `.direct` by default.
   public var proxy: ProxySettings
+  /// The longest reply read (`BackendEnvelope.maxReplyBytes` by default).
+  public var maxReplyBytes: Int
   private let sessions: CurlSession.Pool
 
   /// libcurl's file name, as `dlopen` looks it up.
@@ -25,8 +27,10 @@ public struct HTTPBackend: Backend {
   /// `library` names the libcurl to load.
   public init(
     connectTimeout: Double = 10, timeout: Double = 30, userAgent: String = "inbox-rpc", caFile: String? = nil,
-    proxy: ProxySettings = .direct, library: String = HTTPBackend.libcurl
+    proxy: ProxySettings = .direct, library: String = HTTPBackend.libcurl,
+    maxReplyBytes: Int = BackendEnvelope.maxReplyBytes
   ) {
+    self.maxReplyBytes = maxReplyBytes
     sessions = CurlSession.Pool(library: library)
     self.connectTimeout = min(connectTimeout, timeout)
     self.timeout = timeout
@@ -42,9 +46,9 @@ public struct HTTPBackend: Backend {
     if let token = call.token { headers.append("Authorization: Token \(token.secret)") }
     let request = HTTPTransfer.Request(
       url: call.baseURL.endpoint(call.method.rawValue), headers: headers, body: call.body,
-      connectTimeout: connectTimeout, timeout: timeout, maxReplyBytes: BackendEnvelope.maxReplyBytes,
+      connectTimeout: connectTimeout, timeout: timeout, maxReplyBytes: maxReplyBytes,
       userAgent: userAgent, caFile: caFile, proxy: proxy)
-    let reply: HTTPTransfer.Reply
+    var reply: HTTPTransfer.Reply
     do {
       reply = try sessions.withSession { session throws(HTTPTransfer.Failure) in
         try HTTPTransfer.perform(request, on: session, isCancelled: isCancelled)
@@ -55,13 +59,18 @@ public struct HTTPBackend: Backend {
       case .transport(let reason): throw .unavailable(method: call.method.rawValue, reason: reason)
       case .tooLarge(let limit):
         throw .malformedReply(
-          method: call.method.rawValue, path: "$", reason: "the reply is larger than \(limit) bytes")
+          method: call.method.rawValue, path: "$",
+          reason: "the reply is larger than \(limit) bytes (--max-sync-reply-bytes)")
       }
     }
     if let known = call.knownReply, let repeated = known.repeated(httpStatus: reply.httpStatus, body: reply.body) {
       return repeated
     }
+    // Handed over, not copied: the body is freed as soon as it is parsed.
+    let body = reply.body
+    reply.body = []
     return try BackendEnvelope.decode(
-      method: call.method, httpStatus: reply.httpStatus, body: reply.body, location: reply.redirectURL)
+      method: call.method, httpStatus: reply.httpStatus, body: consume body, location: reply.redirectURL,
+      isCancelled: isCancelled)
   }
 }

@@ -62,6 +62,7 @@ struct HTTPTransfer {
     }
     var result = ccurl_result()
     ccurl_result_get(session.pointer, &result)
+    defer { ccurl_release_body(session.pointer) }  // copied out: an idle session holds no reply
     if let failure = TransferOutcome(result, target: target, proxy: proxy, request: request).failure { throw failure }
     return Reply(
       httpStatus: result.http_status, body: Array(UnsafeBufferPointer(start: result.body, count: result.body_length)),

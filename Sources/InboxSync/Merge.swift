@@ -22,6 +22,15 @@ public enum Merge {
   public static func plan(
     local: [StoredMessage], pending: [OutboxEntry], remote: RemoteInbox, now: Int64
   ) -> MergePlan {
+    // A plan that is never cancelled always completes.
+    (try? plan(local: local, pending: pending, remote: remote, now: now, isCancelled: { false })) ?? MergePlan()
+  }
+
+  /// `plan`, asking `isCancelled` between batches of listed messages (a cancel throws `.cancelled`):
+  /// planning a long list takes long enough that a cancel should not wait for it.
+  public static func plan(
+    local: [StoredMessage], pending: [OutboxEntry], remote: RemoteInbox, now: Int64, isCancelled: () -> Bool
+  ) throws(SyncError) -> MergePlan {
     var plan = MergePlan()
     plan.writes.reserveCapacity(remote.messages.count)
     let deleted = Set(remote.deleted)
@@ -52,6 +61,7 @@ public enum Merge {
     // 4: the listed messages.
     var listed = Set<String>(minimumCapacity: remote.messages.count)
     for (offset, message) in remote.messages.enumerated() {
+      if offset % MergePlan.rowsPerCheck == MergePlan.rowsPerCheck - 1, isCancelled() { throw .cancelled }
       let id = message.id
       let payload = remote.payload(at: offset)
       listed.insert(id)

@@ -77,15 +77,21 @@ public struct MergePlan: Sendable, Hashable {
 
   public init() {}
 
+  /// Rows written between two questions to `isCancelled`.
+  static let rowsPerCheck = 1024
+
   /// Whether applying the plan changes nothing.
   public var isEmpty: Bool {
     writes.isEmpty && deletions.isEmpty && resends.isEmpty && orderFills.isEmpty
   }
 
   /// Writes the plan; call it inside `InboxStore.syncTransaction`, with the state `Merge.plan` read there.
-  public func apply(to transaction: SyncTransaction, now: Int64) throws {
+  /// `isCancelled` is asked between batches of rows: a cancel throws `SyncError.cancelled`, and the
+  /// transaction it is in rolls back, so nothing is half-merged.
+  public func apply(to transaction: SyncTransaction, now: Int64, isCancelled: () -> Bool = { false }) throws {
     for id in deletions { try transaction.delete(id: id) }
-    for write in writes {
+    for (offset, write) in writes.enumerated() {
+      if offset % Self.rowsPerCheck == Self.rowsPerCheck - 1, isCancelled() { throw SyncError.cancelled }
       if let message = write.message {
         try transaction.upsert(
           message, payload: write.payload, status: write.status, serverStatus: write.serverStatus)

@@ -13,6 +13,7 @@ import JSON
 ///   a string or an object are accepted there. A message the engine refuses (no `inbox_id`, no `text`)
 ///   or without an `order` (its status changes could never be sent) is skipped with a warning, as the
 ///   SDKs drop it; when its `inbox_id` is readable, the local copy is left as it is rather than removed.
+///   So is a message past the per-message size limit (`MessageSizeLimit`).
 /// - `deleted` lists ids removed from the Control Panel (strings or integers; other items are ignored
 ///   with a warning). `next` is kept as an opaque cursor.
 public struct RemoteInbox: Sendable, Hashable {
@@ -53,16 +54,23 @@ public struct RemoteInbox: Sendable, Hashable {
   public static let skipped = Warning.Code(rawValue: "messageSkipped")
 
   /// Reads an envelope's `response`, keeping the payload texts it was parsed with.
-  public static func parse(_ envelope: BackendEnvelope, now: Int64) throws(SyncError) -> RemoteInbox {
+  public static func parse(
+    _ envelope: BackendEnvelope, now: Int64, limit: MessageSizeLimit = .standard,
+    isCancelled: @escaping @Sendable () -> Bool = { false }
+  ) throws(SyncError) -> RemoteInbox {
     let envelope = try envelope.parsed()
-    return try parse(envelope.response, texts: envelope.messageTexts, now: now)
+    return try parse(
+      envelope.response, texts: envelope.messageTexts, now: now, limit: limit, isCancelled: isCancelled)
   }
 
   /// Reads the `response` member; `now` is the ingest time given to every message. `texts`, when
-  /// given, is the compact text of each item of `messages` (else each is written out here).
-  public static func parse(_ response: JSONValue?, texts: [String]? = nil, now: Int64) throws(SyncError)
-    -> RemoteInbox
-  {
+  /// given, is the compact text of each item of `messages` (else each is written out here). A
+  /// message whose text is past `limit` is skipped like an unreadable one. `isCancelled` is asked
+  /// between batches of messages read (a cancel throws `.cancelled`).
+  public static func parse(
+    _ response: JSONValue?, texts: [String]? = nil, now: Int64, limit: MessageSizeLimit = .standard,
+    isCancelled: @escaping @Sendable () -> Bool = { false }
+  ) throws(SyncError) -> RemoteInbox {
     let method = BackendMethod.getInboxMessages.rawValue
     guard let response else {
       throw .malformedReply(method: method, path: "response", reason: "response is missing or null")
@@ -76,8 +84,10 @@ public struct RemoteInbox: Sendable, Hashable {
         method: method, path: "response.messages", reason: "messages is \(found); an array is required")
     }
     var inbox = RemoteInbox()
-    let texts = texts?.count == items.count ? texts : nil
-    let readings = read(items, now: now)
+    let texts = texts?.count == items.count ? texts ?? [] : items.map(\.jsonString)
+    let oversized = texts.map { !limit.admits($0.utf8.count) }
+    let readings = read(items, now: now, skipping: oversized, isCancelled: isCancelled)
+    if isCancelled() { throw .cancelled }
     var seen = Set<String>()
     for (index, item) in items.enumerated() {
       let place = "response.messages[\(index)]"
@@ -95,6 +105,11 @@ public struct RemoteInbox: Sendable, Hashable {
         continue
       }
       seen.insert(id)
+      guard !oversized[index] else {
+        inbox.unreadableIDs.insert(id)
+        inbox.skip(id, limit.reason(size: texts[index].utf8.count))
+        continue
+      }
       let message: InboxMessage
       let warnings: [Warning]
       switch readings[index] {
@@ -111,7 +126,7 @@ public struct RemoteInbox: Sendable, Hashable {
       }
       inbox.warnings += warnings
       inbox.messages.append(message)
-      inbox.payloads.append(texts?[index] ?? item.jsonString)
+      inbox.payloads.append(texts[index])
     }
     switch object["deleted"] {
     case nil, .null?: break

@@ -1,3 +1,4 @@
+import InboxCore
 import InboxStore
 
 extension RepeatedReply {
@@ -10,15 +11,17 @@ extension RepeatedReply {
   /// here if the store changed after all).
   public func merge(
     _ envelope: BackendEnvelope, remote: RemoteInbox?, candidate: Merged?, in transaction: SyncTransaction,
-    now: Int64, finish: (SyncTransaction) throws -> Void
+    now: Int64, limit: MessageSizeLimit = .standard, isCancelled: @escaping @Sendable () -> Bool = { false },
+    finish: (SyncTransaction) throws -> Void
   ) throws -> (plan: MergePlan, merged: Merged?) {
     var plan = MergePlan()
     var merged = candidate
     if try merged == nil || transaction.generation() != merged?.generation {
-      let remote = try remote ?? RemoteInbox.parse(envelope, now: now)
-      plan = Merge.plan(
-        local: try transaction.messages(), pending: try transaction.pendingOutbox(), remote: remote, now: now)
-      try plan.apply(to: transaction, now: now)
+      let remote = try remote ?? RemoteInbox.parse(envelope, now: now, limit: limit, isCancelled: isCancelled)
+      plan = try Merge.plan(
+        local: try transaction.messages(), pending: try transaction.pendingOutbox(), remote: remote, now: now,
+        isCancelled: isCancelled)
+      try plan.apply(to: transaction, now: now, isCancelled: isCancelled)
       let expiries = [Self.nextExpiry(of: remote, after: now), try transaction.nextExpiry(after: now)]
       merged = envelope.body.map {
         Merged(

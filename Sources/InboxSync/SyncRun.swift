@@ -77,20 +77,41 @@ struct SyncRun {
       method: .getInboxMessages, baseURL: current.baseURL, request: current.commonFields(version: options.version),
       token: options.token, knownReply: repeatedReply.lastReply)
     let envelope = try backend.send(call, isCancelled: isCancelled)
+    var remote: RemoteInbox?
+    // The last references to the reply and its reading are handed to `ReplyRelease` on every way out.
+    do {
+      try merge(envelope, &remote, current, generation, now: now)
+    } catch {
+      ReplyRelease.later(consume envelope, remote.take())
+      throw error
+    }
+    ReplyRelease.later(consume envelope, remote.take())
+  }
+
+  /// Reads the fetched inbox (into `remote`) and merges it in one transaction.
+  private mutating func merge(
+    _ envelope: BackendEnvelope, _ remote: inout RemoteInbox?, _ current: Account, _ generation: Int, now: Int64
+  ) throws(SyncError) {
     account.honourBaseURL(envelope.baseURL, account: current, generation: generation, log: events.log)
     // A reply that repeats the last merged one is not read again unless the store changed since.
     let candidate = repeatedReply.candidate(body: envelope.body, now: now)
-    let remote = candidate == nil ? try RemoteInbox.parse(envelope, now: now) : nil
+    remote =
+      candidate == nil
+      ? try RemoteInbox.parse(envelope, now: now, limit: options.messageLimit, isCancelled: isCancelled) : nil
     let warnings = candidate?.warnings ?? remote?.warnings ?? []
     let count = candidate?.messageCount ?? remote?.messages.count ?? 0
     if !warnings.isEmpty { events.warnings(warnings) }
     try checkCancelled()
 
     events.progress(SyncProgress(.merge, done: 0, total: count))
-    let merged: (plan: MergePlan, merged: RepeatedReply.Merged?)? = try Self.storeCall { [account, repeatedReply] in
+    let merged: (plan: MergePlan, merged: RepeatedReply.Merged?)? = try Self.storeCall {
+      [account, repeatedReply, remote] in
       try store.syncTransaction { transaction in
         guard account.generation == generation else { return nil }
-        return try repeatedReply.merge(envelope, remote: remote, candidate: candidate, in: transaction, now: now) {
+        return try repeatedReply.merge(
+          envelope, remote: remote, candidate: candidate, in: transaction, now: now, limit: options.messageLimit,
+          isCancelled: isCancelled
+        ) {
           try $0.setSetting(Synchronizer.lastFetchKey, .int(now))
         }
       }
@@ -163,6 +184,8 @@ struct SyncRun {
       return try body()
     } catch let error as StoreError {
       throw .store(error)
+    } catch let error as SyncError {
+      throw error
     } catch {
       throw .store(StoreError(kind: .sqlite, message: "\(error)"))
     }

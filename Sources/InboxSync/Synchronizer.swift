@@ -23,6 +23,8 @@ public final class Synchronizer: Sendable {
     public var retry = RetryPolicy()
     /// Sent as `v`.
     public var version = "0.1.0"
+    /// The largest payload one message may have; a fetched message past it is skipped with a warning.
+    public var messageLimit = MessageSizeLimit.standard
     /// The http base URL the command line or environment gave: a setting read from the store may name
     /// an http URL only to its host and port (`BackendURL.trusted`); nil: none.
     public var clearTextBaseURL: BackendURL?

@@ -16,6 +16,8 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooDeep
     /// The parser ran out of memory or failed for another reason.
     case other
+    /// The caller cancelled the read before it finished (`isCancelled` said so).
+    case cancelled
   }
 
   public var kind: Kind

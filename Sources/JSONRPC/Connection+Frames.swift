@@ -22,9 +22,12 @@ extension Connection {
     do {
       value = try JSONValue.parse(bytes: bytes, options: configuration.json)
     } catch {
+      configuration.tracer?.record(.incoming, bytes)
       writer.send(Response.error(id: .null, Self.rpcError(for: error, depthLimit: configuration.json.maxDepth)))
       return
     }
+    // Recorded before anything it causes is written.
+    configuration.tracer?.record(.incoming, bytes, isJSON: true)
     guard case .array(let items) = value else {
       dispatcher.dispatch([Incoming(value)], asBatch: false, inputBytes: bytes.count)
       return

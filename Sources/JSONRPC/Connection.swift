@@ -37,6 +37,8 @@ public final class Connection: @unchecked Sendable {
     /// Runs on the reader when input ends, before in-flight work is drained: long-lived requests
     /// (subscription streams) end here rather than waiting out the drain timeout.
     public var onEndOfInput: (@Sendable () -> Void)?
+    /// Gets every frame's body as it is read (`--trace`); the writer's own tracer gets the replies.
+    public var tracer: Tracer?
 
     public init(framing: Framing? = nil) { self.framing = framing }
   }

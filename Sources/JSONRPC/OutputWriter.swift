@@ -21,9 +21,12 @@ public final class OutputWriter: FrameSink {
   private let state = Mutex(State())
   /// Called once, from the writing thread, when the host has closed its end (EPIPE).
   private let onClosed: @Sendable () -> Void
+  /// Gets every frame's body as it goes out (`--trace`).
+  private let tracer: Tracer?
 
-  public init(fd: Int32, onClosed: @escaping @Sendable () -> Void = {}) {
+  public init(fd: Int32, tracer: Tracer? = nil, onClosed: @escaping @Sendable () -> Void = {}) {
     self.fd = fd
+    self.tracer = tracer
     self.onClosed = onClosed
   }
 
@@ -42,26 +45,28 @@ public final class OutputWriter: FrameSink {
   /// Writes one already encoded JSON text as one frame (a batch's array, built member by member).
   public func send(encoded body: [UInt8]) { emit(frame(encoded: body)) }
 
-  func frame(_ message: JSONValue) -> [UInt8] {
-    switch currentFraming {
-    case .ndjson: message.serialized(terminatedBy: 0x0A)
-    case .lsp: frame(encoded: message.serialized())
-    }
-  }
+  /// The frames of a message, a line (JSON with its newline) and a JSON text; each is traced.
+  func frame(_ message: JSONValue) -> [UInt8] { frame(line: message.serialized(terminatedBy: 0x0A)) }
 
   func frame(line: [UInt8]) -> [UInt8] {
+    tracer?.record(.outgoing, line, isJSON: true)
     switch currentFraming {
-    case .ndjson: line
-    case .lsp: frame(encoded: Array(line.dropLast()))
+    case .ndjson: return line
+    case .lsp: return withHeader(Array(line.dropLast()))
     }
   }
 
   func frame(encoded body: [UInt8]) -> [UInt8] {
+    tracer?.record(.outgoing, body, isJSON: true)
     switch currentFraming {
-    case .ndjson: body + [0x0A]
-    // Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
-    case .lsp: Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+    case .ndjson: return body + [0x0A]
+    case .lsp: return withHeader(body)
     }
+  }
+
+  /// Content-Length counts bytes of the UTF-8 body, written first and exactly as LSP clients parse it.
+  private func withHeader(_ body: [UInt8]) -> [UInt8] {
+    Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
   }
 
   /// Runs `body` with frames held back: what it sends through the `HeldFrames` it is given goes

@@ -84,6 +84,11 @@ public struct SystemError: Error, Sendable, CustomStringConvertible {
   public var code: Int32
   public var message: String
 
+  public init(code: Int32, message: String) {
+    self.code = code
+    self.message = message
+  }
+
   public static func current(_ what: String) -> SystemError {
     let code = errno
     return SystemError(code: code, message: "\(what): \(String(cString: strerror(code)))")

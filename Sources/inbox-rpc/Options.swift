@@ -1,3 +1,4 @@
+import InboxCore
 import InboxStore
 import InboxSync
 import JSONRPC
@@ -30,8 +31,13 @@ struct Options {
   var backendTimeout: Double = 30
   var syncInterval: Int?
   var minSyncInterval: Int64 = 10
+  var maxMessageBytes = MessageSizeLimit.standard.bytes
+  var maxSyncReplyBytes = BackendEnvelope.maxReplyBytes
   var showHelp = false
   var showVersion = false
+  /// `--trace FILE`: every frame in and out, secrets replaced (docs/tracing.md).
+  var trace: String?
+  var traceMaxBytes = 64 * 1024 * 1024
   /// `--version --json`: the version report as one JSON object.
   var versionJSON = false
 
@@ -48,6 +54,8 @@ struct Options {
            inbox-rpc mcp [options]           (the same inbox as an MCP server: tools and resources)
            inbox-rpc lint [--format F] PATH  (check marketer payloads: inbox-rpc lint --help)
            inbox-rpc preview [-o FILE.html]  (draw the cards as HTML: inbox-rpc preview --help)
+           inbox-rpc check-trace FILE...     (check a --trace recording against Schemas/)
+           inbox-rpc replay FILE [options]   (run a --trace recording's frames again and compare)
 
     Send requests on stdin, one JSON text per line or with Content-Length headers;
     replies come back on stdout in the same framing. Logs go to stderr only.
@@ -59,6 +67,9 @@ struct Options {
       --max-reply-bytes N         Reply bytes batches may hold in memory, and the largest single reply
                                   (default: 16777216). A reply past it: -32600, the request still ran.
       --max-depth N               Deepest JSON nesting accepted (default: 64).
+      --max-message-bytes N       Largest payload of one message, as compact JSON (default: 262144), on
+                                  every way in: ingest refuses it (-32010), a sync skips it with a warning,
+                                  and a stored one past it is left out of pages with a warning.
       --log-level LEVEL           error, warn, info or debug (default: warn; env INBOX_RPC_LOG_LEVEL).
       --store PATH                The inbox store, an SQLite file created with mode 0600 (default:
                                   $XDG_DATA_HOME/inbox-rpc/inbox.sqlite, or ~/.local/share/...);
@@ -71,6 +82,10 @@ struct Options {
       --sample-feed               Seed an empty store with the sample feed (every card kind).
       --test-methods              Also serve the JSON-RPC spec's example methods and test helpers.
       --test-clock SECONDS        Pin the clock at this unix time (tests and recorded examples).
+      --trace FILE                Record every frame in and out in FILE, one JSON line each, secrets
+                                  replaced (created 0600; docs/tracing.md). inbox-rpc check-trace FILE
+                                  checks it against Schemas/; inbox-rpc replay FILE runs it again.
+      --trace-max-bytes N         Largest trace file (default: 67108864); then FILE moves to FILE.1.
 
     SYNC WITH THE PUSHWOOSH INBOX BACKEND (saved with the store; config.set changes them too):
       --application CODE          The Pushwoosh application code (env INBOX_RPC_APPLICATION).
@@ -92,6 +107,8 @@ struct Options {
                                   all_proxy), with CONNECT, except to the hosts listed in no_proxy.
       --sync-interval SECONDS     Also sync in the background every SECONDS (default: off).
       --sync-min-interval SECONDS Least time between two fetches unless feed.sync {force: true} (default 10).
+      --max-sync-reply-bytes N    Largest inbox reply read, decoded (default: 33554432, 16,000 cards of
+                                  2 KiB). Larger: the sync fails -32032 and the local inbox is kept.
 
       -h, --help                  Show this help.
       --version [--json]          Show the version and the SQLite, jansson and libcurl versions in use
@@ -140,6 +157,8 @@ struct Options {
       case "--max-batch": options.maxBatchSize = try positive(flag, try value())
       case "--max-reply-bytes": options.maxReplyBytes = try positive(flag, try value())
       case "--max-depth": options.maxDepth = min(try positive(flag, try value()), 2000)
+      case "--max-message-bytes": options.maxMessageBytes = try positive(flag, try value())
+      case "--max-sync-reply-bytes": options.maxSyncReplyBytes = try positive(flag, try value())
       case "--log-level":
         let name = try value()
         guard let level = Logger.Level(name: name) else {
@@ -155,6 +174,8 @@ struct Options {
           throw UsageError(description: "--test-clock needs unix seconds, not \(text)")
         }
         options.testClock = seconds
+      case "--trace": options.trace = try value()
+      case "--trace-max-bytes": options.traceMaxBytes = try positive(flag, try value())
       case "--durability":
         let name = try value()
         guard let durability = StoreDurability(rawValue: name) else {

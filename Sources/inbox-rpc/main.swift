@@ -1,4 +1,5 @@
 import InboxApp
+import InboxCore
 import InboxMCP
 import InboxServer
 import InboxStore
@@ -19,6 +20,12 @@ if CommandLine.arguments.dropFirst().first == "lint" {
 }
 if CommandLine.arguments.dropFirst().first == "preview" {
   exit(PreviewCommand.run(Array(CommandLine.arguments.dropFirst(2)), environment: environment))
+}
+if CommandLine.arguments.dropFirst().first == "check-trace" {
+  exit(CheckTraceCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.dropFirst().first == "replay" {
+  exit(ReplayCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 // `inbox-rpc mcp [options]`: the same server behind the Model Context Protocol.
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -53,6 +60,13 @@ StandardStreams.ignoreSIGPIPE()
 StandardStreams.ignoreSIGXFSZ()
 let protocolFD = StandardStreams.reserveStdoutForProtocol()
 let logger = Logger(level: options.logLevel)
+let tracer: Tracer?
+do {
+  tracer = try TraceSetup.tracer(options, token: token?.0, environment: environment, logger: logger)
+} catch {
+  StandardStreams.writeStderr("inbox-rpc: \(error)\n")
+  exit(2)
+}
 
 var storeOptions = InboxStore.Options(path: options.store ?? StoreFile.defaultPath(environment: environment))
 storeOptions.durability = options.durability
@@ -79,6 +93,8 @@ serverOptions.inbox.sync.backend = options.backend
 serverOptions.inbox.sync.token = token?.0
 serverOptions.inbox.sync.tokenSource = token?.1
 serverOptions.inbox.sync.timeout = options.backendTimeout
+serverOptions.inbox.messageLimit = MessageSizeLimit(bytes: options.maxMessageBytes)
+serverOptions.inbox.maxReplyBytes = options.maxReplyBytes
 // Without a CA file of our own, the system's store; SSL_CERT_FILE names another, as for the curl tool.
 serverOptions.inbox.sync.caFile = options.backendCAFile ?? environment["SSL_CERT_FILE"]
 serverOptions.inbox.sync.proxy = ProxySettings(environment: environment)
@@ -88,6 +104,7 @@ if let proxy = serverOptions.inbox.sync.proxy.summary {
 }
 serverOptions.inbox.sync.interval = options.syncInterval
 serverOptions.inbox.sync.minFetchInterval = options.minSyncInterval
+serverOptions.inbox.sync.maxReplyBytes = options.maxSyncReplyBytes
 let session: InboxServer.Session
 do {
   session = try InboxServer.Session(options: serverOptions, store: store)
@@ -105,10 +122,12 @@ configuration.maxBatchSize = options.maxBatchSize
 configuration.maxReplyBytes = options.maxReplyBytes
 configuration.json.maxDepth = options.maxDepth
 configuration.writerIsFree = { store.writerIsFree }
+configuration.tracer = tracer
 
 // A host that closed stdout is gone: every reported change is already committed, so leave quietly.
-let writer = OutputWriter(fd: protocolFD) {
+let writer = OutputWriter(fd: protocolFD, tracer: tracer) {
   logger.info("stdout closed by the host; exiting")
+  tracer?.finish()
   logger.flush()
   _exit(0)
 }
@@ -124,5 +143,6 @@ session.start(
 let code = connection.serve(input: STDIN_FILENO)
 session.stop()
 do { try store.close() } catch { logger.error("closing the store: \(error)") }
+if let dropped = tracer?.finish(), dropped > 0 { logger.warn("trace: \(dropped) frames dropped (see docs/tracing.md)") }
 logger.flush()
 exit(code)

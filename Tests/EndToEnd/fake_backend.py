@@ -21,7 +21,8 @@ Control it from the test itself (same process): `backend.fail("timeout", method=
 `FakeBackend(tls=context)` serves https with that `ssl.SSLContext` (its URL names `host`, while it
 listens on 127.0.0.1 either way); `backend.chunked = True` sends replies with chunked framing,
 `backend.gzip = True` compresses them for a client that accepts gzip, and `backend.body_override`
-is sent instead of every reply's body (before compression).
+is sent instead of every reply's body (before compression); `backend.trickle = SECONDS` sends a
+body in pieces over that long, and `backend.body_sent` is set once a body has been written.
 Connections are kept alive as HTTP/1.1 allows, and `backend.connections` counts those accepted. A
 `drop` on a connection that already carried a request is also played on the client's retry (HTTP
 clients retry once, on a fresh connection, a request whose kept-alive connection closed unanswered).
@@ -109,6 +110,8 @@ class FakeBackend:
         self.chunked = False  # replies framed with Transfer-Encoding: chunked instead of Content-Length
         self.gzip = False  # replies compressed (Content-Encoding: gzip) when the request accepts it
         self.body_override: bytes | None = None
+        self.trickle = 0.0  # seconds a reply body takes to send, in pieces (a slow link)
+        self.body_sent = threading.Event()  # set once a reply body has been written in full
         self._lock = threading.RLock()
         self._inboxes: dict[str, dict[str, Message]] = {}
         self._deleted: dict[str, list[str]] = {}
@@ -438,7 +441,16 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 self._abort()
                 return
-            self.wfile.write(body)
+            if self.owner.trickle > 0:
+                step = max(1, len(body) // 100)
+                for start in range(0, len(body), step):
+                    self.wfile.write(body[start : start + step])
+                    self.wfile.flush()
+                    time.sleep(self.owner.trickle / 100)
+            else:
+                self.wfile.write(body)
+            self.wfile.flush()
+            self.owner.body_sent.set()
         except OSError:
             pass  # the client gave up (a timeout it was told to expect)
 

@@ -88,13 +88,13 @@ def test_compressed_replies_are_accepted(servers, store_path, backend):
 
 
 def test_the_size_limit_applies_to_the_decoded_reply(servers, store_path, backend):
-    """A reply of 129 MiB once decoded (a few hundred KiB on the wire) is cut off at the 128 MiB limit."""
+    """A reply of 33 MiB once decoded (a few hundred KiB on the wire) is cut off at the 32 MiB limit."""
     backend.gzip = True
-    backend.body_override = b" " * (129 << 20)
+    backend.body_override = b" " * (33 << 20)
     server = start_server(servers, store_path, backend)
     error = server.error_of("feed.sync", {"force": True}, timeout=30)
     assert error["code"] == -32032, error
-    assert error["data"]["reason"] == "the reply is larger than 134217728 bytes", error
+    assert error["data"]["reason"] == "the reply is larger than 33554432 bytes (--max-sync-reply-bytes)", error
     backend.body_override = None
     backend.add_message("a")
     assert server.sync()["added"] == 1

@@ -88,5 +88,7 @@ typedef struct {
 
 /// The outcome of the last transfer; pointers stay valid until the next ccurl_start.
 void ccurl_result_get(ccurl_session *session, ccurl_result *result);
+/// Frees the last reply's body (a session kept for the next call need not hold a large one).
+void ccurl_release_body(ccurl_session *session);
 
 #endif

@@ -10,11 +10,21 @@ extension JanssonDecoder {
 
   /// `decode`, plus the compact text of each item of the array found at `path` (object keys from the
   /// top), nil when there is no array there. Each text is dumped from the parser's own tree, which
-  /// keeps member order, so it is byte for byte what `JanssonEncoder` writes for the converted item.
-  static func decode(_ bytes: UnsafeRawBufferPointer, options: JSONReadOptions, itemTextsAt path: [String])
-    throws(JSONError) -> (value: JSONValue, itemTexts: [String]?)
-  {
-    let root = try load(bytes)
+  /// keeps member order, so it is byte for byte what `JanssonEncoder` writes for the converted item,
+  /// and released from the tree once read, so the parser's tree shrinks as the Swift values grow.
+  /// `isCancelled` is asked between chunks of the input and of the items.
+  static func decode(
+    _ bytes: UnsafeRawBufferPointer, options: JSONReadOptions, itemTextsAt path: [String],
+    isCancelled: (@Sendable () -> Bool)? = nil
+  ) throws(JSONError) -> (value: JSONValue, itemTexts: [String]?) {
+    try read(try load(bytes, isCancelled: isCancelled), options: options, itemTextsAt: path, isCancelled: isCancelled)
+  }
+
+  /// `decode` of a tree already loaded, which this releases.
+  static func read(
+    _ root: UnsafeMutablePointer<json_t>, options: JSONReadOptions, itemTextsAt path: [String],
+    isCancelled: (@Sendable () -> Bool)?
+  ) throws(JSONError) -> (value: JSONValue, itemTexts: [String]?) {
     var node: UnsafeMutablePointer<json_t>? = root
     for key in path {
       node = node.flatMap { cj_typeof($0) == JSON_OBJECT ? json_object_get($0, key) : nil }
@@ -28,7 +38,8 @@ extension JanssonDecoder {
     // The array is converted at depth 1 + path.count (the root is 1), its items one deeper.
     let depth = 1 + path.count
     guard depth < options.maxDepth || count == 0 else { throw tooDeep(options) }
-    let (items, texts) = try readItems(of: array, count: count, depth: depth + 1, options: options)
+    let (items, texts) = try readItems(
+      of: array, count: count, depth: depth + 1, options: options, isCancelled: isCancelled ?? { false })
     let value = try convert(root, depth: 1, options: options, substituting: (array, .array(items)))
     return (value, texts)
   }
@@ -37,7 +48,8 @@ extension JanssonDecoder {
   /// Both only read the tree, which jansson allows from several threads (since 2.14 a dump keeps
   /// the containers it is inside in a table of its own, not in flags on the nodes).
   private static func readItems(
-    of array: UnsafeMutablePointer<json_t>, count: Int, depth: Int, options: JSONReadOptions
+    of array: UnsafeMutablePointer<json_t>, count: Int, depth: Int, options: JSONReadOptions,
+    isCancelled: @escaping @Sendable () -> Bool
   ) throws(JSONError) -> ([JSONValue], [String]) {
     var items = [JSONValue](repeating: .null, count: count)
     var texts = [String](repeating: "", count: count)
@@ -46,7 +58,8 @@ extension JanssonDecoder {
     items.withUnsafeMutableBufferPointer { items in
       texts.withUnsafeMutableBufferPointer { texts in
         failures.withUnsafeMutableBufferPointer { failures in
-          let slots = Slots(array: array, items: items, texts: texts, failures: failures)
+          let slots = Slots(
+            array: array, items: items, texts: texts, failures: failures, isCancelled: isCancelled)
           DispatchQueue.concurrentPerform(iterations: halves) { half in
             slots.read((count * half / halves)..<(count * (half + 1) / halves), half: half, depth, options)
           }
@@ -63,13 +76,22 @@ extension JanssonDecoder {
     let items: UnsafeMutableBufferPointer<JSONValue>
     let texts: UnsafeMutableBufferPointer<String>
     let failures: UnsafeMutableBufferPointer<JSONError?>
+    let isCancelled: @Sendable () -> Bool
+
+    /// Items read between two questions to `isCancelled`.
+    private static let itemsPerCheck = 1024
 
     func read(_ range: Range<Int>, half: Int, _ depth: Int, _ options: JSONReadOptions) {
       do throws(JSONError) {
         for offset in range {
+          if (offset - range.lowerBound) % Self.itemsPerCheck == Self.itemsPerCheck - 1, isCancelled() {
+            throw JSONError(kind: .cancelled, message: "the read was cancelled")
+          }
           guard let item = json_array_get(array, offset) else { continue }
           items[offset] = try convert(item, depth: depth, options: options)
           texts[offset] = JanssonEncoder.dump(item)
+          // Each half replaces only its own slots; the shared null is never freed.
+          json_array_set_new(array, offset, json_null())
         }
       } catch {
         failures[half] = error

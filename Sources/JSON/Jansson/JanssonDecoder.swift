@@ -5,7 +5,7 @@ enum JanssonDecoder {
   /// jansson flags for untrusted input, set in this one place:
   /// any top-level value (so `5` is an invalid request, not a parse error), duplicate keys refused,
   /// `\u0000` allowed inside strings (read by length, never as C strings).
-  private static let flags = Int(JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL)
+  static let flags = Int(JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL)
 
   static func decode(_ bytes: UnsafeRawBufferPointer, options: JSONReadOptions) throws(JSONError) -> JSONValue {
     let root = try load(bytes)
@@ -13,9 +13,20 @@ enum JanssonDecoder {
     return try convert(root, depth: 1, options: options)
   }
 
-  /// The C tree of `bytes`; the caller releases it.
-  static func load(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> UnsafeMutablePointer<json_t> {
+  /// The C tree of `bytes`; the caller releases it. With `isCancelled`, it is asked between chunks
+  /// of the input and a cancel throws `.cancelled`.
+  static func load(_ bytes: UnsafeRawBufferPointer, isCancelled: (() -> Bool)? = nil) throws(JSONError)
+    -> UnsafeMutablePointer<json_t>
+  {
     var error = json_error_t()
+    if let isCancelled {
+      let read = CancellableRead(bytes, isCancelled: isCancelled)
+      guard let root = read.load(flags: flags, error: &error) else {
+        if read.wasCancelled { throw JSONError(kind: .cancelled, message: "the read was cancelled") }
+        throw JSONError(jansson: &error)
+      }
+      return root
+    }
     let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
     // json_loadb needs a non-null pointer even for zero bytes.
     let root: UnsafeMutablePointer<json_t>? =

@@ -68,6 +68,12 @@ enum JanssonEncoder {
     }
   }
 
+  /// The length of a node's compact text, counted without writing it.
+  static func size(_ node: UnsafeMutablePointer<json_t>?) -> Int {
+    guard let node else { return 4 }  // "null"
+    return json_dumpb(node, nil, 0, flags)
+  }
+
   /// A new reference for `value`, or nil only when jansson cannot allocate.
   static func build(_ value: JSONValue) -> UnsafeMutablePointer<json_t>? {
     switch value {

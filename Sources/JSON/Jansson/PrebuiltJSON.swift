@@ -7,10 +7,13 @@ public final class PrebuiltJSON: @unchecked Sendable, Hashable {
   /// The value the tree was made from; reads of a `.prebuilt` value see this.
   public let value: JSONValue
   let node: UnsafeMutablePointer<json_t>?
+  /// The length of the value's compact text in bytes (what it adds to a reply), counted once.
+  public let encodedSize: Int
 
   public init(_ value: JSONValue) {
     self.value = value
     node = JanssonEncoder.build(value)
+    encodedSize = JanssonEncoder.size(node)
   }
 
   deinit { json_decref(node) }

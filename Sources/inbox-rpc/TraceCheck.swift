@@ -1,0 +1,178 @@
+import JSON
+
+/// One pass of `TraceContract` over a trace: remembers the requests sent so that each reply is
+/// checked against the schema of the method it answers.
+struct TraceCheck {
+  let file: String
+  let contract: TraceContract
+  private(set) var findings: [TraceFinding] = []
+  /// Each message the host sent, with its reply: one subject of the report each.
+  private(set) var exchanges: [Exchange] = []
+  /// Requests not answered yet, by the id's JSON text: the method, the line that sent it, its exchange.
+  private var pending: [String: (method: String, line: Int, id: JSONValue, exchange: Int)] = [:]
+  /// The exchange the message being checked belongs to (nil: a notification of the server, or a
+  /// reply to nothing).
+  private var current: Int?
+  private var cancelled: Set<String> = []
+  /// An MCP host's trace: its methods are MCP's, not the contract's, so only the envelope and the
+  /// pairing of replies with requests are checked.
+  private var isMCP = false
+
+  struct Exchange {
+    var line: Int
+    /// `line 12: feed.list (id 3)`.
+    var name: String
+  }
+
+  init(file: String, contract: TraceContract) {
+    self.file = file
+    self.contract = contract
+  }
+
+  /// Where in a record: the path people read (`[1].params.id`) and the JSON pointer from the
+  /// record's root (`/frame/1/params/id`).
+  struct Place {
+    var path: String
+    var pointer: JSONPointer
+
+    /// A member of the message here.
+    func member(_ name: String) -> Place {
+      Place(path: path.isEmpty ? name : path + "." + name, pointer: pointer.appending(name))
+    }
+
+    /// The path before a member's name: empty, or `[1].`.
+    var prefix: String { path.isEmpty ? "" : path + "." }
+  }
+
+  mutating func add(
+    _ line: Int, _ id: JSONValue?, _ place: Place, _ rule: String, _ severity: TraceFinding.Severity,
+    _ message: String
+  ) {
+    findings.append(
+      TraceFinding(
+        file: file, line: line, id: id, path: place.path.isEmpty ? "frame" : place.path, pointer: place.pointer,
+        rule: rule, severity: severity, message: message, exchange: current))
+  }
+
+  private mutating func add(_ line: Int, _ id: JSONValue?, _ problem: TraceContract.Problem, at place: Place) {
+    let pointer = problem.pointer ?? place.pointer
+    add(line, id, Place(path: problem.path, pointer: pointer), problem.rule, .error, problem.message)
+  }
+
+  mutating func check(_ record: TraceLog.Record) {
+    let frame = Place(path: "", pointer: JSONPointer(["frame"]))
+    if record.isText {
+      current = record.direction == .incoming ? open(record.line, "a frame that is not JSON") : nil
+      let who = record.direction == .incoming ? "the host sent" : "the server wrote"
+      add(record.line, nil, frame, "json", .error, "\(who) a frame that is not JSON")
+      return
+    }
+    for (index, message) in TraceLog.messages(of: record.frame) {
+      let place =
+        index.map { Place(path: "[\($0)]", pointer: frame.pointer.appending(index: $0)) } ?? frame
+      switch record.direction {
+      case .incoming:
+        let method = message["method"]?.stringValue ?? "a message without a method"
+        current = open(record.line, method + (message["id"].map { " (id \($0.jsonString))" } ?? ""))
+      case .outgoing:
+        current = message["method"] == nil ? pending[(message["id"] ?? .null).jsonString]?.exchange : nil
+      }
+      guard case .object = message else {
+        add(record.line, nil, place, "envelope", .error, "a message must be an object")
+        continue
+      }
+      if message["jsonrpc"]?.stringValue != "2.0" {
+        add(record.line, message["id"], place.member("jsonrpc"), "envelope", .error, "jsonrpc must be \"2.0\"")
+      }
+      switch record.direction {
+      case .incoming: checkSent(message, line: record.line, place: place)
+      case .outgoing: checkWritten(message, line: record.line, place: place)
+      }
+    }
+  }
+
+  private mutating func open(_ line: Int, _ what: String) -> Int {
+    exchanges.append(Exchange(line: line, name: "line \(line): \(what)"))
+    return exchanges.count - 1
+  }
+
+  /// A request or notification from the host.
+  private mutating func checkSent(_ message: JSONValue, line: Int, place: Place) {
+    let id = message["id"]
+    guard let name = message["method"]?.stringValue else {
+      add(line, id, place.member("method"), "envelope", .error, "a request needs a method (a string)")
+      return
+    }
+    if name == "initialize", message["params"]?["protocolVersion"] != nil { isMCP = true }
+    if isMCP {
+      if let id, let current { pending[id.jsonString] = (name, line, id, current) }
+      if name == "notifications/cancelled", let target = message["params"]?["requestId"] {
+        cancelled.insert(target.jsonString)
+      }
+      return
+    }
+    guard let method = contract.method(name), method["x-direction"]?.stringValue != "server-to-host" else {
+      add(line, id, place.member("method"), "unknown-method", .error, "\(name) is not a method of the contract")
+      return
+    }
+    for problem in contract.paramsProblems(message, method: method, path: place.prefix, pointer: place.pointer) {
+      add(line, id, problem, at: place)
+    }
+    if name == "$/cancelRequest", let target = message["params"]?["id"] { cancelled.insert(target.jsonString) }
+    if let id {
+      guard method["x-notification"]?.boolValue != true else {
+        add(line, id, place.member("id"), "envelope", .error, "\(name) is a notification: it takes no id")
+        return
+      }
+      if let current { pending[id.jsonString] = (name, line, id, current) }
+    }
+  }
+
+  /// A reply or a notification from the server.
+  private mutating func checkWritten(_ message: JSONValue, line: Int, place: Place) {
+    if let name = message["method"]?.stringValue {
+      if isMCP { return }
+      guard let method = contract.method(name), method["x-direction"]?.stringValue == "server-to-host" else {
+        add(
+          line, nil, place.member("method"), "unknown-notification", .error,
+          "\(name) is not a notification of the server")
+        return
+      }
+      for problem in contract.paramsProblems(message, method: method, path: place.prefix, pointer: place.pointer) {
+        add(line, nil, problem, at: place)
+      }
+      return
+    }
+    let id = message["id"] ?? .null
+    if let error = message["error"] {
+      if error["code"]?.intValue == nil || error["message"]?.stringValue == nil {
+        add(line, id, place.member("error"), "error", .error, "an error needs an integer code and a string message")
+      }
+      if !id.isNull { pending[id.jsonString] = nil }
+      return
+    }
+    guard let result = message["result"] else {
+      add(line, id, place, "envelope", .error, "a reply needs a result or an error")
+      return
+    }
+    guard let request = pending.removeValue(forKey: id.jsonString) else {
+      add(line, id, place.member("id"), "unmatched-reply", .error, "a reply to no request the host sent")
+      return
+    }
+    if !isMCP, let method = contract.method(request.method),
+      var problem = contract.resultProblem(result, method: method, path: place.prefix, pointer: place.pointer)
+    {
+      problem.message = "\(request.method): \(problem.message)"
+      add(line, id, problem, at: place)
+    }
+  }
+
+  /// Requests never answered (unless cancelled): the server owes a reply to each.
+  mutating func finish() {
+    for (key, request) in pending where !cancelled.contains(key) {
+      current = request.exchange
+      let place = Place(path: "id", pointer: JSONPointer(["frame", "id"]))
+      add(request.line, request.id, place, "no-reply", .warning, "\(request.method) was never answered in the trace")
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import InboxApp
+import JSON
+import JSONSchema
+
+/// Checks a trace against the contract in Schemas/openrpc.json: every request and notification
+/// the host sent (method known, params valid), every reply (matched to its request by id) against
+/// the method's result schema, and every notification of the server against its params.
+struct TraceContract {
+  private let methods: [String: JSONValue]
+  private let validator: SchemaValidator
+
+  init(document: JSONValue = Contract.document) {
+    var methods: [String: JSONValue] = [:]
+    for method in document["methods"]?.arrayValue ?? [] {
+      if let name = method["name"]?.stringValue { methods[name] = method }
+    }
+    self.methods = methods
+    validator = SchemaValidator(document: document)
+  }
+
+  /// Every finding in `log`, in trace order, and the host's messages they are about; `file` names
+  /// the trace in each finding.
+  func check(_ log: TraceLog, file: String) -> (findings: [TraceFinding], exchanges: [TraceCheck.Exchange]) {
+    var run = TraceCheck(file: file, contract: self)
+    for gap in log.gaps {
+      let dropped = gap.reason.contains("dropped")
+      run.add(
+        gap.line, nil, TraceCheck.Place(path: "frame", pointer: JSONPointer()), dropped ? "trace-gap" : "trace-record",
+        dropped ? .warning : .error, gap.reason)
+    }
+    for record in log.records { run.check(record) }
+    run.finish()
+    return (run.findings.sorted { $0.line < $1.line }, run.exchanges)
+  }
+
+  func method(_ name: String) -> JSONValue? { methods[name] }
+
+  /// A problem found in a message: where (a path in the frame and, from the validator, the exact
+  /// pointer into the trace's record), the rule and why.
+  struct Problem {
+    var path: String
+    var pointer: JSONPointer? = nil
+    var rule: String
+    var message: String
+  }
+
+  /// The params of a message against its method's descriptors: `path` prefixes each finding's
+  /// path, `pointer` (the message's place in its record) each pointer.
+  func paramsProblems(_ message: JSONValue, method: JSONValue, path: String, pointer: JSONPointer) -> [Problem] {
+    let descriptors = method["params"]?.arrayValue ?? []
+    let given: JSONObject
+    switch message["params"] {
+    case nil, .null?: given = [:]
+    case .object(let object)?: given = object
+    default: return [Problem(path: path + "params", rule: "params", message: "params are by name: send an object")]
+    }
+    var problems: [Problem] = []
+    for descriptor in descriptors {
+      guard let name = descriptor["name"]?.stringValue else { continue }
+      guard let value = given[name], !value.isNull else {
+        if descriptor["required"]?.boolValue == true {
+          problems.append(Problem(path: path + "params." + name, rule: "params", message: "required"))
+        }
+        continue
+      }
+      let place = pointer.appending("params").appending(name)
+      if let schema = descriptor["schema"],
+        let violation = validator.violation(of: value, against: schema, at: path + "params." + name, pointer: place)
+      {
+        let message = "\(violation.message) (\(violation.rule))"
+        problems.append(Problem(path: violation.path, pointer: violation.pointer, rule: "params", message: message))
+      }
+    }
+    if method["x-additional-params"]?.boolValue != true {
+      let known = Set(descriptors.compactMap { $0["name"]?.stringValue })
+      for key in given.keys where !known.contains(key) {
+        problems.append(Problem(path: path + "params." + key, rule: "params", message: "unknown parameter"))
+      }
+    }
+    return problems
+  }
+
+  /// A reply's result against the method's result schema.
+  func resultProblem(_ result: JSONValue, method: JSONValue, path: String, pointer: JSONPointer) -> Problem? {
+    guard let schema = method["result"]?["schema"],
+      let violation = validator.violation(
+        of: result, against: schema, at: path + "result", pointer: pointer.appending("result"))
+    else { return nil }
+    return Problem(
+      path: violation.path, pointer: violation.pointer, rule: "result",
+      message: "\(violation.message) (\(violation.rule))")
+  }
+}

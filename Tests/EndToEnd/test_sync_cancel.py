@@ -1,0 +1,130 @@
+"""A heavy sync is cancellable at every stage: transfer, parse and merge each answer `$/cancelRequest`
+promptly with -32800, and nothing is half-merged (the store is as before the sync, and the next sync
+merges everything). Margins are generous: bench/sync_memory.py holds the real figures."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from sync_support import (  # noqa: F401  (fixtures)
+    T0,
+    backend,
+    servers,
+    start_server as start,
+    store_path,
+)
+
+PROMPT = 1.0  # seconds; the goal is 250 ms, measured in bench/
+_BODIES: dict[int, bytes] = {}
+
+
+def inbox_body(count: int) -> bytes:
+    """A getInboxMessages reply of `count` messages (about 300 bytes each), built once per count."""
+    if count not in _BODIES:
+        messages = [
+            {"inbox_id": f"bulk{index:07d}", "order": str(index + 1), "rt": str(T0 + 10**7),
+             "send_date": str(T0 - 10**6 + index), "title": f"Title {index}", "text": f"Body of message {index}",
+             "image": "", "action_type": 1, "action_params": json.dumps({"l": f"https://example.com/{index}"}),
+             "status": 1, "hash": f"H{index}"}
+            for index in range(count)
+        ]
+        envelope = {"status_code": 200, "status_message": "OK",
+                    "response": {"messages": messages, "deleted": [], "next": "", "new_inbox": count}}
+        _BODIES[count] = json.dumps(envelope, separators=(",", ":")).encode()
+    return _BODIES[count]
+
+
+def wait_for(server, predicate, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    with server._cond:
+        while not predicate():
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, f"timed out: {server.stderr_text()[-800:]}"
+            server._cond.wait(remaining)
+
+
+def stages(server) -> list[str]:
+    return [n["params"]["stage"] for n in server.notifications if n.get("method") == "sync.progress"]
+
+
+def seeded(servers, store_path, backend):
+    """A server whose store holds one synced message, so "nothing half-merged" has a state to keep."""
+    backend.add_message("kept")
+    server = start(servers, store_path, backend, "--backend-timeout", "120", "--max-sync-reply-bytes", str(64 << 20))
+    assert server.sync()["added"] == 1
+    server.notifications.clear()
+    return server
+
+
+def cancel(server, id) -> tuple[dict, float]:
+    started = time.monotonic()
+    server.notify("$/cancelRequest", {"id": id})
+    reply = server.reply(id, timeout=60)
+    return reply, time.monotonic() - started
+
+
+def assert_nothing_half_merged(server, backend) -> None:
+    assert server.feed().keys() == {"kept"}
+    assert server.call("feed.counts")["total"] == 1
+    backend.body_override = None
+    backend.trickle = 0
+    assert server.sync(timeout=120)["added"] == 0  # the backend's own list ("kept") is merged whole
+
+
+def test_cancel_during_the_transfer(servers, store_path, backend):
+    server = seeded(servers, store_path, backend)
+    backend.body_override = inbox_body(20_000)
+    backend.trickle = 30.0
+    backend.reset_records()
+    id = server.send("feed.sync", {"force": True})
+    deadline = time.monotonic() + 30
+    while not backend.calls("getInboxMessages"):  # the backend's record, not the server's output
+        assert time.monotonic() < deadline, "the fetch never reached the backend"
+        time.sleep(0.01)
+    time.sleep(0.5)  # into the body, which takes 30 s to arrive
+    reply, latency = cancel(server, id)
+    assert reply["error"]["code"] == -32800, reply
+    assert latency < PROMPT, latency
+    assert_nothing_half_merged(server, backend)
+
+
+def test_cancel_during_the_parse(servers, store_path, backend):
+    server = seeded(servers, store_path, backend)
+    backend.body_override = inbox_body(100_000)  # 30 MB: long enough to parse that a cancel has time to land
+    backend.body_sent.clear()
+    id = server.send("feed.sync", {"force": True})
+    assert backend.body_sent.wait(60)
+    reply, latency = cancel(server, id)
+    assert reply["error"]["code"] == -32800, reply
+    assert "merge" not in stages(server), "the cancel landed before the merge"
+    assert latency < PROMPT, latency
+    assert_nothing_half_merged(server, backend)
+
+
+def test_cancel_during_the_merge(servers, store_path, backend):
+    server = seeded(servers, store_path, backend)
+    backend.body_override = inbox_body(100_000)
+    id = server.send("feed.sync", {"force": True})
+    wait_for(server, lambda: "merge" in stages(server), 120)
+    reply, latency = cancel(server, id)
+    assert reply["error"]["code"] == -32800, reply
+    assert latency < PROMPT, latency
+    assert not [n for n in server.notifications if n.get("method") == "feed.changed"], "nothing was merged"
+    assert_nothing_half_merged(server, backend)
+
+
+def test_an_uncancelled_heavy_sync_merges_everything(servers, store_path, backend):
+    """The same reply, left alone, merges whole: the cancels above had work left to cut short."""
+    server = seeded(servers, store_path, backend)
+    backend.body_override = inbox_body(100_000)
+    backend.body_sent.clear()
+    id = server.send("feed.sync", {"force": True})
+    assert backend.body_sent.wait(60)
+    sent = time.monotonic()
+    wait_for(server, lambda: "merge" in stages(server), 120)
+    parse = time.monotonic() - sent
+    result = server.reply(id, timeout=120)["result"]
+    merge = time.monotonic() - sent - parse
+    assert (result["added"], result["removed"]) == (100_000, 1), result
+    assert parse > PROMPT and merge > PROMPT, (parse, merge)
