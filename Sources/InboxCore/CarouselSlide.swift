@@ -57,43 +57,49 @@ public struct CarouselSlide: Sendable, Hashable {
     var kept: [CarouselSlide] = []
     for (offset, item) in items.enumerated() {
       let number = offset + 1
+      let place = ["carousel", String(offset)]
       guard let slide = item.objectValue else {
-        diagnostics.warn(.slideDropped, "slide \(number) is \(InboxMessage.describe(item)), not an object; dropped")
+        diagnostics.warn(
+          .slideDropped, "slide \(number) is \(InboxMessage.describe(item)), not an object; dropped", at: place)
         continue
       }
       guard let imageValue = slide["image"], imageValue != .null, imageValue.stringValue?.isBlank != true else {
         diagnostics.warn(
-          .slideDropped, "slide \(number) has no image; dropped (it does not use one of the 5 places)")
+          .slideDropped, "slide \(number) has no image; dropped (it does not use one of the 5 places)", at: place)
         continue
       }
       guard let image = ParseableURL(imageValue, policy: .anyScheme) else {
         diagnostics.warn(
           .slideDropped,
           "slide \(number) image \(InboxMessage.describe(imageValue)) is not a parseable URL; dropped "
-            + "(it does not use one of the 5 places)")
+            + "(it does not use one of the 5 places)", at: place + ["image"])
         continue
       }
       if let scheme = schemes.deniedScheme(image.string) {
         let consequence = "the slide is dropped (it does not use one of the 5 places)"
-        diagnostics.warn(.unsafeScheme, schemes.refusal("slide \(number) image", scheme: scheme, then: consequence))
+        diagnostics.warn(
+          .unsafeScheme, schemes.refusal("slide \(number) image", scheme: scheme, then: consequence),
+          at: place + ["image"])
         continue
       }
       guard kept.count < maximumCount else {
-        diagnostics.warn(.slideDropped, "slide \(number) is past the 5th usable slide; dropped")
+        diagnostics.warn(.slideDropped, "slide \(number) is past the 5th usable slide; dropped", at: place)
         continue
       }
       var url: String?
       if let urlValue = slide["url"], urlValue != .null, urlValue.stringValue?.isBlank != true {
         if let parsed = ParseableURL(urlValue, policy: .anyScheme), let scheme = schemes.deniedScheme(parsed.string) {
           let consequence = "left out, a tap opens the message's row action"
-          diagnostics.warn(.unsafeScheme, schemes.refusal("slide \(number) url", scheme: scheme, then: consequence))
+          diagnostics.warn(
+            .unsafeScheme, schemes.refusal("slide \(number) url", scheme: scheme, then: consequence),
+            at: place + ["url"])
         } else if let parsed = ParseableURL(urlValue, policy: .anyScheme) {
           url = parsed.string
         } else {
           diagnostics.warn(
             .invalidField,
             "slide \(number) url \(InboxMessage.describe(urlValue)) is not a parseable URL (it needs a scheme); "
-              + "left out, a tap opens the message's row action")
+              + "left out, a tap opens the message's row action", at: place + ["url"])
         }
       }
       kept.append(CarouselSlide(image: image.string, title: Lenient.text(slide["title"]), url: url))

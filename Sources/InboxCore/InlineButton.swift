@@ -44,24 +44,30 @@ public struct InlineButton: Sendable, Hashable {
     var kept: [InlineButton] = []
     for (offset, item) in items.enumerated() {
       let number = offset + 1
+      let place = ["buttons", String(offset)]
       guard let button = item.objectValue else {
-        diagnostics.warn(.buttonDropped, "button \(number) is \(InboxMessage.describe(item)), not an object; dropped")
+        diagnostics.warn(
+          .buttonDropped, "button \(number) is \(InboxMessage.describe(item)), not an object; dropped", at: place)
         continue
       }
       guard let title = Lenient.text(button["title"]) else {
         let found = button["title"].map { InboxMessage.describe($0) } ?? "missing"
         diagnostics.warn(
-          .buttonDropped, "button \(number) has no title (title is \(found), a non-empty string is required); dropped")
+          .buttonDropped, "button \(number) has no title (title is \(found), a non-empty string is required); dropped",
+          at: place)
         continue
       }
-      let action = resolveAction(button, number: number, &diagnostics)
+      let action = resolveAction(button, number: number, at: place, &diagnostics)
       if case .openURL(let url) = action, let scheme = schemes.deniedScheme(url) {
         let consequence = "the button is dropped (it does not use one of the 3 places)"
-        diagnostics.warn(.unsafeScheme, schemes.refusal("button \(number) url", scheme: scheme, then: consequence))
+        diagnostics.warn(
+          .unsafeScheme, schemes.refusal("button \(number) url", scheme: scheme, then: consequence), at: place + ["url"]
+        )
         continue
       }
       guard kept.count < maximumCount else {
-        diagnostics.warn(.buttonDropped, "button \(number) \(title.quotedForMessage) is past the 3rd button; dropped")
+        diagnostics.warn(
+          .buttonDropped, "button \(number) \(title.quotedForMessage) is past the 3rd button; dropped", at: place)
         continue
       }
       kept.append(InlineButton(title: title, action: action))
@@ -76,7 +82,9 @@ public struct InlineButton: Sendable, Hashable {
   /// 2. otherwise a non-empty, parseable `url` (with a scheme): `openURL`
   ///    (a url without a scheme, such as `"example.com"`, warns and falls through);
   /// 3. otherwise `custom`, with the button minus `title` and `action` as payload.
-  static func resolveAction(_ button: JSONObject, number: Int, _ diagnostics: inout Diagnostics) -> ButtonAction {
+  static func resolveAction(
+    _ button: JSONObject, number: Int, at place: [String] = [], _ diagnostics: inout Diagnostics
+  ) -> ButtonAction {
     let payload = button.removing(["title", "action"])
     if let token = button["action"], token != .null, token.stringValue?.isBlank != true {
       switch token.stringValue?.trimmingWhitespace().lowercased() {
@@ -86,7 +94,8 @@ public struct InlineButton: Sendable, Hashable {
       default:
         diagnostics.warn(
           .unknownButtonAction,
-          "button \(number) action \(InboxMessage.describe(token)) is not dismiss, markRead or custom; ignored")
+          "button \(number) action \(InboxMessage.describe(token)) is not dismiss, markRead or custom; ignored",
+          at: place + ["action"])
       }
     }
     if let urlValue = button["url"], urlValue != .null, urlValue.stringValue?.isBlank != true {
@@ -94,7 +103,7 @@ public struct InlineButton: Sendable, Hashable {
       diagnostics.warn(
         .invalidButtonURL,
         "button \(number) url \(InboxMessage.describe(urlValue)) is not a parseable URL (it needs a scheme); "
-          + "the button is custom")
+          + "the button is custom", at: place + ["url"])
     }
     return .custom(payload: payload)
   }

@@ -49,14 +49,21 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
   public var reason: String
   /// The category.
   public var code: Code
+  /// Where in the custom data the warning's value is, as JSON pointer tokens (`["buttons", "3"]`);
+  /// empty when it is about no one value. Not on the wire: lint places its findings with it.
+  public var field: [String]
 
   /// Builds a warning.
-  public init(messageId: String, requestedKind: String? = nil, usedKind: String? = nil, reason: String, code: Code) {
+  public init(
+    messageId: String, requestedKind: String? = nil, usedKind: String? = nil, reason: String, code: Code,
+    field: [String] = []
+  ) {
     self.messageId = messageId
     self.requestedKind = requestedKind
     self.usedKind = usedKind
     self.reason = reason
     self.code = code
+    self.field = field
   }
 
   /// `{"messageId", "requestedKind", "usedKind", "reason", "code"}`, kinds null when unknown.
@@ -87,8 +94,9 @@ struct Diagnostics {
 
   init(messageId: String) { self.messageId = messageId }
 
-  mutating func warn(_ code: Warning.Code, _ reason: String) {
-    warnings.append(Warning(messageId: messageId, reason: reason, code: code))
+  /// Adds a warning; `field` says which value of the custom data it is about, when it is one.
+  mutating func warn(_ code: Warning.Code, _ reason: String, at field: [String] = []) {
+    warnings.append(Warning(messageId: messageId, reason: reason, code: code, field: field))
   }
 
   /// Fills in the kinds of every warning once the resolver has decided them.

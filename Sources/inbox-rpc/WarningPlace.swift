@@ -1,8 +1,8 @@
 import InboxCore
 import JSON
 
-/// Where in a payload an engine warning belongs. The engine does not place its warnings, but each
-/// code is about one field of the custom data by definition (`buttonDropped`: `buttons`;
+/// Where in a payload an engine warning belongs: the value the engine names in `Warning.field` (a
+/// button, a slide, a slide's image), else the field its code is about by definition (`buttonDropped`: `buttons`;
 /// `slideDropped`: `carousel`; `unknownDisplayType`: `displayType`; `degraded`: the field the
 /// requested kind needs, else `displayType`; `invalidCustomData`: the custom data itself). That
 /// field is looked up where the engine reads custom data from: a send request's `data`; a push
@@ -13,6 +13,11 @@ enum WarningPlace {
   static func pointer(for warning: Warning, in payload: JSONValue) -> JSONPointer? {
     let places = containers(payload)
     if warning.code == .invalidCustomData { return places.last?.pointer }
+    if let first = warning.field.first {
+      for place in places where place.value.objectValue?[first] != nil {
+        return place.encoded ? place.pointer : JSONPointer(place.pointer.tokens + warning.field)
+      }
+    }
     for key in keys(warning) {
       for place in places {
         guard let object = place.value.objectValue else { continue }

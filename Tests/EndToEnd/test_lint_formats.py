@@ -72,14 +72,22 @@ def findings_of(payload: bytes) -> dict[str, tuple[int, int, str]]:
     return {f["ruleId"]: (f["line"], f["column"], f.get("pointer")) for f in report["findings"]}
 
 
-def test_warnings_sit_at_the_field_their_rule_is_about():
+def test_warnings_sit_at_the_value_they_are_about():
     # Send request: the custom data is `data`.
     send = (b'{"ios_title": "Hi", "content": "Body", "inbox_days": 7,\n'
             b' "data": {"displayType": "carousel", "carousel": [],\n'
             b'  "buttons": [{"title": "A"}, {"title": "B"}, {"title": "C"}, {"title": "D"}]}}')
     found = findings_of(send)
     assert found["degraded"] == (2, 50, "/data/carousel")
-    assert found["buttonDropped"] == (3, 14, "/data/buttons")
+    # A warning about one button sits at that button: the fourth, past the third.
+    assert found["buttonDropped"] == (3, 63, "/data/buttons/3")
+    # One slide: the one with no image, and the url of another that a host may not open.
+    slides = (b'{"ios_title": "Hi", "content": "Body", "inbox_days": 7, "data": {"displayType": "carousel",\n'
+              b' "carousel": [{"image": "https://x.example/1.png"}, {"title": "no image"},\n'
+              b'  {"image": "https://x.example/3.png", "url": "javascript:alert(1)"}]}}')
+    found = findings_of(slides)
+    assert found["slideDropped"] == (2, 53, "/data/carousel/1")
+    assert found["unsafeScheme"] == (3, 47, "/data/carousel/2/url")
     unknown = b'{"ios_title": "Hi", "content": "Body", "inbox_days": 7, "data": {"displayType": "poster"}}'
     assert findings_of(unknown)["unknownDisplayType"] == (1, 81, "/data/displayType")
     # Push payload: `u` as an object is walked into; as a JSON string, the string is as deep as it goes.

@@ -17,11 +17,12 @@ ALLOW_LIST = os.path.join("Sources", "JSONSchema", "Resources", "keywords.json")
 
 
 def copy_of_schemas(tmp_path) -> str:
-    """Schemas/ and the allow-list, laid out as in the repository."""
+    """Schemas/, the allow-list and VERSION (the contract's `info.version`), laid out as in the repository."""
     shutil.copytree(os.path.join(REPO_ROOT, "Schemas"), tmp_path / "Schemas",
                     ignore=shutil.ignore_patterns("__pycache__"))
     os.makedirs(tmp_path / os.path.dirname(ALLOW_LIST))
     shutil.copy(os.path.join(REPO_ROOT, ALLOW_LIST), tmp_path / ALLOW_LIST)
+    shutil.copy(os.path.join(REPO_ROOT, "VERSION"), tmp_path / "VERSION")
     return str(tmp_path / "Schemas")
 
 
