@@ -14,9 +14,11 @@ struct TraceCheck {
   /// reply to nothing).
   private var current: Int?
   private var cancelled: Set<String> = []
-  /// An MCP host's trace: its methods are MCP's, not the contract's, so only the envelope and the
-  /// pairing of replies with requests are checked.
+  /// An MCP host's trace: its methods are MCP's, not the contract's, so the envelope, the pairing of
+  /// replies with requests and each tool call against its tool's schemas are checked.
   private var isMCP = false
+  /// The tool each pending `tools/call` named, by the id's JSON text.
+  private var calledTools: [String: String] = [:]
 
   struct Exchange {
     var line: Int
@@ -106,6 +108,7 @@ struct TraceCheck {
     if name == "initialize", message["params"]?["protocolVersion"] != nil { isMCP = true }
     if isMCP {
       if let id, let current { pending[id.jsonString] = (name, line, id, current) }
+      if name == "tools/call" { checkToolCall(message, id: id, line: line, place: place) }
       if name == "notifications/cancelled", let target = message["params"]?["requestId"] {
         cancelled.insert(target.jsonString)
       }
@@ -159,12 +162,33 @@ struct TraceCheck {
       add(line, id, place.member("id"), "unmatched-reply", .error, "a reply to no request the host sent")
       return
     }
+    if isMCP, request.method == "tools/call", let tool = calledTools.removeValue(forKey: id.jsonString),
+      let problem = contract.structuredContentProblem(result, tool: tool, path: place.prefix, pointer: place.pointer)
+    {
+      add(line, id, problem, at: place)
+    }
     if !isMCP, let method = contract.method(request.method),
       var problem = contract.resultProblem(result, method: method, path: place.prefix, pointer: place.pointer)
     {
       problem.message = "\(request.method): \(problem.message)"
       add(line, id, problem, at: place)
     }
+  }
+
+  /// An MCP `tools/call {name, arguments}`: the tool known, its arguments valid.
+  private mutating func checkToolCall(_ message: JSONValue, id: JSONValue?, line: Int, place: Place) {
+    let params = place.member("params")
+    guard let tool = message["params"]?["name"]?.stringValue, contract.isTool(tool) else {
+      let named = message["params"]?["name"].map { $0.jsonString } ?? "no name"
+      add(line, id, params.member("name"), "unknown-tool", .error, "\(named) is not a tool of the MCP face")
+      return
+    }
+    if let problem = contract.argumentsProblem(
+      message["params"]?["arguments"], tool: tool, path: place.prefix, pointer: place.pointer)
+    {
+      add(line, id, problem, at: place)
+    }
+    if let id { calledTools[id.jsonString] = tool }
   }
 
   /// Requests never answered (unless cancelled): the server owes a reply to each.

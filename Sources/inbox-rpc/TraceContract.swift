@@ -1,13 +1,16 @@
 import InboxApp
+import InboxMCP
 import JSON
 import JSONSchema
 
 /// Checks a trace against the contract in Schemas/openrpc.json: every request and notification
 /// the host sent (method known, params valid), every reply (matched to its request by id) against
-/// the method's result schema, and every notification of the server against its params.
+/// the method's result schema, and every notification of the server against its params. An MCP
+/// session's `tools/call` arguments and `structuredContent` are checked against the tool's schemas.
 struct TraceContract {
   private let methods: [String: JSONValue]
   private let validator: SchemaValidator
+  private let tools: [String: (schemas: ToolContract.Schemas, input: SchemaValidator, output: SchemaValidator)]
 
   init(document: JSONValue = Contract.document) {
     var methods: [String: JSONValue] = [:]
@@ -16,6 +19,9 @@ struct TraceContract {
     }
     self.methods = methods
     validator = SchemaValidator(document: document)
+    tools = ToolContract(contract: document).tools.mapValues { schemas in
+      (schemas, SchemaValidator(document: schemas.input), SchemaValidator(document: schemas.output))
+    }
   }
 
   /// Every finding in `log`, in trace order, and the host's messages they are about; `file` names
@@ -78,6 +84,35 @@ struct TraceContract {
       }
     }
     return problems
+  }
+
+  /// Whether `name` is a tool of the MCP face.
+  func isTool(_ name: String) -> Bool { tools[name] != nil }
+
+  /// A `tools/call`'s arguments against the tool's `inputSchema` (absent arguments are `{}`).
+  func argumentsProblem(_ arguments: JSONValue?, tool name: String, path: String, pointer: JSONPointer) -> Problem? {
+    guard let tool = tools[name],
+      let violation = tool.input.violation(
+        of: arguments ?? [:], against: tool.schemas.input, at: path + "params.arguments",
+        pointer: pointer.appending("params").appending("arguments"))
+    else { return nil }
+    return Problem(
+      path: violation.path, pointer: violation.pointer, rule: "params",
+      message: "\(name): \(violation.message) (\(violation.rule))")
+  }
+
+  /// A tool's `structuredContent` against its `outputSchema` (a refused call, `isError`, has none to check).
+  func structuredContentProblem(_ result: JSONValue, tool name: String, path: String, pointer: JSONPointer)
+    -> Problem?
+  {
+    guard let tool = tools[name], result["isError"]?.boolValue != true, let content = result["structuredContent"],
+      let violation = tool.output.violation(
+        of: content, against: tool.schemas.output, at: path + "result.structuredContent",
+        pointer: pointer.appending("result").appending("structuredContent"))
+    else { return nil }
+    return Problem(
+      path: violation.path, pointer: violation.pointer, rule: "result",
+      message: "\(name): \(violation.message) (\(violation.rule))")
   }
 
   /// A reply's result against the method's result schema.

@@ -333,7 +333,7 @@ def test_both_faces_and_both_framings_are_traced(tmp_path):
     replay = run_cli("replay", mcp, timeout=60)
     assert replay.returncode == 0, replay.stdout.decode()
     assert check_trace(mcp).returncode == 0
-    # an MCP trace is checked for its envelope and pairing only: a reply to nothing is still found
+    # in an MCP trace the envelope and the pairing are checked too: a reply to nothing is found
     lines.append({"t": lines[-1]["t"], "dir": "out", "frame": {"jsonrpc": "2.0", "id": 77, "result": {}}})
     write_records(mcp, lines)
     findings = findings_of(mcp)
@@ -406,3 +406,32 @@ def test_check_trace_reports_gaps_bad_lines_and_requests_never_answered(tmp_path
     trace.write_text("\n".join(lines[:2] + lines[3:5]) + "\n")
     assert check_trace("--fail-on", "error", str(trace)).returncode == 0
     assert check_trace(str(trace)).returncode == 1
+
+
+def test_an_mcp_trace_checks_each_tool_call_against_the_tools_schemas(tmp_path):
+    trace = str(tmp_path / "tools.trace")
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    calls = [
+        hello,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "list_feed", "arguments": {"limit": 2, "cursor": None}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "inbox_counts", "arguments": {}}},
+    ]
+    done = run_cli("mcp", "--store", ":memory:", "--sample-feed", "--trace", trace, stdin=b"".join(dumps(c) + b"\n" for c in calls))
+    assert done.returncode == 0, done.stderr.decode()
+    lines = records(trace)
+    assert check_trace(trace).returncode == 0, check_trace(trace).stdout.decode()
+    # The host's arguments of the wrong type, a tool that does not exist, and a reply whose
+    # structuredContent breaks the tool's outputSchema: each found at its line and path.
+    [sent] = [i for i, line in enumerate(lines) if line["dir"] == "in" and line["frame"].get("id") == 2]
+    lines[sent]["frame"]["params"]["arguments"]["limit"] = "two"
+    [reply] = [i for i, line in enumerate(lines) if line["dir"] == "out" and line["frame"].get("id") == 2]
+    lines[reply]["frame"]["result"]["structuredContent"]["items"] = "none"
+    lines.append({"t": lines[-1]["t"], "dir": "in", "frame": {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "no_such_tool"}}})
+    write_records(trace, lines)
+    found = {(f["line"], f["ruleId"]): f for f in findings_of(trace)}
+    assert "params.arguments.limit: list_feed: expected integer" in found[(sent + 1, "params")]["message"]
+    assert found[(sent + 1, "params")]["pointer"].endswith("/params/arguments/limit")
+    assert found[(reply + 1, "result")]["pointer"].endswith("/structuredContent/items")
+    assert (len(lines), "unknown-tool") in found
+    assert check_trace(trace).returncode == 1
