@@ -24,13 +24,26 @@ extension Dispatcher {
   /// Starts a deferred request on the reader; it is in flight (and cancellable) until its handler
   /// answers through the `Reply`, from whichever thread finishes it. No thread waits meanwhile.
   func runDeferred(id: JSONValue, method: String, params: JSONValue?, _ start: Method.DeferredHandler) {
-    logger.debug("request \(method) id \(id.jsonString), answered later")
-    if lifecycle.isShuttingDown {
-      return sendSingle(Response.error(id: id, .invalidRequest("the server is shutting down (shutdown was received)")))
-    }
     let token = CancellationToken()
     token.markStarted()
     inFlight.track(id, token, answersAlone: true)
+    runDeferred(id: id, method: method, params: params, token: token, start) { [self] in
+      if let reply = $0 { sendSingle(reply) }
+    }
+  }
+
+  /// Starts a deferred request whose `token` is in flight already (a batch member's); `deliver`
+  /// gets its reply, or nil when a cancel has answered it, from whichever thread answers.
+  func runDeferred(
+    id: JSONValue, method: String, params: JSONValue?, token: CancellationToken, _ start: Method.DeferredHandler,
+    deliver: @escaping @Sendable (JSONValue?) -> Void
+  ) {
+    logger.debug("request \(method) id \(id.jsonString), answered later")
+    if lifecycle.isShuttingDown {
+      inFlight.untrack(id)
+      let refusal = PendingReply(id: id, token: token, writer: writer)
+      return deliver(refusal.answer(.failure(.invalidRequest("the server is shutting down (shutdown was received)"))))
+    }
     deferred.enter()
     let reply = Reply { [self] outcome in
       defer {
@@ -40,7 +53,7 @@ extension Dispatcher {
       // A cancel that arrived while the work went on wins, as for every other request.
       let checked = outcome.flatMap { result in Result { try token.check() }.map { result } }
       let pending = PendingReply(id: id, token: token, writer: writer)
-      if let reply = pending.answer(checked.mapError { failure($0, method) }) { sendSingle(reply) }
+      deliver(pending.answer(checked.mapError { failure($0, method) }))
     }
     start(context(id: id, method: method, params: params, token: token, out: writer), reply)
   }

@@ -91,15 +91,30 @@ final class Dispatcher: Sendable {
     }
     backlog.acquire(inputBytes)
     let job: @Sendable () -> Void = { [self] in
-      defer { backlog.release(inputBytes) }
-      var batch = BatchReply(budget: replyBudget)
+      guard asBatch else {
+        defer { backlog.release(inputBytes) }
+        let token = tokens[0]
+        token?.markStarted()
+        defer { if case .request(let id, _, _) = messages[0] { inFlight.untrack(id) } }
+        if let reply = run(messages[0], token: token, out: writer) { sendSingle(reply) }
+        return
+      }
+      // Each member answers the batch when it finishes; a deferred one starts and answers later.
+      let answers = BatchAnswers(budget: replyBudget, count: messages.count) { [self] batch in
+        batch.finish { writer.send(encoded: $0) }
+        backlog.release(inputBytes)
+      }
       for (message, token) in zip(messages, tokens) {
         token?.markStarted()
+        if case .request(let id, let name, let params) = message, let token,
+          case .deferred(let start)? = registry[name]?.body
+        {
+          runDeferred(id: id, method: name, params: params, token: token, start) { answers.answer($0) }
+          continue
+        }
         defer { if case .request(let id, _, _) = message { inFlight.untrack(id) } }
-        guard let reply = run(message, token: token, out: writer) else { continue }
-        if asBatch { batch.append(reply) } else { sendSingle(reply) }
+        answers.answer(run(message, token: token, out: writer))
       }
-      if asBatch { batch.finish { writer.send(encoded: $0) } }
     }
     if writes { writeLane.submit(job) } else { workers.submit(job) }
   }

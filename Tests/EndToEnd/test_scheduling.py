@@ -175,3 +175,32 @@ def test_open_listen_streams_and_queued_syncs_hold_no_worker(tmp_path, peers, st
     assert mcp.close() == 0
     assert sum(str(id).startswith("listen-") and "result" in reply for id, reply in mcp.replies.items()) == 64
     assert rpc.close() == 0
+
+
+def test_syncs_queued_inside_batches_hold_no_worker(tmp_path, peers, stalled_backend):
+    # 20 batches of one sync each (more than the 16 workers), the first stalled in its transfer:
+    # a batch member that waits its turn is a callback too, so a batched ping behind them is
+    # answered at once, and each batch is answered (cancelled) as one array.
+    rpc = Peer(["--store", str(tmp_path / "rpc.sqlite"), "--test-clock", str(T0),
+                "--backend-timeout", "5", *backend_args(stalled_backend)], env=token_env())
+    peers.append(rpc)
+    syncs = [f"sync-{index}" for index in range(20)]
+    for id in syncs:
+        rpc.send([{"jsonrpc": "2.0", "id": id, "method": "feed.sync", "params": {"force": True}},
+                  {"jsonrpc": "2.0", "id": f"{id}-counts", "method": "feed.counts"}])
+    deadline = time.monotonic() + 10
+    while not stalled_backend.calls("getInboxMessages") and time.monotonic() < deadline:
+        time.sleep(0.01)  # the test's own wait for the stall to begin
+    assert stalled_backend.calls("getInboxMessages"), "the first sync never reached the backend"
+    started = time.monotonic()
+    rpc.send([{"jsonrpc": "2.0", "id": "b1", "method": "rpc.ping"}])
+    assert rpc.reply("b1", timeout=10)["result"] == "pong"
+    assert time.monotonic() - started < AT_ONCE, "a batched ping waited behind batched syncs"
+    # No batch is answered before its sync: the counts beside each sync wait in its array.
+    assert not any(id in rpc.replies or f"{id}-counts" in rpc.replies for id in syncs)
+    for id in syncs:
+        rpc.send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": id}})
+    for id in syncs:
+        assert rpc.reply(id, timeout=30)["error"]["code"] == -32800
+        assert rpc.reply(f"{id}-counts", timeout=5)["result"]["total"] >= 0
+    assert rpc.close() == 0
