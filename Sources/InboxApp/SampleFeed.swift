@@ -1,4 +1,3 @@
-import InboxApp
 import InboxCore
 import JSON
 

@@ -54,9 +54,9 @@ final class FuzzServer: Sendable {
         if method.name == "test.sleep" {
           return Method(method.name, placement: method.placement) { request in
             guard let ms = try? request.params.int("ms"), (0...600_000).contains(ms) else {
-              return try method.handler(request)  // refused as the server refuses it
+              return try method.call(request)  // refused as the server refuses it
             }
-            return try method.handler(
+            return try method.call(
               RequestContext(
                 id: request.id, method: request.method, params: Params(["ms": 0]),
                 cancellation: request.cancellation, notify: request.notify, logger: request.logger))
@@ -64,14 +64,29 @@ final class FuzzServer: Sendable {
         }
         if method.name == "rpc.discover" {
           return Method(method.name, placement: method.placement) { request in
-            ["openrpc": try method.handler(request)["openrpc"] ?? .null]
+            ["openrpc": try method.call(request)["openrpc"] ?? .null]
           }
         }
         guard !Self.readOnly.contains(method.name) else { return method }
-        return Method(method.name, placement: method.placement) { [unowned self] request in
-          self.touched.store(true, ordering: .releasing)
-          return try method.handler(request)
-        }
+        return Self.noting(method) { [unowned self] in self.touched.store(true, ordering: .releasing) }
       })
+  }
+
+  /// `method`, answered the way it answers (at once or later), with `reached` called first.
+  private static func noting(_ method: Method, _ reached: @escaping @Sendable () -> Void) -> Method {
+    switch method.body {
+    case .immediate(let handler):
+      return Method(method.name, placement: method.placement) { request in
+        reached()
+        return try handler(request)
+      }
+    case .deferred(let handler):
+      return Method(
+        method.name, placement: method.placement,
+        deferred: { request, reply in
+          reached()
+          handler(request, reply)
+        })
+    }
   }
 }
