@@ -28,7 +28,9 @@ let package = Package(
     .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
     .target(name: "JSON", dependencies: ["CJansson"]),
     .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
-    .target(name: "JSONSchema", dependencies: ["JSON"], resources: [.embedInCode("Resources/keywords.json")]),
+    .target(
+      name: "JSONSchema", dependencies: ["JSON"], exclude: ["README.md"],
+      resources: [.embedInCode("Resources/keywords.json")]),
     // Findings with file positions, and the formats CI systems read (SARIF, JUnit, workflow commands).
     .target(name: "LintReport", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
