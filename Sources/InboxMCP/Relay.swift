@@ -19,7 +19,10 @@ struct Relay: Sendable {
       changed: { [changes] change in changes.publish(change, send: send) },
       warned: { [logging] warning in
         guard logging.allows(.warning, for: params) else { return }
-        let data: JSONValue = ["message": .string(warning.description), "warning": warning.json]
+        // One line for people, whatever the payload's text; `warning` carries it as is.
+        let data: JSONValue = [
+          "message": .string(warning.description.escapingControlCharacters), "warning": warning.json,
+        ]
         send("notifications/message", ["level": "warning", "logger": "inbox-rpc", "data": data])
       },
       progress: { step in

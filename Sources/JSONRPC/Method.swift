@@ -20,8 +20,8 @@ public struct Method: Sendable {
 
   public typealias Handler = @Sendable (RequestContext) throws -> JSONValue
   /// A handler that answers later, through `Reply`, and returns at once: a request that waits (a
-  /// subscription stream, a sync queued behind another) is a callback held, not a thread. As a
-  /// batch member it is waited for by the worker that runs the batch.
+  /// subscription stream, a sync queued behind another) is a callback held, not a thread, alone or
+  /// as a batch member (the batch's array is written when its last member answers).
   public typealias DeferredHandler = @Sendable (RequestContext, Reply) -> Void
 
   /// What runs a request.
@@ -57,8 +57,8 @@ public struct Method: Sendable {
     body = .deferred(handler)
   }
 
-  /// Runs the method and returns its result, waiting for a deferred one on the calling thread (a
-  /// batch member, or another face calling in process).
+  /// Runs the method and returns its result, waiting for a deferred one on the calling thread (one
+  /// placed off the reader, or another face calling in process).
   public func call(_ request: RequestContext) throws -> JSONValue {
     switch body {
     case .immediate(let handler):

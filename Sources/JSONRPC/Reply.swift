@@ -23,8 +23,8 @@ public final class Reply: Sendable {
   public func succeed(_ result: JSONValue) { self(.success(result)) }
   public func fail(_ error: any Error) { self(.failure(error)) }
 
-  /// Starts `body` with a reply and waits on the calling thread for its outcome (a batch member,
-  /// another face calling in process).
+  /// Starts `body` with a reply and waits on the calling thread for its outcome (a deferred method
+  /// placed off the reader, another face calling in process).
   public static func waiting(for body: (Reply) -> Void) throws -> JSONValue {
     let answered = ReplyBox()
     body(Reply { answered.put($0) })

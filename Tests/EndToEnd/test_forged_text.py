@@ -98,3 +98,21 @@ def test_mcp_tool_text_cannot_show_a_forged_button_or_card(tmp_path):
     finally:
         server.close_stdin()
         server.wait_exit(5)
+
+
+def test_a_payload_line_break_cannot_forge_an_mcp_log_message(tmp_path):
+    server = Server(["mcp", "--store", str(tmp_path / "inbox.sqlite")], store=False, test_methods=False)
+    server._check_contract = lambda message: None
+    try:
+        server.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                   "clientInfo": {"name": "test", "version": "1"}})
+        server.notify("notifications/initialized")
+        server.call("logging/setLevel", {"level": "info"})
+        mcp_text(server, "ingest_payload", {"payload": request("Title", FORGED_LOG)})
+        logged = [n["params"]["data"] for n in server.notifications if n.get("method") == "notifications/message"]
+        assert logged and all("\n" not in data["message"] for data in logged), logged
+        assert any("zz\\ninbox-rpc error" in data["message"] for data in logged), logged
+        assert any(FORGED_LOG in text for data in logged for text in strings(data["warning"])), logged  # as is
+    finally:
+        server.close_stdin()
+        server.wait_exit(5)
