@@ -67,11 +67,11 @@ def normalise(lines: List[str]) -> List[str]:
     return out
 
 
-def run_tour(steps: List[Step], env: Dict[str, str]) -> List[tuple]:
+def run_tour(steps: List[Step], env: Dict[str, str], cwd: Path = REPO_ROOT) -> List[tuple]:
     script = "exec 2>&1\n" + "".join(f"{step.command}\nprintf '\\036%s\\036\\n' \"$?\"\n" for step in steps)
     done = subprocess.run(
         ["bash", "-c", script],
-        cwd=REPO_ROOT,
+        cwd=cwd,
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
