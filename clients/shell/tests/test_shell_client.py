@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -30,6 +31,13 @@ def test_the_script_is_shellcheck_clean() -> None:
     assert shellcheck, "shellcheck is not installed (script/bootstrap installs it)"
     done = subprocess.run([shellcheck, "-x", str(INBOX), str(INBOX.parent / "views.sh")], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout
+
+
+def test_the_readme_gives_the_script_s_line_counts() -> None:
+    said = re.search(r"Size: `inbox` (\d+) lines .*?`views.sh` (\d+)", (INBOX.parent / "README.md").read_text(), re.DOTALL)
+    assert said, "clients/shell/README.md no longer gives the line counts"
+    counts = [len(path.read_text().splitlines()) for path in (INBOX, INBOX.parent / "views.sh")]
+    assert [int(said.group(1)), int(said.group(2))] == counts
 
 
 def test_help_tells_the_syntax_and_the_exit_rule(inbox: Runner) -> None:
