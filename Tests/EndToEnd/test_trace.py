@@ -64,7 +64,10 @@ def python_session(trace: str, store: str) -> None:
 
 
 def shell_session(trace: str, store: str) -> str:
-    commands = "counts\nfeed\nbutton summer-sale 1\nread summer-sale\ntap plain-note\ndismiss hero-banner\ncounts\n"
+    commands = (
+        "feed.counts\nfeed.list\nbutton.tap id=summer-sale button=1\nmessage.markRead ids=[\"summer-sale\"]\n"
+        "message.tap id=plain-note\nmessage.dismiss id=hero-banner\nfeed.counts\n"
+    )
     env = dict(os.environ, INBOX_RPC_BIN=BIN, INBOX_STORE=store, INBOX_RPC_FLAGS=f"--sample-feed --trace={trace}")
     done = subprocess.run(
         [SHELL_CLIENT, "session"], input=commands.encode(), capture_output=True, env=env, timeout=60
@@ -154,7 +157,7 @@ def test_replay_of_a_recorded_session_reports_no_difference_then_the_one_edited(
     assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
     assert b"0 difference(s)" in done.stdout
     lines = records(recorded)
-    index = next(i for i, line in enumerate(lines) if line["dir"] == "out" and "dismissed" in str(line["frame"].get("result")))
+    index = next(i for i, line in enumerate(lines) if line["dir"] == "out" and "dismissed" in (line["frame"].get("result") or ()))
     lines[index]["frame"]["result"]["dismissed"] = False
     edited = str(tmp_path / "edited.trace")
     write_records(edited, lines)
