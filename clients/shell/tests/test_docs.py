@@ -120,3 +120,21 @@ def test_nothing_refers_to_a_readme_section_that_moved() -> None:
         except UnicodeDecodeError:
             continue
         assert not re.search(r"README \"|see README\)|\(see README", text), f"{name} points at a README section"
+
+
+JSON_BLOCK = re.compile(r"^```json\n(.*?)^```", re.DOTALL | re.MULTILINE)
+
+
+@pytest.mark.parametrize("page", [page for page in DOCS if "mcpServers" in page.read_text()], ids=lambda page: page.name)
+def test_the_host_configurations_shown_parse_and_use_real_flags(page: Path, server_bin: str) -> None:
+    """Each MCP host configuration is JSON, starts `inbox-rpc mcp` (the binary, or the package
+    through uvx), and passes only flags the server has."""
+    configs = [json.loads(block) for block in JSON_BLOCK.findall(page.read_text()) if "mcpServers" in block]
+    assert configs
+    known = help_text(server_bin, "mcp")
+    for config in configs:
+        for server in config["mcpServers"].values():
+            args = server["args"]
+            assert "mcp" in args and (server["command"].endswith("inbox-rpc") or args[0] == "inbox-rpc"), server
+            for flag in (arg for arg in args if arg.startswith("--")):
+                assert flag in known, f"{page.name}: {flag} is no flag of inbox-rpc mcp"
