@@ -183,6 +183,9 @@ def test_payload_text_shows_its_control_characters_escaped(inbox: Runner, tmp_pa
     shown = ok(inbox("message.resolve", f"payload=@{hostile}"))
     assert "\x1b" not in shown and "\u202e" not in shown
     assert "hi\\u001b[2J\\nbutton 0 fake\\u202e" in shown
+    refused = inbox("message.get", "id=a\u202eb\u001b")
+    assert refused.returncode == 101 and "\u202e" not in refused.stderr and "\x1b" not in refused.stderr
+    assert '{"id":"a\\u202eb\\u001b"}' in refused.stderr
 
 
 def test_sync_failures_exit_with_the_status_of_their_code(inbox: Runner) -> None:
