@@ -179,8 +179,10 @@ class Client(Methods):
         """The contract's named errors: `except client.errors.MessageNotFound`."""
         return self.contract.errors  # type: ignore[return-value]
 
-    def __getattr__(self, name: str) -> Any:
-        return member(self, "", name)
+    if not TYPE_CHECKING:  # type checkers see the generated Methods, so a misspelt name is an error
+
+        def __getattr__(self, name: str) -> Any:
+            return member(self, "", name)
 
     def __dir__(self) -> List[str]:
         return sorted({*super().__dir__(), *self.contract.members("")})
