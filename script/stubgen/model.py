@@ -159,3 +159,23 @@ def doc_of(schema: Any) -> str:
     if not isinstance(schema, dict):
         return ""
     return " ".join(filter(None, (schema.get("summary"), schema.get("description")))) or schema.get("title", "")
+
+
+class Spelling:
+    """How one language writes a term: a subclass names its `ANY` and `PRIMS` and gives `lit`,
+    `array` and `map` (of the inner term's spelling) and `union` (of the member terms)."""
+
+    ANY = ""
+    PRIMS: Dict[str, str] = {}
+
+    def term(self, term: tuple) -> str:
+        kind = term[0]
+        if kind == "any":
+            return self.ANY
+        if kind == "prim":
+            return self.PRIMS[term[1]]
+        if kind == "ref":
+            return str(term[1])
+        if kind in ("array", "map"):
+            return str(getattr(self, kind)(self.term(term[1])))
+        return str(getattr(self, kind)(term[1]))
