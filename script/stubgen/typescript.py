@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
-from typing import List
+from typing import Dict, List
 
 from .model import Decl, Model, Spelling
 
@@ -71,7 +71,7 @@ def render(model: Model) -> str:
     for decl in model.decls.values():
         alias = [*jsdoc(decl.doc, ""), f"export type {decl.name} = {ts(decl.term)};"] if decl.term else None
         blocks.append(alias or interface(model, decl))
-    rows = {"request": [], "server": [], "host": []}
+    rows: Dict[str, List[str]] = {"request": [], "server": [], "host": []}
     for method in model.methods:
         direction, name = model.direction(method), method["name"]
         params = model.params[name]

@@ -166,6 +166,8 @@ class Client(Methods):
     @property
     def contract(self) -> Contract:
         """The contract given, else the server's `rpc.discover`, read once, at the first use."""
+        if self._contract is None and threading.current_thread() is self._reader:  # it would wait for itself
+            raise RuntimeError("a notification callback cannot read the contract before a call has")
         with self._contract_lock:
             if self._contract is None:
                 document = self.call("rpc.discover")

@@ -70,6 +70,21 @@ def test_waiting_for_a_reply_inside_a_callback_raises_instead_of_deadlocking(inb
     assert problems and "notification callback" in str(problems[0])
 
 
+def test_reading_the_contract_first_inside_a_callback_raises_instead_of_deadlocking(inbox: Client) -> None:
+    problems: List[BaseException] = []
+
+    def callback(notification: Notification) -> None:
+        try:
+            inbox.errors
+        except RuntimeError as error:
+            problems.append(error)
+
+    inbox.on("feed.changed", callback)
+    inbox.call("message.dismiss", id="hero-banner")  # by name: the contract is not read yet
+    assert problems and "contract" in str(problems[0])
+    assert inbox.errors.MessageNotFound.name == "MessageNotFound"
+
+
 def test_calls_from_many_threads_each_get_their_own_reply(inbox: Client) -> None:
     failures: List[str] = []
 
