@@ -189,7 +189,7 @@ export class InboxRpcClient extends EventEmitter {
     try {
       message = JSON.parse(frame);
     } catch {
-      return this.#fail(`inbox-rpc wrote a frame that is not JSON: ${frame.slice(0, 200)}`);
+      return this.#fail(`wrote a frame that is not JSON: ${JSON.stringify(frame.slice(0, 200))}`);
     }
     for (const item of Array.isArray(message) ? message : [message]) {
       if (typeof item?.method === 'string' && !('id' in item)) {

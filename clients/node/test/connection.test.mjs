@@ -1,8 +1,9 @@
 // The connection against the real server: notifications as events, AbortSignal as
 // $/cancelRequest (integer and string ids), errors by their contract names, and a server that goes.
 import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
-import { ConnectionClosedError, InboxRpcError, connect } from '../inbox-rpc.mjs';
+import { ConnectionClosedError, InboxRpcClient, InboxRpcError, connect } from '../inbox-rpc.mjs';
 import { startServer } from './support.mjs';
 
 const PUSH = { pw_inbox: 'push-node', aps: { alert: { title: 'Flash sale', body: 'Two hours only' } } };
@@ -149,6 +150,38 @@ describe('closing', () => {
     await assert.rejects(connect({ command: '/nonexistent/inbox-rpc' }), (error) => {
       assert.ok(error instanceof ConnectionClosedError);
       assert.match(error.message, /cannot start \/nonexistent\/inbox-rpc/);
+      return true;
+    });
+  });
+});
+
+describe('over given streams', () => {
+  /** A client whose server is the test: it reads what the client wrote and writes its replies. */
+  function overStreams(contract) {
+    const [input, output] = [new PassThrough(), new PassThrough()];
+    const sent = [];
+    input.on('data', (chunk) => sent.push(...chunk.toString().split('\n').filter(Boolean).map((line) => JSON.parse(line))));
+    return { client: new InboxRpcClient({ input, output }).adopt(contract), output, sent };
+  }
+
+  test('contract names the client uses for itself are left to call(); deeper names nest', () => {
+    const { client } = overStreams({ methods: [{ name: 'close' }, { name: 'on.x' }, { name: 'a.b.c' }, { name: 'n', 'x-notification': true }] });
+    assert.equal(client.close, InboxRpcClient.prototype.close);
+    assert.equal(typeof client.on, 'function');
+    assert.equal(client.on.x, undefined);
+    assert.equal(typeof client.a.b.c, 'function');
+    assert.equal(client.n, undefined, 'notifications are sent with notify(), not made into calls');
+  });
+
+  test('a frame that is not JSON ends the connection and fails the calls in flight', async () => {
+    const { client, output, sent } = overStreams({ methods: [{ name: 'feed.counts' }] });
+    const counting = client.feed.counts();
+    await new Promise(setImmediate);
+    assert.deepEqual(sent, [{ jsonrpc: '2.0', id: 1, method: 'feed.counts' }]);
+    output.write('this is not JSON\n');
+    await assert.rejects(counting, (error) => {
+      assert.ok(error instanceof ConnectionClosedError);
+      assert.match(error.message, /^inbox-rpc wrote a frame that is not JSON: "this is not JSON" during feed\.counts/);
       return true;
     });
   });

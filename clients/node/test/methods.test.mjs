@@ -17,7 +17,10 @@ import { SERVER_BIN, startServer } from './support.mjs';
 async function exampleSetUp(store) {
   const script = fileURLToPath(new URL('example_backend.py', import.meta.url));
   const backend = spawn('python3', [script, store], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const [line] = await once(createInterface({ input: backend.stdout }), 'line');
+  const ended = once(backend, 'exit').then(([code]) => {
+    throw new Error(`example_backend.py exited with status ${code} before it was ready`);
+  });
+  const [line] = await Promise.race([once(createInterface({ input: backend.stdout }), 'line'), ended]);
   const setUp = JSON.parse(line);
   // The server picks the framing from the first byte it reads: the client's framing decides.
   const framingAt = setUp.args.indexOf('--framing');
