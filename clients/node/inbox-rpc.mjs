@@ -40,6 +40,11 @@ function errorClasses(errors = {}) {
   return { byName, byCode };
 }
 
+/** A request (with an id) or a notification (without); params are left out when there are none. */
+function message(method, params, id) {
+  return { jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, ...(params === undefined ? {} : { params }) };
+}
+
 /** Writes one message as one frame: a line (`ndjson`) or a `Content-Length` header and body (`lsp`). */
 function encode(message, framing) {
   const text = JSON.stringify(message);
@@ -142,13 +147,13 @@ export class InboxRpcClient extends EventEmitter {
       signal?.addEventListener('abort', cancel, { once: true });
       const settled = () => signal?.removeEventListener('abort', cancel);
       this.#pending.set(id, { method, resolve, reject, settled });
-      this.#write({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+      this.#write(message(method, params, id));
     });
   }
 
   /** Sends a notification (no reply comes). */
   notify(method, params) {
-    if (!this.#closed) this.#write({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
+    if (!this.#closed) this.#write(message(method, params));
   }
 
   /** Ends the server's input; resolves with its exit status once it is gone. */
@@ -185,13 +190,13 @@ export class InboxRpcClient extends EventEmitter {
   }
 
   #receive(frame) {
-    let message;
+    let parsed;
     try {
-      message = JSON.parse(frame);
+      parsed = JSON.parse(frame);
     } catch {
       return this.#fail(`wrote a frame that is not JSON: ${JSON.stringify(frame.slice(0, 200))}`);
     }
-    for (const item of Array.isArray(message) ? message : [message]) {
+    for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
       if (typeof item?.method === 'string' && !('id' in item)) {
         this.emit('notification', item.method, item.params);
         if (!OWN_EVENTS.has(item.method)) this.emit(item.method, item.params);
