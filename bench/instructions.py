@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import glob
-import json
 import os
 import shutil
 import subprocess
@@ -40,13 +39,14 @@ from app import MARKETING  # noqa: E402
 from mcp import INITIALIZE  # noqa: E402
 from preview import CARDS, CLOCK  # noqa: E402
 from results_section import markdown_table, write_section  # noqa: E402
-from store import NOW, build, make_store  # noqa: E402
+from store import NOW, Server, build, make_store  # noqa: E402
 
 
-class Counted:
-    """A server under callgrind, driven by round trips."""
+class Counted(Server):
+    """A server under callgrind, driven by round trips (bench/store.py's client)."""
 
     def __init__(self, argv: list[str], out: str):
+        # Not Server's own start: that runs the binary itself, not under valgrind.
         self.out = out
         self.process = subprocess.Popen(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *argv],
@@ -55,23 +55,10 @@ class Counted:
         self.next_id = 0
 
     def call(self, method: str, params: dict | None = None) -> dict:
-        self.next_id += 1
-        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
-        if params is not None:
-            message["params"] = params
-        os.write(self.process.stdin.fileno(), json.dumps(message).encode() + b"\n")
-        while True:
-            while (newline := self.pending.find(b"\n")) < 0:
-                chunk = os.read(self.process.stdout.fileno(), 1 << 20)
-                if not chunk:
-                    raise RuntimeError(f"{method}: the server exited")
-                self.pending += chunk
-            reply = json.loads(bytes(self.pending[:newline]))
-            del self.pending[: newline + 1]
-            if reply.get("id") == self.next_id:
-                if "error" in reply or reply.get("result", {}).get("isError"):
-                    raise RuntimeError(f"{method}: {reply}")
-                return reply
+        result = super().call(method, params)
+        if isinstance(result, dict) and result.get("isError"):
+            raise RuntimeError(f"{method}: {result}")
+        return result
 
     def counted(self, requests: list[tuple[str, dict | None]]) -> float:
         """Instructions per request over `requests`, made after the counters are zeroed."""
