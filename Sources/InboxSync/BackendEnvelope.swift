@@ -11,8 +11,9 @@ public struct BackendEnvelope: Sendable, Hashable {
   public var response: JSONValue?
   /// The `base_url` the backend asks later calls to use, as sent (checked by the caller).
   public var baseURL: String?
-  /// For `getInboxMessages`, the items of `response.messages`, left in the parser's tree and taken
-  /// out of `response`: a sync reads, merges and lets go of one message at a time (`ListMerge`).
+  /// For `getInboxMessages`, the items of `response.messages`, taken out of `response` and kept as
+  /// spans of the reply's text: a sync parses, merges and lets go of one message at a time
+  /// (`ListMerge`), so no tree of the whole reply is ever built.
   /// Nil otherwise, and when `messages` is not an array (it is then left in `response`).
   public var messageItems: JSONItems?
   /// For `getInboxMessages`, the reply body as received, to tell a reply that repeats the last one.
@@ -49,9 +50,9 @@ public struct BackendEnvelope: Sendable, Hashable {
   /// 1 KiB (a title, a body, an image URL, action params) and a real inbox holds tens to hundreds of
   /// them, as the backend drops each when it expires; and it holds a reply with one message far past
   /// the per-message limit, so that message is skipped and the rest merged rather than the whole
-  /// reply refused. A sync's peak memory grows with the reply (see
-  /// bench/RESULTS.md: about 2.5 times its size, jansson's tree of it for the most part), so this
-  /// limit is what bounds it.
+  /// reply refused. A sync's peak memory grows with the reply (about twice its size: the reply
+  /// copied out of the transfer; then the reply, one message's values, and the ids; see
+  /// bench/RESULTS.md), so this limit is what bounds it.
   public static let maxReplyBytes = 32 * 1024 * 1024
 
   /// Reads an HTTP reply of `method`; `isCancelled` is asked while an inbox is parsed (a cancel

@@ -1,9 +1,9 @@
 import InboxCore
 import InboxStore
 
-/// The merge of a fetched list in its transaction, one listed message at a time: each is read
-/// from the parser's tree, planned (`Merge.Steps`) and written before the next is read, so a sync
-/// holds one message's values beside the reply's tree rather than the whole list converted. Ids are
+/// The merge of a fetched list in its transaction, one listed message at a time: each is parsed
+/// from its span of the reply's text, planned (`Merge.Steps`) and written before the next is read,
+/// so a sync holds one message's values beside the reply rather than the whole list. Ids are
 /// all it keeps of the messages written: the ones the host sees change, and those the rule "the list
 /// is authoritative" needs at the end. It is one transaction still: a cancel or an error rolls
 /// every row back.
@@ -27,9 +27,15 @@ enum ListMerge {
     isCancelled: () -> Bool
   ) throws -> Outcome {
     let listing = try RemoteInbox.Listing(try envelope.parsed())
+    // The stored payloads are read one at a time, for the listed messages stored already.
     var steps = Merge.Steps(
-      local: try transaction.messages(), pending: try transaction.pendingOutbox(), deleted: listing.deleted,
-      now: now)
+      local: try transaction.messages(payloads: false), pending: try transaction.pendingOutbox(),
+      deleted: listing.deleted, now: now
+    ) { row in
+      var complete = row
+      complete.payload = try transaction.payload(of: row.id) ?? ""
+      return complete
+    }
     var outcome = Outcome()
     func apply(_ step: MergePlan) throws {
       try step.apply(to: transaction, now: now)
@@ -42,7 +48,7 @@ enum ListMerge {
       guard let (message, payload) = reader.read(index) else { continue }
       outcome.messageCount += 1
       if let expiry = message.expiresAt, expiry > now { outcome.nextExpiry = min(outcome.nextExpiry ?? expiry, expiry) }
-      try apply(steps.merge(message, payload: payload))
+      try apply(try steps.merge(message, payload: payload))
     }
     if isCancelled() { throw SyncError.cancelled }
     try apply(steps.finish(unreadable: reader.unreadableIDs))

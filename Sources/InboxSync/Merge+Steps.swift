@@ -11,18 +11,25 @@ extension Merge {
     private let now: Int64
     private let deleted: Set<String>
     private let pendingByMessage: [String: [OutboxEntry]]
-    private let localByID: [String: StoredMessage]
+    /// Where each local row is in `local`.
+    private let localByID: [String: Int]
+    /// A local row with its payload, for a listed message that has one (`local` may leave it out).
+    private let complete: (StoredMessage) throws -> StoredMessage
     /// Rows rules 1 and 2 decided and ids listed so far: a listed id is planned once.
     private var seen: Set<String>
 
-    init(local: [StoredMessage], pending: [OutboxEntry], deleted: [String], now: Int64) {
+    init(
+      local: [StoredMessage], pending: [OutboxEntry], deleted: [String], now: Int64,
+      complete: @escaping (StoredMessage) throws -> StoredMessage = { $0 }
+    ) {
       self.local = local
+      self.complete = complete
       self.now = now
       self.deleted = Set(deleted)
       pendingByMessage = Dictionary(grouping: pending, by: \.messageID)
       // Sized up front: growing them row by row rehashes every id several times.
-      var localByID = [String: StoredMessage](minimumCapacity: local.count)
-      for row in local { localByID[row.id] = row }
+      var localByID = [String: Int](minimumCapacity: local.count)
+      for (offset, row) in local.enumerated() { localByID[row.id] = offset }
       self.localByID = localByID
       seen = Set(minimumCapacity: local.count)
     }
@@ -50,12 +57,12 @@ extension Merge {
       return plan
     }
 
-    /// 4 and 5: one listed message, with its compact text.
-    mutating func merge(_ message: InboxMessage, payload: String) -> MergePlan {
+    /// 4 and 5: one listed message, with its compact text. Throws what `complete` throws.
+    mutating func merge(_ message: InboxMessage, payload: String) throws -> MergePlan {
       var plan = MergePlan()
       let id = message.id
       guard seen.insert(id).inserted, !deleted.contains(id) else { return plan }
-      let existing = localByID[id]
+      let existing = try localByID[id].map { try complete(local[$0]) }
       if let order = message.order {
         Merge.fill(&plan, id: id, order: order, hash: message.hash ?? existing?.hash, pending: pendingByMessage[id])
       }

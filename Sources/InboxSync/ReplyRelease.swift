@@ -1,9 +1,8 @@
 import Dispatch
 import Posix
 
-/// What one fetch leaves behind (the envelope with the parser's tree of its list), freed on a
-/// background queue: a large inbox is hundreds of thousands of nodes, and freeing them on the
-/// syncing thread would hold up the reply to the sync, or to its cancel, by up to a second.
+/// What one fetch leaves behind (the envelope, with the reply's text its list is read from), freed
+/// on a background queue, so freeing it never holds up the reply to the sync or to its cancel.
 /// After a large one the freed memory goes back to the system, so a sync does not keep its peak.
 enum ReplyRelease {
   /// Lists at least this long are large.

@@ -77,7 +77,7 @@ struct SyncRun {
       method: .getInboxMessages, baseURL: current.baseURL, request: current.commonFields(version: options.version),
       token: options.token, knownReply: repeatedReply.lastReply)
     let envelope = try backend.send(call, isCancelled: isCancelled)
-    // The last reference to the reply (and the parser's tree) goes to `ReplyRelease` on every way out.
+    // The last reference to the reply goes to `ReplyRelease` on every way out.
     do {
       try merge(envelope, current, generation, now: now)
     } catch {
