@@ -75,6 +75,12 @@ def body_of(size: int, now: int) -> tuple[bytes, int]:
     return body, len(messages)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time the process has used (its threads included)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def status_kib(pid: int, field: str) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith(field + ":"):
@@ -109,14 +115,15 @@ class Bench:
                 Path(f"/proc/{client.proc.pid}/clear_refs").write_text("5")  # VmHWM := VmRSS
             before = status_kib(client.proc.pid, "VmRSS")
             self.backend.body_override = self.body
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), cpu_seconds(client.proc.pid)
             client.call("feed.sync", {"force": True}, timeout=600)
             seconds = time.perf_counter() - started
+            cpu = cpu_seconds(client.proc.pid) - cpu
             peak = status_kib(client.proc.pid, "VmHWM")
             time.sleep(2)  # the fetch's values are freed on a background queue after the reply
             after = status_kib(client.proc.pid, "VmRSS")
             client.close()
-        return {"baseline": before * 1024, "peak": peak * 1024, "after": after * 1024, "seconds": seconds}
+        return {"baseline": before * 1024, "peak": peak * 1024, "after": after * 1024, "seconds": seconds, "cpu": cpu}
 
     def cancel(self, stage: str) -> float:
         with tempfile.TemporaryDirectory() as directory:
@@ -185,6 +192,7 @@ def row(label: str, body: bytes, figures: list[dict[str, float]], tree: float) -
         f"{tree / MIB:.0f} ({tree / len(body):.1f}×)",
         f"{statistics.median(f['after'] for f in figures) / MIB:.0f}",
         f"{statistics.median(f['seconds'] for f in figures):.2f}",
+        f"{statistics.median(f['cpu'] for f in figures):.2f}",
     )
 
 
@@ -232,12 +240,13 @@ def main() -> None:
         "# A sync's peak memory and cancel latency at the reply limit",
         "",
         f"Measured by `bench/sync_memory.py` on {datetime.date.today().isoformat()}: {platform.machine()}, "
-        f"{os.cpu_count()} cores (shared), {platform.system()} {platform.release()}; release build "
+        f"{os.cpu_count()} cores (shared, load average {os.getloadavg()[0]:.1f} at the end), "
+        f"{platform.system()} {platform.release()}; release build "
         f"(-static-stdlib); median of {repeat} repetitions. The reply is sent with gzip, decoded by libcurl.",
         "",
         markdown_table(
             ["reply (decoded)", "RSS before (MiB)", "peak RSS (MiB)", "growth / reply", "jansson's tree of it (MiB)",
-             "RSS 2 s after (MiB)", "sync (s)"], rows),
+             "RSS 2 s after (MiB)", "sync (s)", "server CPU (s)"], rows),
         "",
         "Growth / reply is (peak − before) / decoded reply size; the goal is 3×. jansson's tree of it is what",
         "`bench/jansson_rss.c` measures for the same body: the tree of the whole text, which a reader that",
@@ -251,6 +260,8 @@ def main() -> None:
         "Again: the second sync also reads the stored rows (their payloads) to compare each message.",
         "A reply at most 16 MiB long is kept by the repeated-reply memo until the next sync.",
         "RSS 2 s after: the reply freed on a background queue and the heap given back to the system.",
+        "Sync (s) is wall time, which other work on the shared machine stretches; server CPU (s) is the",
+        "user and system time the server spent on it, all its threads.",
         "",
         markdown_table(["cancel during", "median (ms)", "worst (ms)", "store as before"], cancel_rows),
         "",
