@@ -69,6 +69,13 @@ struct DeferredItemsReadingTests {
     }
   }
 
+  /// jansson lets a raw NUL pass after a number (and counts it in no length): refused anywhere.
+  @Test func aRawNULIsRefused() {
+    for text in [#"{"response":{"messages":[1\#u{0},2]}}"#, #"{"a":1\#u{0},"response":{"messages":[]}}"#] {
+      #expect { _ = try parse(text) } throws: { ($0 as? JSONError)?.kind == .syntax }
+    }
+  }
+
   @Test func aTextPastTheLimitIsMeasuredNotWritten() throws {
     let (_, items) = try parse(reply(2))
     let item = try #require(try items?.item(at: 1))

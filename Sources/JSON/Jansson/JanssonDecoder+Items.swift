@@ -8,10 +8,16 @@ internal import CJansson
 extension JanssonDecoder {
   /// The text of `bytes`, with the array at `path` (object keys from the top) taken out of the
   /// value and returned as `JSONItems`; nil items, and the whole value, when no array is there.
-  /// The whole text is checked as `decode` checks it. `isCancelled` is asked between items.
+  /// The whole text is checked as `decode` checks it, but for a raw NUL byte, refused anywhere: JSON
+  /// has none outside a string's `\u0000`, and jansson lets one pass after a number without counting
+  /// it in the length it reports, which would cut the spans wrong. `isCancelled` is asked between
+  /// items.
   static func decode(
     _ bytes: [UInt8], options: JSONReadOptions, deferringItemsAt path: [String], isCancelled: @escaping () -> Bool
   ) throws(JSONError) -> (value: JSONValue, items: JSONItems?) {
+    if let nul = bytes.firstIndex(of: 0) {
+      throw JSONError(kind: .syntax, message: "a NUL byte in the text", position: nul)
+    }
     let walked = bytes.withUnsafeBytes { buffer in
       Result { () throws(JSONError) in
         var walk = TextWalk(buffer, path: path, options: options, isCancelled: isCancelled)
