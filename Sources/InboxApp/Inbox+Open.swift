@@ -9,6 +9,8 @@ public struct OpenedInbox: Sendable {
   public let startupOutcome: Synchronizer.ConfigureOutcome?
   /// The periodic sync the options ask for, not started yet.
   public let background: BackgroundSync?
+  /// What reports other processes' commits to the store, not started yet.
+  public let follower: StoreFollower
 }
 
 extension Inbox {
@@ -37,6 +39,7 @@ extension Inbox {
     if options.sampleFeed { try SampleFeed.seedIfEmpty(inbox) }
     return OpenedInbox(
       inbox: inbox, startupOutcome: outcome,
-      background: options.sync.interval.map { BackgroundSync(inbox: inbox, interval: $0) })
+      background: options.sync.interval.map { BackgroundSync(inbox: inbox, interval: $0) },
+      follower: try StoreFollower(inbox: inbox))
   }
 }

@@ -110,6 +110,9 @@ public final class Synchronizer: Sendable {
     try account.configure(patch, now: clock())
   }
 
+  /// Forgets the last merged reply: another process changed the store since that merge.
+  public func forgetLastMerge() { repeatedReply.forget() }
+
   // MARK: - Sync
 
   /// Runs one sync: push, fetch (unless throttled), merge, push again. `respectBackoff` false (a

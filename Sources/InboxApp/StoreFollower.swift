@@ -1,0 +1,76 @@
+import Dispatch
+import InboxStore
+import Posix
+import Synchronization
+
+/// Commits other processes make to the store, reported as this process reports its own: a ring
+/// on the store's signal file (`FileWatcher`; every commit rings it) wakes it on a queue of its
+/// own, SQLite's `data_version` says whether anything committed since the last look, and the
+/// change log says which messages changed. It forgets what the caches hold of them, then reports
+/// one `FeedChange` with reason `elsewhere`, so a read made after the report is fresh. No thread
+/// waits and nothing runs until a ring.
+public final class StoreFollower: Sendable {
+  private let inbox: Inbox
+  private let queue = DispatchQueue(label: "inbox-rpc.store-follower")
+  /// The last change-log row read; only on `queue` after `init`.
+  private let position: Mutex<Int64>
+  private let watcher = Mutex<FileWatcher?>(nil)
+  /// Run after each wake's report, on `queue`: work waiting for another process (a sync's lease).
+  private let wakeHandlers = Mutex<[@Sendable () -> Void]>([])
+
+  /// Follows from where the log stands now: only commits made after this are reported.
+  init(inbox: Inbox) throws {
+    self.inbox = inbox
+    position = Mutex(try inbox.store.changeLogTail())
+  }
+
+  /// Starts following; `changed` hears each change made elsewhere, `log` a failure to read it.
+  public func start(changed: @escaping @Sendable (FeedChange) -> Void, log: @escaping @Sendable (String) -> Void) {
+    guard let signals = inbox.store.signals else { return }
+    do {
+      let watching = try FileWatcher(path: signals.path, queue: queue) { [self] in
+        wake(changed: changed, log: log)
+      }
+      watcher.withLock { $0 = watching }
+    } catch {
+      log("changes made by other processes will not be reported: \(error)")
+    }
+  }
+
+  /// Stops following; once it returns no report is made.
+  public func stop() {
+    watcher.withLock { $0?.cancel() }
+    queue.sync {}
+  }
+
+  /// Runs `body` on the follower's queue after the next wake has been reported (once).
+  func afterNextWake(_ body: @escaping @Sendable () -> Void) {
+    wakeHandlers.withLock { $0.append(body) }
+  }
+
+  private func wake(changed: (FeedChange) -> Void, log: (String) -> Void) {
+    do {
+      if let found = try inbox.store.changes(after: position.withLock { $0 }) {
+        position.withLock { $0 = found.through }
+        if !found.isEmpty {
+          inbox.forget(found)
+          changed(FeedChange(.elsewhere, added: found.added, updated: found.updated, removed: found.removed))
+        }
+      }
+    } catch {
+      log("reading the changes other processes made: \(error)")
+    }
+    for handler in wakeHandlers.withLock({ handlers in
+      defer { handlers = [] }; return handlers
+    }) { handler() }
+  }
+}
+
+extension Inbox {
+  /// Forgets what the caches hold of messages another process changed: their cards, and the
+  /// sync's memo of the last merged reply (the store is no longer as that merge left it).
+  func forget(_ changes: StoreChanges) {
+    cache.forget(changes.added + changes.updated + changes.removed, all: changes.incomplete)
+    sync.forgetLastMerge()
+  }
+}
