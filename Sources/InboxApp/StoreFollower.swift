@@ -37,6 +37,9 @@ public final class StoreFollower: Sendable {
     }
   }
 
+  /// True once `start` watches the store's signal file.
+  var isWatching: Bool { watcher.withLock { $0 != nil } }
+
   /// Stops following; once it returns no report is made.
   public func stop() {
     watcher.withLock { $0?.cancel() }

@@ -66,8 +66,8 @@ public enum InboxServer {
 
     /// Stops the background sync and waits for a sync in flight to end; call before closing the store.
     public func stop() {
-      follower.stop()
       background?.stop()
+      follower.stop()
     }
   }
 

@@ -33,4 +33,10 @@ public final class SignalFile: @unchecked Sendable {
     }
     return true
   }
+
+  /// Releases the lock, then rings, so the processes waiting for it try again.
+  public func unlock() {
+    flock(fd, LOCK_UN)
+    ring()
+  }
 }

@@ -163,3 +163,60 @@ class MCPPeer(SyncServer):
     def wait(self, method: str, **params) -> dict:
         return wait_for(self, lambda m: m.get("method") == method
                         and all((m.get("params") or {}).get(k) == v for k, v in params.items()), method)
+
+
+def wait_calls(backend, method: str, count: int, timeout: float = WAIT) -> None:
+    deadline = time.monotonic() + timeout
+    while len(backend.calls(method)) < count:
+        assert time.monotonic() < deadline, f"{method} reached the backend {len(backend.calls(method))} times"
+        time.sleep(0.02)
+
+
+def test_two_servers_asked_to_sync_at_once_make_one_fetch_and_both_answer_it(store_path, backend, servers):
+    a = start_server(servers, store_path, backend)
+    b = start_server(servers, store_path, backend)
+    backend.add_message("remote-1")
+    backend.add_message("remote-2")
+    backend.trickle = 1.0  # the fetch takes a second: the second request meets the first in flight
+    first = a.send("feed.sync", {"force": True})
+    wait_calls(backend, "getInboxMessages", 1)
+    second = b.send("feed.sync", {"force": True})
+    replies = [a.reply(first, 20), b.reply(second, 20)]
+    assert len(backend.calls("getInboxMessages")) == 1
+    for reply in replies:
+        assert reply["result"]["added"] == 2 and reply["result"]["throttled"] is False, reply
+    elsewhere(b)
+    assert set(a.feed()) == set(b.feed()) == {"remote-1", "remote-2"}
+    # Once the first has answered, a new forced sync fetches again: it is not covered by an old run.
+    backend.trickle = 0
+    assert b.sync()["added"] == 0
+    assert len(backend.calls("getInboxMessages")) == 2
+
+
+def test_a_sync_holder_killed_mid_fetch_lets_the_waiting_one_fetch(store_path, backend, servers):
+    a = start_server(servers, store_path, backend)
+    b = start_server(servers, store_path, backend)
+    backend.add_message("remote-1")
+    backend.trickle = 30.0
+    a.send("feed.sync", {"force": True})
+    wait_calls(backend, "getInboxMessages", 1)
+    second = b.send("feed.sync", {"force": True})
+    time.sleep(0.3)  # let b meet the lease held (its reply cannot come before a's fetch ends)
+    assert len(backend.calls("getInboxMessages")) == 1
+    backend.trickle = 0
+    a.kill()
+    reply = b.reply(second, 20)
+    assert reply["result"]["added"] == 1, reply
+    assert len(backend.calls("getInboxMessages")) == 2
+    assert set(b.feed()) == {"remote-1"}
+
+
+def test_periodic_syncs_of_several_servers_make_the_calls_of_one(store_path, backend, servers):
+    interval, seconds = 3, 10
+    for _ in range(3):
+        start_server(servers, store_path, backend, "--sync-interval", str(interval), "--sync-min-interval", "0",
+                     clock=None)
+    time.sleep(seconds)
+    fetches = len(backend.calls("getInboxMessages"))
+    # One server would make seconds / interval fetches (3); three without the skip about 9.
+    assert 2 <= fetches <= seconds // interval + 2, fetches
