@@ -16,6 +16,11 @@ store, beside a lone server on a store of its own measured over the same 10 seco
   bench/many_processes.py            release build if needed, run, write the section
   bench/many_processes.py --quick    50 changes, 3 idle seconds, print only
   INBOX_RPC_BIN=path                 the server measured
+  INBOX_RPC_BASE_BIN=path            also time a lone server's writes on that binary (a build without
+                                     the change log and its ring), alternating with the server's
+
+Write cost: on a lone server, the median round trip of `message.ingest` and of `message.dismiss`
+over N messages each, repetition by repetition alternating with the base build when one is given.
 Python 3 standard library only.
 """
 
@@ -127,6 +132,21 @@ def measure(server: str, changes: int, idle: float) -> dict:
     return {"elsewhere": elsewhere, "asked": asked, "own": own, "cpu": {k: after[k] - before[k] for k in after}}
 
 
+def write_costs(server: str, changes: int) -> dict[str, float]:
+    """Median seconds of a lone server's ingest and dismiss round trips."""
+    with tempfile.TemporaryDirectory() as directory:
+        peer = Peer(server, os.path.join(directory, "inbox.sqlite"))
+        peer.call("rpc.ping")
+        costs: dict[str, list[float]] = {"message.ingest": [], "message.dismiss": []}
+        for method in costs:
+            for index in range(changes):
+                params = {"payload": push(f"w-{index}")} if method == "message.ingest" else {"id": f"w-{index}"}
+                sent = time.perf_counter()
+                costs[method].append(peer.call(method, params) - sent)
+        peer.close()
+    return {method: statistics.median(values) for method, values in costs.items()}
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f} ms"
 
@@ -166,6 +186,24 @@ def main() -> None:
         "A server is woken only by the ring every commit makes on the store's signal file (inotify, read by a "
         "Dispatch source): while nobody writes, nothing runs.",
     ])
+    base = os.environ.get("INBOX_RPC_BASE_BIN")
+    if base:
+        runs: dict[str, list[dict[str, float]]] = {"server": [], "base": []}
+        for _ in range(1 if args.quick else 5):
+            runs["server"].append(write_costs(binary(), changes))
+            runs["base"].append(write_costs(base, changes))
+        cost_rows = []
+        for method in ("message.ingest", "message.dismiss"):
+            mine = statistics.median(run[method] for run in runs["server"])
+            theirs = statistics.median(run[method] for run in runs["base"])
+            cost_rows.append((f"`{method}`", ms(mine), ms(theirs), f"{mine / theirs:.2f}"))
+        text += "\n\n" + "\n".join([
+            f"Write cost on a lone server: median round trip over {changes} requests, median of "
+            f"{len(runs['server'])} repetitions alternating with the base build (`INBOX_RPC_BASE_BIN`, main "
+            "before this change).",
+            "",
+            markdown_table(["request", "this build", "base build", "ratio"], cost_rows),
+        ])
     print(text)
     if not args.quick:
         write_section("many-processes", text)

@@ -26,7 +26,7 @@ enum ChangeLog {
 
   /// The last number given to a row (0 for none): reading after it reports only later commits.
   static func tail(_ database: Database) throws -> Int64 {
-    try database.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'change_log'") ?? 0
+    try database.scalar("SELECT max(seq) FROM change_log") ?? 0
   }
 
   /// What rows after `after` not written by `origin` say, each message once: added when it was not

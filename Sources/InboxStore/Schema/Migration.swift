@@ -114,10 +114,12 @@ struct Migration: Sendable {
   /// table and its pruning live in the file; the rows are written by triggers each writing
   /// connection creates for itself (TEMP), so they name that connection. An existing store gains an
   /// empty log: nothing already in it is reported. Every 1,024th row drops rows 8,192 behind it, so
-  /// the log stays small whether or not anyone reads it.
+  /// the log stays small whether or not anyone reads it. No `AUTOINCREMENT`: rows leave only from
+  /// the oldest end, so the newest keeps the largest number and none comes back, and a write does
+  /// not also rewrite `sqlite_sequence`.
   private static let changeLog = """
     CREATE TABLE change_log (
-      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      seq INTEGER PRIMARY KEY,
       message_id TEXT NOT NULL,
       -- Whether the message was in the feed (not dismissed) before and after the change.
       was_visible INTEGER NOT NULL,
