@@ -171,7 +171,8 @@ def main() -> None:
         "## Many processes: a change made elsewhere, and the cost of following the store",
         "",
         f"Measured by `bench/many_processes.py` on {datetime.date.today()}: {platform.machine()}, "
-        f"{os.cpu_count()} cores, Linux {platform.release()}; release build. Servers A and B on one store; B "
+        f"{os.cpu_count()} cores, Linux {platform.release()}, load average {os.getloadavg()[0]:.1f} at the end "
+        "(the machine is shared); release build. Servers A and B on one store; B "
         f"ingests {changes} pushes one at a time; each latency runs from B's reply (written after the commit) to "
         "A's `feed.changed {reason: \"elsewhere\"}` naming that id, both stamped as they are read (negative: A's "
         "notification was read first; a server writes a change's notifications before its reply), and, as an "
@@ -203,6 +204,9 @@ def main() -> None:
             "before this change).",
             "",
             markdown_table(["request", "this build", "base build", "ratio"], cost_rows),
+            "",
+            "What a write pays: the change-log row of each message it changes, in its own transaction (one "
+            "more page in the commit), and a one-byte `pwrite` after it.",
         ])
     print(text)
     if not args.quick:
