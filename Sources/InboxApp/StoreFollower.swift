@@ -32,6 +32,8 @@ public final class StoreFollower: Sendable {
         wake(changed: changed, log: log)
       }
       watcher.withLock { $0 = watching }
+      // Commits made between the open and now rang before anyone watched: look once.
+      queue.async { [self] in wake(changed: changed, log: log) }
     } catch {
       log("changes made by other processes will not be reported: \(error)")
     }
