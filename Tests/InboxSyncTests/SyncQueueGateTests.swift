@@ -66,24 +66,12 @@ struct SyncQueueGateTests {
     let gate = HeldGate()
     queue.share(through: gate)
     let flag = CancellationFlag()
-    let ran = Atomic<Bool>(false)
-    let answered = DispatchSemaphore(value: 0)
-    let outcome = Mutex<Result<Int, SyncFailure>?>(nil)
-    queue.enqueue(
-      cancellation: flag,
-      afterWait: { _ in
-        ran.store(true, ordering: .relaxed)
-        return .success(1)
-      }
-    ) { result in
-      outcome.withLock { $0 = result }
-      answered.signal()
-    }
+    let probe = SyncProbe()
+    queue.enqueue(cancellation: flag, afterWait: probe.body, completion: probe.completion)
+    #expect(probe.answer(within: .milliseconds(100)) == nil)
     flag.cancel()
-    #expect(answered.wait(timeout: .now() + .seconds(5)) == .success)
-    #expect(outcome.withLock { $0 } == .failure(SyncFailure(.cancelled)))
-    let didRun = ran.load(ordering: .relaxed)
-    #expect(!didRun)
+    #expect(probe.answer(within: .seconds(5)) == .failure(SyncFailure(.cancelled)))
+    #expect(!probe.didRun)
     #expect(gate.releases == 0)
   }
 }

@@ -27,28 +27,16 @@ struct SyncQueueTests {
   @Test func aCancelledSyncIsAnsweredAtOnceAndNeverRuns() {
     let (queue, release) = busyQueue()
     let flag = CancellationFlag()
-    let ran = Atomic<Bool>(false)
-    let answered = DispatchSemaphore(value: 0)
-    let outcome = Mutex<Result<Int, SyncFailure>?>(nil)
-    queue.enqueue(
-      cancellation: flag,
-      {
-        ran.store(true, ordering: .relaxed); return .success(1)
-      }
-    ) { result in
-      outcome.withLock { $0 = result }
-      answered.signal()
-    }
+    let probe = SyncProbe()
+    queue.enqueue(cancellation: flag, afterWait: probe.body, completion: probe.completion)
     // Queued behind the running sync: not answered yet.
-    #expect(answered.wait(timeout: .now() + .milliseconds(100)) == .timedOut)
+    #expect(probe.answer(within: .milliseconds(100)) == nil)
     flag.cancel()
-    #expect(answered.wait(timeout: .now() + .seconds(5)) == .success)
-    #expect(outcome.withLock { $0 } == .failure(SyncFailure(.cancelled)))
+    #expect(probe.answer(within: .seconds(5)) == .failure(SyncFailure(.cancelled)))
     release.signal()
     // The queue drains: a sync after both runs, and the cancelled one never did.
     #expect(queue.run(cancellation: CancellationFlag()) { .success(2) } == .success(2))
-    let didRun = ran.load(ordering: .relaxed)
-    #expect(!didRun)
+    #expect(!probe.didRun)
   }
 
   @Test func queuedSyncsRunInArrivalOrderWithoutAThreadEach() {
