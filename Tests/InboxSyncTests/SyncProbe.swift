@@ -1,5 +1,7 @@
 import Dispatch
+import Posix
 import Synchronization
+import Testing
 
 @testable import InboxSync
 
@@ -30,5 +32,17 @@ final class SyncProbe: Sendable {
   func answer(within wait: DispatchTimeInterval) -> Result<Int, SyncFailure>? {
     guard answered.wait(timeout: .now() + wait) == .success else { return nil }
     return outcome.withLock { $0 }
+  }
+
+  /// Queues a sync on `queue`, which must keep it waiting, checks it is not answered, cancels it,
+  /// and checks it is answered `.cancelled` at once.
+  static func cancelledWhileWaiting(on queue: SyncQueue) -> SyncProbe {
+    let flag = CancellationFlag()
+    let probe = SyncProbe()
+    queue.enqueue(cancellation: flag, afterWait: probe.body, completion: probe.completion)
+    #expect(probe.answer(within: .milliseconds(100)) == nil)
+    flag.cancel()
+    #expect(probe.answer(within: .seconds(5)) == .failure(SyncFailure(.cancelled)))
+    return probe
   }
 }

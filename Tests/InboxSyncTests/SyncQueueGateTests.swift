@@ -65,12 +65,7 @@ struct SyncQueueGateTests {
     let queue = SyncQueue()
     let gate = HeldGate()
     queue.share(through: gate)
-    let flag = CancellationFlag()
-    let probe = SyncProbe()
-    queue.enqueue(cancellation: flag, afterWait: probe.body, completion: probe.completion)
-    #expect(probe.answer(within: .milliseconds(100)) == nil)
-    flag.cancel()
-    #expect(probe.answer(within: .seconds(5)) == .failure(SyncFailure(.cancelled)))
+    let probe = SyncProbe.cancelledWhileWaiting(on: queue)
     #expect(!probe.didRun)
     #expect(gate.releases == 0)
   }

@@ -26,13 +26,8 @@ struct SyncQueueTests {
 
   @Test func aCancelledSyncIsAnsweredAtOnceAndNeverRuns() {
     let (queue, release) = busyQueue()
-    let flag = CancellationFlag()
-    let probe = SyncProbe()
-    queue.enqueue(cancellation: flag, afterWait: probe.body, completion: probe.completion)
-    // Queued behind the running sync: not answered yet.
-    #expect(probe.answer(within: .milliseconds(100)) == nil)
-    flag.cancel()
-    #expect(probe.answer(within: .seconds(5)) == .failure(SyncFailure(.cancelled)))
+    // Queued behind the running sync: not answered until cancelled.
+    let probe = SyncProbe.cancelledWhileWaiting(on: queue)
     release.signal()
     // The queue drains: a sync after both runs, and the cancelled one never did.
     #expect(queue.run(cancellation: CancellationFlag()) { .success(2) } == .success(2))
