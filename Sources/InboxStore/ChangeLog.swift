@@ -1,25 +1,34 @@
+import Synchronization
+
 /// The store's log of feed changes (`change_log`, schema version 6), from which a process tells
 /// what other processes committed without reading the feed again.
 ///
 /// Each writing connection creates TEMP triggers on `messages` at open, stamping every row with its
 /// own random `origin`: a reader skips the rows its own process wrote, which it reported when it
 /// wrote them. A row says whether the message was in the feed (not dismissed) before and after;
-/// rows that change nothing a card shows are not written.
+/// rows that change nothing a card shows are not written. Nor is any row while no other process
+/// has the store open (`followed`, set by each transaction once it holds the write lock): a lone
+/// server's writes cost what they cost before. One that opens later reads where the log stands
+/// under the write lock (`InboxStore.changeLogTail`), after any write that did not see it.
 enum ChangeLog {
-  /// Creates this connection's triggers; they last as long as the connection.
-  static func install(_ database: Database, origin: Int64) throws(StoreError) {
+  /// Creates this connection's triggers, which write while `followed` is on; they last as long
+  /// as the connection.
+  static func install(_ database: Database, origin: Int64, followed: SQLFlag) throws(StoreError) {
+    try database.define("inbox_followed", answering: followed)
     let insert = "INSERT INTO change_log (message_id, was_visible, is_visible, origin)"
     try database.execute(
       """
-      CREATE TEMP TRIGGER change_log_insert AFTER INSERT ON main.messages WHEN NEW.status < 4
+      CREATE TEMP TRIGGER change_log_insert AFTER INSERT ON main.messages
+        WHEN inbox_followed() AND NEW.status < 4
       BEGIN \(insert) VALUES (NEW.id, 0, 1, \(origin)); END;
       CREATE TEMP TRIGGER change_log_update AFTER UPDATE ON main.messages
-        WHEN (OLD.status < 4 OR NEW.status < 4) AND (OLD.status IS NOT NEW.status
+        WHEN inbox_followed() AND (OLD.status < 4 OR NEW.status < 4) AND (OLD.status IS NOT NEW.status
           OR OLD.payload IS NOT NEW.payload OR OLD.ingested_at IS NOT NEW.ingested_at
           OR OLD.pinned IS NOT NEW.pinned OR OLD.sort_time IS NOT NEW.sort_time
           OR OLD.expires_at IS NOT NEW.expires_at)
       BEGIN \(insert) VALUES (NEW.id, OLD.status < 4, NEW.status < 4, \(origin)); END;
-      CREATE TEMP TRIGGER change_log_delete AFTER DELETE ON main.messages WHEN OLD.status < 4
+      CREATE TEMP TRIGGER change_log_delete AFTER DELETE ON main.messages
+        WHEN inbox_followed() AND OLD.status < 4
       BEGIN \(insert) VALUES (OLD.id, 1, 0, \(origin)); END;
       """)
   }
@@ -84,9 +93,18 @@ public struct StoreChanges: Sendable, Equatable {
   public var isEmpty: Bool { added.isEmpty && updated.isEmpty && removed.isEmpty && !incomplete }
 }
 
+/// A switch a connection's SQL reads through a function (`Database.define`).
+final class SQLFlag: Sendable {
+  private let on = Atomic<Bool>(false)
+  var isOn: Bool { on.load(ordering: .relaxed) }
+  func set(_ value: Bool) { on.store(value, ordering: .relaxed) }
+}
+
 extension InboxStore {
   /// Where the change log stands: `changes(after:)` from it reports commits made after this call.
-  public func changeLogTail() throws -> Int64 { try read { try ChangeLog.tail($0) } }
+  /// Read under the write lock, so every write begun before this store was open has committed,
+  /// and every later one knows it is followed.
+  public func changeLogTail() throws -> Int64 { try write { try ChangeLog.tail($0) } }
 
   /// The feed changes other processes committed after `after`, or nil when no connection has
   /// committed anything since the last call (SQLite's `data_version` of the reading connection).

@@ -38,6 +38,8 @@ public final class InboxStore: @unchecked Sendable {
   public let signals: SignalFile?
   /// The reading connection's `data_version` when `changes(after:)` last looked.
   let lastDataVersion = Atomic<Int64>(0)
+  /// On while the transaction in progress has other processes to tell (`ChangeLog`).
+  private let followed: SQLFlag
 
   // `writer` owns the writing connection; `readLock` guards `reader`. In memory there is one
   // connection, so reads take the writer's turn too.
@@ -49,8 +51,10 @@ public final class InboxStore: @unchecked Sendable {
   private var checker: Database?
 
   private init(
-    writer: Database, reader: Database?, path: String, storeID: String, origin: Int64, signals: SignalFile?
+    writer: Database, reader: Database?, path: String, storeID: String, origin: Int64, signals: SignalFile?,
+    followed: SQLFlag
   ) {
+    self.followed = followed
     self.writer = StoreWriter(database: writer)
     changeOrigin = origin
     self.signals = signals
@@ -105,7 +109,8 @@ public final class InboxStore: @unchecked Sendable {
       try Migrator.migrate(writer)
       let storeID = try Settings.storeID(writer)
       let origin = Int64.random(in: 1...Int64.max)
-      try ChangeLog.install(writer, origin: origin)
+      let followed = SQLFlag()
+      try ChangeLog.install(writer, origin: origin, followed: followed)
       var signals: SignalFile?
       if !inMemory {
         reader = try Database(path: path)
@@ -117,7 +122,8 @@ public final class InboxStore: @unchecked Sendable {
         }
       }
       let store = InboxStore(
-        writer: writer, reader: reader, path: path, storeID: storeID, origin: origin, signals: signals)
+        writer: writer, reader: reader, path: path, storeID: storeID, origin: origin, signals: signals,
+        followed: followed)
       if unclean && !options.fullCheck {
         store.checker = try IntegrityCheck.startInBackground(path: path, health: store.health)
       }
@@ -148,6 +154,7 @@ public final class InboxStore: @unchecked Sendable {
       return Result { () throws(StoreError) in try database.close() }
     }
     try closed.get()
+    signals?.close()
   }
 
   // MARK: - Confinement
@@ -198,6 +205,7 @@ public final class InboxStore: @unchecked Sendable {
     do {
       try identity?.verify(path)
       guard case .began = try writer.begin(patient: patient) else { return nil }
+      followed.set(signals?.othersPresent() ?? false)
       let result = try database.committing {
         let result = try body(database)
         try database.flushTally()

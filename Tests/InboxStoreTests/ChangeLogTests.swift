@@ -44,6 +44,22 @@ struct ChangeLogTests {
     #expect(seen.added.count < 9_300 && seen.through == start + 9_300)
   }
 
+  @Test func aLoneStoreWritesNoRowsUntilAnotherOpensIt() throws {
+    let first = try TemporaryStore()
+    let rows = { try first.store.read { try $0.scalar("SELECT count(*) FROM change_log") } }
+    try first.store.add(try backendMessage("alone", sentAt: 100))
+    _ = try first.store.dismiss(id: "alone", now: 200)
+    #expect(try rows() == 0)
+    let other = try InboxStore.open(InboxStore.Options(path: first.path))
+    let start = try other.changeLogTail()
+    try first.store.add(try backendMessage("seen", sentAt: 300))
+    #expect(try rows() == 1)
+    #expect(try other.changes(after: start)?.added == ["seen"])
+    try other.close()
+    try first.store.add(try backendMessage("alone-again", sentAt: 400))
+    #expect(try rows() == 1)
+  }
+
   @Test func aStoreOfTheLastSchemaGainsAnEmptyLog() throws {
     let temporary = try TemporaryStore()
     #expect(try temporary.store.changeLogTail() == 0)
