@@ -205,8 +205,9 @@ def main() -> None:
             "",
             markdown_table(["request", "this build", "base build", "ratio"], cost_rows),
             "",
-            "What a write pays: the change-log row of each message it changes, in its own transaction (one "
-            "more page in the commit), and a one-byte `pwrite` after it.",
+            "What a lone server's write pays: one `fcntl` asking whether another process has the store open, and "
+            "a one-byte `pwrite` after the commit; beside another server it also writes the change-log row of each "
+            "message it changes.",
         ])
     print(text)
     if not args.quick:
