@@ -37,7 +37,7 @@ extension Inbox {
     let inbox = try Inbox(store: store, sync: sync, clock: clock, options: options)
     let outcome = options.sync.backend.isEmpty ? nil : try sync.configure(options.sync.backend)
     if options.sampleFeed { try SampleFeed.seedIfEmpty(inbox) }
-    let follower = try StoreFollower(inbox: inbox)
+    let follower = StoreFollower(inbox: inbox)
     if let signals = store.signals { sync.share(through: StoreSyncLease(signals: signals, follower: follower)) }
     return OpenedInbox(
       inbox: inbox, startupOutcome: outcome,

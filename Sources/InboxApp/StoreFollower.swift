@@ -12,16 +12,17 @@ import Synchronization
 public final class StoreFollower: Sendable {
   private let inbox: Inbox
   private let queue = DispatchQueue(label: "inbox-rpc.store-follower")
-  /// The last change-log row read; only on `queue` after `init`.
-  private let position: Mutex<Int64>
+  /// The last change-log row read; only on `queue` after `init`. Nil while it could not be read
+  /// (a damaged store fails its requests, not the start).
+  private let position: Mutex<Int64?>
   private let watcher = Mutex<FileWatcher?>(nil)
   /// Run after each wake's report, on `queue`: work waiting for another process (a sync's lease).
   private let wakeHandlers = Mutex<[@Sendable () -> Void]>([])
 
   /// Follows from where the log stands now: only commits made after this are reported.
-  init(inbox: Inbox) throws {
+  init(inbox: Inbox) {
     self.inbox = inbox
-    position = Mutex(try inbox.store.changeLogTail())
+    position = Mutex(try? inbox.store.changeLogTail())
   }
 
   /// Starts following; `changed` hears each change made elsewhere, `log` a failure to read it.
@@ -55,19 +56,29 @@ public final class StoreFollower: Sendable {
 
   private func wake(changed: (FeedChange) -> Void, log: (String) -> Void) {
     do {
-      if let found = try inbox.store.changes(after: position.withLock { $0 }) {
-        position.withLock { $0 = found.through }
-        if !found.isEmpty {
-          inbox.forget(found)
-          changed(FeedChange(.elsewhere, added: found.added, updated: found.updated, removed: found.removed))
-        }
-      }
+      try report(changed)
     } catch {
       log("reading the changes other processes made: \(error)")
     }
-    for handler in wakeHandlers.withLock({ handlers in
-      defer { handlers = [] }; return handlers
-    }) { handler() }
+    let handlers = wakeHandlers.withLock { handlers in
+      defer { handlers = [] }
+      return handlers
+    }
+    for handler in handlers { handler() }
+  }
+
+  /// Reports what was committed elsewhere since the last look, the caches forgotten first.
+  private func report(_ changed: (FeedChange) -> Void) throws {
+    guard let after = position.withLock({ $0 }) else {
+      // Nothing can be told from a log whose start was not read: start from where it stands.
+      let tail = try inbox.store.changeLogTail()
+      return position.withLock { $0 = tail }
+    }
+    guard let found = try inbox.store.changes(after: after) else { return }
+    position.withLock { $0 = found.through }
+    guard !found.isEmpty else { return }
+    inbox.forget(found)
+    changed(FeedChange(.elsewhere, added: found.added, updated: found.updated, removed: found.removed))
   }
 }
 

@@ -8,8 +8,9 @@ import Synchronization
 /// wrote them. A row says whether the message was in the feed (not dismissed) before and after;
 /// rows that change nothing a card shows are not written. Nor is any row while no other process
 /// has the store open (`followed`, set by each transaction once it holds the write lock): a lone
-/// server's writes cost what they cost before. One that opens later reads where the log stands
-/// under the write lock (`InboxStore.changeLogTail`), after any write that did not see it.
+/// server's writes cost what they cost before. One that opens later waits, once it holds its
+/// presence lock, for the write lock to be free, so it reads where the log stands
+/// (`InboxStore.changeLogTail`) after any write that did not see it.
 enum ChangeLog {
   /// Creates this connection's triggers, which write while `followed` is on; they last as long
   /// as the connection.
@@ -102,9 +103,9 @@ final class SQLFlag: Sendable {
 
 extension InboxStore {
   /// Where the change log stands: `changes(after:)` from it reports commits made after this call.
-  /// Read under the write lock, so every write begun before this store was open has committed,
+  /// Every write begun before this store was open has committed by now (the open waited for it),
   /// and every later one knows it is followed.
-  public func changeLogTail() throws -> Int64 { try write { try ChangeLog.tail($0) } }
+  public func changeLogTail() throws -> Int64 { try read { try ChangeLog.tail($0) } }
 
   /// The feed changes other processes committed after `after`, or nil when no connection has
   /// committed anything since the last call (SQLite's `data_version` of the reading connection).

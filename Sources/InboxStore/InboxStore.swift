@@ -120,6 +120,9 @@ public final class InboxStore: @unchecked Sendable {
         } catch {
           throw StoreError(kind: .cannotOpen, message: error.message)
         }
+        // Present from here; an empty IMMEDIATE transaction waits out any write begun before,
+        // which could not know it is followed, so `changeLogTail` reads past it (`ChangeLog`).
+        try writer.transaction {}
       }
       let store = InboxStore(
         writer: writer, reader: reader, path: path, storeID: storeID, origin: origin, signals: signals,
