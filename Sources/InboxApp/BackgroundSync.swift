@@ -46,14 +46,29 @@ public final class BackgroundSync: @unchecked Sendable {
     queue.sync {}
   }
 
-  private func tick(observer: SyncObserver, log: Log) {
+  /// One tick: skipped when another process on the store fetched within the interval (several
+  /// servers' timers then make the backend calls of one), else a sync. The queue is suspended
+  /// until it ends, so ticks never overlap, and no thread waits meanwhile.
+  private func tick(observer: SyncObserver, log: @escaping Log) {
     guard !stopping.isCancelled, inbox.sync.settings.application != nil else { return }
-    do {
-      let report = try inbox.sync(force: false, respectBackoff: true, observer: observer, cancellation: stopping)
+    // A second less than the interval: this server's own ticks are never skipped for its own fetch.
+    if inbox.sync.fetchedElsewhere(within: Int64(interval) - 1) {
+      return observer.log("background sync: another process fetched within the interval; skipped")
+    }
+    queue.suspend()
+    inbox.sync(respectBackoff: true, observer: observer, cancellation: stopping) { [self] result in
+      ended(result, observer: observer, log: log)
+      queue.resume()
+    }
+  }
+
+  private func ended(_ result: Result<SyncReport, SyncFailure>, observer: SyncObserver, log: Log) {
+    switch result {
+    case .success(let report):
       if lastFailure.withLock({ $0 }) != nil { log("background sync: the backend answers again", false) }
       lastFailure.withLock { $0 = nil }
       observer.log("background sync: pushed \(report.pushed), pending \(report.pending)")
-    } catch {
+    case .failure(let error):
       if case .cancelled = error.error { return }
       let kind = Self.kind(error.error)
       let changed = lastFailure.withLock { last -> Bool in

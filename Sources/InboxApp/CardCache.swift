@@ -72,6 +72,14 @@ final class CardCache: Sendable {
     remember(Entry(payload: payload, ingestedAt: message.ingestedAt, message: message, resolved: nil), message.id)
   }
 
+  /// Forgets the entries of `ids` (every entry when `all`): another process changed them.
+  func forget(_ ids: [String], all: Bool) {
+    entries.withLock { entries in
+      if all { entries.removeAll(keepingCapacity: true) }
+      for id in ids { entries[id] = nil }
+    }
+  }
+
   private func remember(_ entry: Entry, _ id: String) {
     entries.withLock { entries in
       if entries.count >= capacity && entries[id] == nil { entries.removeAll(keepingCapacity: true) }

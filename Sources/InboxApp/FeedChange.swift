@@ -6,6 +6,8 @@ public struct FeedChange: Sendable, Hashable {
   /// Why the feed changed.
   public enum Reason: String, Sendable, Hashable {
     case ingested, read, opened, dismissed, expired, config, sync
+    /// Committed by another process on the same store (`StoreFollower`).
+    case elsewhere
   }
 
   public var reason: Reason

@@ -9,6 +9,8 @@ public struct OpenedInbox: Sendable {
   public let startupOutcome: Synchronizer.ConfigureOutcome?
   /// The periodic sync the options ask for, not started yet.
   public let background: BackgroundSync?
+  /// What reports other processes' commits to the store, not started yet.
+  public let follower: StoreFollower
 }
 
 extension Inbox {
@@ -35,8 +37,10 @@ extension Inbox {
     let inbox = try Inbox(store: store, sync: sync, clock: clock, options: options)
     let outcome = options.sync.backend.isEmpty ? nil : try sync.configure(options.sync.backend)
     if options.sampleFeed { try SampleFeed.seedIfEmpty(inbox) }
+    let follower = StoreFollower(inbox: inbox)
+    if let signals = store.signals { sync.share(through: StoreSyncLease(signals: signals, follower: follower)) }
     return OpenedInbox(
       inbox: inbox, startupOutcome: outcome,
-      background: options.sync.interval.map { BackgroundSync(inbox: inbox, interval: $0) })
+      background: options.sync.interval.map { BackgroundSync(inbox: inbox, interval: $0) }, follower: follower)
   }
 }

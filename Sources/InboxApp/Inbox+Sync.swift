@@ -42,10 +42,12 @@ extension Inbox {
   /// `sync`, queued behind the syncs before it without holding the calling thread: `completion`
   /// gets the outcome once the sync has run, or at once when it was cancelled before its turn.
   public func sync(
-    force: Bool = false, observer: SyncObserver = SyncObserver(), cancellation: any Cancellable,
-    completion: @escaping @Sendable (Result<SyncReport, SyncFailure>) -> Void
+    force: Bool = false, respectBackoff: Bool = false, observer: SyncObserver = SyncObserver(),
+    cancellation: any Cancellable, completion: @escaping @Sendable (Result<SyncReport, SyncFailure>) -> Void
   ) {
-    sync.sync(force: force, events: Self.events(observer), cancellation: cancellation, completion: completion)
+    sync.sync(
+      force: force, respectBackoff: respectBackoff, events: Self.events(observer), cancellation: cancellation,
+      completion: completion)
   }
 
   private static func events(_ observer: SyncObserver) -> Synchronizer.Events {

@@ -19,7 +19,7 @@ public enum InboxServer {
   }
 
   /// A running server: its inbox, its methods, and the work it does between requests (the
-  /// background sync).
+  /// background sync, and following what other processes commit to the store).
   public final class Session: Sendable {
     public let registry: MethodRegistry
     /// The inbox the methods adapt, for another face on the same process (MCP).
@@ -28,6 +28,7 @@ public enum InboxServer {
     public let startupOutcome: Synchronizer.ConfigureOutcome?
     private let state: ServerState
     private let background: BackgroundSync?
+    private let follower: StoreFollower
 
     /// Opens the inbox on `store` (`Inbox.open`) and builds the registry. `backend` replaces the
     /// HTTP backend (tests).
@@ -44,11 +45,13 @@ public enum InboxServer {
       inbox = opened.inbox
       startupOutcome = opened.startupOutcome
       background = opened.background
+      follower = opened.follower
     }
 
-    /// Starts the background sync, if one was asked for; what it changes is said through
-    /// `reporter` (`Session.reporter(notify:)` on this face).
+    /// Starts the background sync, if one was asked for, and the following of other processes'
+    /// commits; what they change is said through `reporter` (`Session.reporter(notify:)` on this face).
     public func start(reporter: Reporter, logger: Logger) {
+      follower.start(changed: reporter.changed) { logger.warn($0) }
       let context = OperationContext(
         inbox: inbox, reporter: reporter, warnings: state.warnings, cancellation: CancellationToken(), logger: logger)
       background?.start(observer: context.syncObserver(progress: false)) { line, warning in
@@ -64,6 +67,7 @@ public enum InboxServer {
     /// Stops the background sync and waits for a sync in flight to end; call before closing the store.
     public func stop() {
       background?.stop()
+      follower.stop()
     }
   }
 

@@ -1,6 +1,7 @@
 import InboxCore
 import JSON
 import Posix
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -31,6 +32,14 @@ public final class InboxStore: @unchecked Sendable {
   /// refused by another.
   public let storeID: String
   public let path: String
+  /// This open store's random number, stamped on the change-log rows its writes add (`ChangeLog`).
+  public let changeOrigin: Int64
+  /// Rung after every commit, so other processes on the store read what changed (nil in memory).
+  public let signals: SignalFile?
+  /// The reading connection's `data_version` when `changes(after:)` last looked.
+  let lastDataVersion = Atomic<Int64>(0)
+  /// On while the transaction in progress has other processes to tell (`ChangeLog`).
+  private let followed: SQLFlag
 
   // `writer` owns the writing connection; `readLock` guards `reader`. In memory there is one
   // connection, so reads take the writer's turn too.
@@ -41,8 +50,14 @@ public final class InboxStore: @unchecked Sendable {
   private let identity: FileIdentity?
   private var checker: Database?
 
-  private init(writer: Database, reader: Database?, path: String, storeID: String) {
+  private init(
+    writer: Database, reader: Database?, path: String, storeID: String, origin: Int64, signals: SignalFile?,
+    followed: SQLFlag
+  ) {
+    self.followed = followed
     self.writer = StoreWriter(database: writer)
+    changeOrigin = origin
+    self.signals = signals
     self.reader = reader ?? writer
     readLock = reader == nil ? nil : StoreLock()
     self.path = path
@@ -93,11 +108,25 @@ public final class InboxStore: @unchecked Sendable {
       if options.fullCheck, let problem = try IntegrityCheck.run(writer, full: true) { throw problem }
       try Migrator.migrate(writer)
       let storeID = try Settings.storeID(writer)
+      let origin = Int64.random(in: 1...Int64.max)
+      let followed = SQLFlag()
+      try ChangeLog.install(writer, origin: origin, followed: followed)
+      var signals: SignalFile?
       if !inMemory {
         reader = try Database(path: path)
         try reader?.configure(durability: options.durability)
+        do {
+          signals = try SignalFile(path: path + "-signal")
+        } catch {
+          throw StoreError(kind: .cannotOpen, message: error.message)
+        }
+        // Present from here; an empty IMMEDIATE transaction waits out any write begun before,
+        // which could not know it is followed, so `changeLogTail` reads past it (`ChangeLog`).
+        try writer.transaction {}
       }
-      let store = InboxStore(writer: writer, reader: reader, path: path, storeID: storeID)
+      let store = InboxStore(
+        writer: writer, reader: reader, path: path, storeID: storeID, origin: origin, signals: signals,
+        followed: followed)
       if unclean && !options.fullCheck {
         store.checker = try IntegrityCheck.startInBackground(path: path, health: store.health)
       }
@@ -128,6 +157,7 @@ public final class InboxStore: @unchecked Sendable {
       return Result { () throws(StoreError) in try database.close() }
     }
     try closed.get()
+    signals?.close()
   }
 
   // MARK: - Confinement
@@ -182,18 +212,21 @@ public final class InboxStore: @unchecked Sendable {
     try recordingFailure(on: database) {
       try identity?.verify(path)
       guard case .began = try writer.begin(patient: patient) else { return false }
+      followed.set(signals?.othersPresent() ?? false)
       return true
     }
   }
 
-  /// Runs `body` in the transaction begun, and commits it.
+  /// Runs `body` in the transaction begun, commits it, and rings the other processes' bell.
   private func committing<T>(_ body: (Database) throws -> T, on database: Database) throws -> T {
     try recordingFailure(on: database) {
-      try database.committing {
+      let result = try database.committing {
         let result = try body(database)
         try database.flushTally()
         return result
       }
+      signals?.ring()
+      return result
     }
   }
 

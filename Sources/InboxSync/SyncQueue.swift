@@ -4,7 +4,9 @@ import Synchronization
 
 /// One sync at a time, in arrival order: a sync asked for while another runs is a closure queued
 /// on a serial queue, not a thread waiting for its turn. One cancelled before its turn is answered
-/// at once (woken by the cancel, no polling) and skipped when its turn comes.
+/// at once (woken by the cancel, no polling) and skipped when its turn comes. With a `SyncGate`,
+/// a turn also waits for the lease other processes on the store take: the queue is suspended
+/// meanwhile, and the run goes ahead on a queue of its own once the gate grants it.
 final class SyncQueue: Sendable {
   /// One queued sync's turn: taken by the queue when it comes, or given up by a cancel first.
   private final class Turn: Sendable {
@@ -23,6 +25,12 @@ final class SyncQueue: Sendable {
   }
 
   private let queue = DispatchQueue(label: "inbox-rpc.sync")
+  /// Where a run granted by the gate after a wait runs (the gate calls back from its own queue).
+  private let runner = DispatchQueue(label: "inbox-rpc.sync-run")
+  private let gate = Mutex<(any SyncGate)?>(nil)
+
+  /// Makes every later turn wait for `gate` too.
+  func share(through gate: any SyncGate) { self.gate.withLock { $0 = gate } }
   /// Syncs queued or running: a sync asked for when there are none cannot be overtaken by a cancel.
   private let unfinished = Atomic<Int>(0)
 
@@ -32,6 +40,14 @@ final class SyncQueue: Sendable {
     cancellation: any Cancellable, _ body: @escaping @Sendable () -> Result<T, SyncFailure>,
     completion: @escaping @Sendable (Result<T, SyncFailure>) -> Void
   ) {
+    enqueue(cancellation: cancellation, afterWait: { _ in body() }, completion: completion)
+  }
+
+  /// `enqueue`, where `body` learns whether its turn waited for another process's run (`SyncGate`).
+  func enqueue<T: Sendable>(
+    cancellation: any Cancellable, afterWait body: @escaping @Sendable (_ waited: Bool) -> Result<T, SyncFailure>,
+    completion: @escaping @Sendable (Result<T, SyncFailure>) -> Void
+  ) {
     let turn = Turn()
     if unfinished.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
       cancellation.onCancel {
@@ -39,19 +55,45 @@ final class SyncQueue: Sendable {
       }
     }
     queue.async { [self] in
-      defer { unfinished.subtract(1, ordering: .sequentiallyConsistent) }
-      guard turn.claim(running: true) else { return }
-      completion(cancellation.isCancelled ? .failure(SyncFailure(.cancelled)) : body())
+      guard turn.claim(running: true) else { return finished() }
+      guard let gate = gate.withLock({ $0 }) else {
+        completion(cancellation.isCancelled ? .failure(SyncFailure(.cancelled)) : body(false))
+        return finished()
+      }
+      queue.suspend()
+      gate.acquire(cancellation: cancellation) { [self] waited in
+        runner.async { [self] in
+          if let waited, !cancellation.isCancelled {
+            let result = body(waited)
+            gate.release()
+            completion(result)
+          } else {
+            if waited != nil { gate.release() }
+            completion(.failure(SyncFailure(.cancelled)))
+          }
+          finished()
+          queue.resume()
+        }
+      }
     }
   }
+
+  private func finished() { unfinished.subtract(1, ordering: .sequentiallyConsistent) }
 
   /// `enqueue`, waited for on the calling thread (the periodic sync's own queue, tests).
   func run<T: Sendable>(cancellation: any Cancellable, _ body: @escaping @Sendable () -> Result<T, SyncFailure>)
     -> Result<T, SyncFailure>
   {
+    run(cancellation: cancellation, afterWait: { _ in body() })
+  }
+
+  /// `enqueue(cancellation:afterWait:completion:)`, waited for on the calling thread.
+  func run<T: Sendable>(
+    cancellation: any Cancellable, afterWait body: @escaping @Sendable (_ waited: Bool) -> Result<T, SyncFailure>
+  ) -> Result<T, SyncFailure> {
     let outcome = Mutex<Result<T, SyncFailure>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    enqueue(cancellation: cancellation, body) { result in
+    enqueue(cancellation: cancellation, afterWait: body) { result in
       outcome.withLock { $0 = result }
       done.signal()
     }

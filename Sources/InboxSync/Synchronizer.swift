@@ -110,6 +110,9 @@ public final class Synchronizer: Sendable {
     try account.configure(patch, now: clock())
   }
 
+  /// Forgets the last merged reply: another process changed the store since that merge.
+  public func forgetLastMerge() { repeatedReply.forget() }
+
   // MARK: - Sync
 
   /// Runs one sync: push, fetch (unless throttled), merge, push again. `respectBackoff` false (a
@@ -120,9 +123,10 @@ public final class Synchronizer: Sendable {
     force: Bool = false, respectBackoff: Bool = false, events: Events = Events(),
     cancellation: any Cancellable = CancellationFlag()
   ) throws(SyncFailure) -> SyncReport {
-    try runs.run(cancellation: cancellation) {
-      self.runNow(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation)
-    }.get()
+    try runs.run(
+      cancellation: cancellation,
+      afterWait: turn(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation)
+    ).get()
   }
 
   /// `sync`, queued behind the syncs before it without holding the calling thread: `completion`
@@ -134,13 +138,53 @@ public final class Synchronizer: Sendable {
   ) {
     runs.enqueue(
       cancellation: cancellation,
-      { self.runNow(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation) },
+      afterWait: turn(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation),
       completion: completion)
+  }
+
+  /// One sync's turn, from the outcome stored when it was asked for: a turn that waited for
+  /// another process's run reports that run when it covers this one, and runs otherwise.
+  private func turn(force: Bool, respectBackoff: Bool, events: Events, cancellation: any Cancellable)
+    -> @Sendable (Bool) -> Result<SyncReport, SyncFailure>
+  {
+    let since = lastOutcome()?.run ?? 0
+    return { waited in
+      if waited, let covered = self.covering(since: since, force: force, respectBackoff: respectBackoff) {
+        events.log("another process's sync ran meanwhile; its outcome stands for this one")
+        return .success(covered)
+      }
+      return self.runNow(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation)
+    }
+  }
+
+  /// Makes every later run take `gate`'s lease first: syncs of all the processes on the store
+  /// run one at a time, and one that waited for another's may report it instead of running.
+  public func share(through gate: any SyncGate) { runs.share(through: gate) }
+
+  /// The last run's outcome on this store, by any process.
+  public func lastOutcome() -> SyncOutcome? { SyncOutcome(json: try? store.setting(SyncOutcome.key)) }
+
+  /// True when another process fetched less than `seconds` ago, without a failure.
+  public func fetchedElsewhere(within seconds: Int64) -> Bool {
+    guard let last = lastOutcome(), last.by != store.changeOrigin, last.fetched, last.ok else { return false }
+    let now = clock()
+    return now >= last.at && now - last.at < seconds
+  }
+
+  /// The outcome of a run another process finished after `since` that did what this one would:
+  /// it succeeded, fetched unless this one would not have to, and left nothing this one would push.
+  private func covering(since: Int64, force: Bool, respectBackoff: Bool) -> SyncReport? {
+    guard let last = lastOutcome(), last.run > since, last.by != store.changeOrigin, last.ok,
+      last.fetched || !force,
+      (try? store.sendableOutbox(now: respectBackoff ? clock() : Int64.max, limit: 1).isEmpty) == true
+    else { return nil }
+    return last.report
   }
 
   private func runNow(force: Bool, respectBackoff: Bool, events: Events, cancellation: any Cancellable)
     -> Result<SyncReport, SyncFailure>
   {
+    let startedAt = clock()
     var run = SyncRun(
       store: store, backend: backend, options: options, account: account, events: events,
       cancellation: cancellation, clock: clock, force: force, respectBackoff: respectBackoff,
@@ -150,8 +194,21 @@ public final class Synchronizer: Sendable {
     } catch {
       var report = run.report
       report.pending = (try? store.pendingCount()) ?? report.pending
+      record(SyncOutcome(run: 0, by: 0, at: startedAt, fetched: false, ok: false, report: report))
       return .failure(SyncFailure(error, partial: report))
     }
-    return .success(run.report)
+    let report = run.report
+    let ok = report.failed == 0 && report.pushError == nil
+    record(SyncOutcome(run: 0, by: 0, at: startedAt, fetched: !report.throttled, ok: ok, report: report))
+    return .success(report)
+  }
+
+  /// Stores what a run did, numbered after the last (only the lease's holder writes it), before
+  /// the lease is released; a failure to store it only costs another process a fetch of its own.
+  private func record(_ outcome: SyncOutcome) {
+    var outcome = outcome
+    outcome.run = (lastOutcome()?.run ?? 0) + 1
+    outcome.by = store.changeOrigin
+    try? store.setSetting(SyncOutcome.key, outcome.json)
   }
 }

@@ -42,10 +42,11 @@ class SyncServer:
     _ids = itertools.count(1)
 
     def __init__(self, store: str, args: list[str] = (), env: dict[str, str] | None = None, clock: int | None = T0,
-                 binary: str = BIN):
+                 binary: str = BIN, face: str | None = None):
         if not os.path.exists(binary):
             pytest.fail(f"inbox-rpc binary not found at {binary!r} (set INBOX_RPC_BIN)", pytrace=False)
-        self.cmd = [binary, "--store", store, "--test-methods", *args]
+        # `face`: "mcp" starts the MCP face (`inbox-rpc mcp`) instead of the JSON-RPC one.
+        self.cmd = [binary, *([face] if face else []), "--store", store, "--test-methods", *args]
         # The server's own settings and proxy variables come from the test alone, not the machine.
         full_env = {k: v for k, v in os.environ.items() if not k.startswith("INBOX_RPC_") and k not in PROXY_VARIABLES}
         full_env.update(env or {})

@@ -26,29 +26,12 @@ struct SyncQueueTests {
 
   @Test func aCancelledSyncIsAnsweredAtOnceAndNeverRuns() {
     let (queue, release) = busyQueue()
-    let flag = CancellationFlag()
-    let ran = Atomic<Bool>(false)
-    let answered = DispatchSemaphore(value: 0)
-    let outcome = Mutex<Result<Int, SyncFailure>?>(nil)
-    queue.enqueue(
-      cancellation: flag,
-      {
-        ran.store(true, ordering: .relaxed); return .success(1)
-      }
-    ) { result in
-      outcome.withLock { $0 = result }
-      answered.signal()
-    }
-    // Queued behind the running sync: not answered yet.
-    #expect(answered.wait(timeout: .now() + .milliseconds(100)) == .timedOut)
-    flag.cancel()
-    #expect(answered.wait(timeout: .now() + .seconds(5)) == .success)
-    #expect(outcome.withLock { $0 } == .failure(SyncFailure(.cancelled)))
+    // Queued behind the running sync: not answered until cancelled.
+    let probe = SyncProbe.cancelledWhileWaiting(on: queue)
     release.signal()
     // The queue drains: a sync after both runs, and the cancelled one never did.
     #expect(queue.run(cancellation: CancellationFlag()) { .success(2) } == .success(2))
-    let didRun = ran.load(ordering: .relaxed)
-    #expect(!didRun)
+    #expect(!probe.didRun)
   }
 
   @Test func queuedSyncsRunInArrivalOrderWithoutAThreadEach() {

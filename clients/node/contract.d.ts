@@ -1076,7 +1076,7 @@ export interface CancelRequestParams {
 /** The params of feed.changed. */
 export interface FeedChangedParams {
   /** What changed it. */
-  reason: "ingested" | "read" | "opened" | "dismissed" | "expired" | "config" | "sync";
+  reason: "ingested" | "read" | "opened" | "dismissed" | "expired" | "config" | "sync" | "elsewhere";
   /** Ids added. */
   added?: string[];
   /** Ids changed. */

@@ -52,6 +52,18 @@ final class Database {
   /// How long a statement waits for another connection's lock (SQLite's own busy handler); 0 fails busy at once.
   func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
 
+  /// Defines the SQL function `name()` on this connection: 1 while `flag` is on, else 0. `flag`
+  /// must outlive the connection.
+  func define(_ name: String, answering flag: SQLFlag) throws(StoreError) {
+    let code = sqlite3_create_function_v2(
+      handle, name, 0, SQLITE_UTF8, Unmanaged.passUnretained(flag).toOpaque(),
+      { context, _, _ in
+        guard let context, let pointer = sqlite3_user_data(context) else { return }
+        sqlite3_result_int(context, Unmanaged<SQLFlag>.fromOpaque(pointer).takeUnretainedValue().isOn ? 1 : 0)
+      }, nil, nil, nil)
+    guard code == SQLITE_OK else { throw error(code, sql: nil) }
+  }
+
   /// Makes a running statement on this connection stop with SQLITE_INTERRUPT (any thread may call it).
   func interrupt() { sqlite3_interrupt(handle) }
 

@@ -11,6 +11,7 @@ struct Migration: Sendable {
     Migration(id: "0003-outbox-account", sql: outboxAccount),
     Migration(id: "0004-feed-counts", sql: feedCounts),
     Migration(id: "0005-outbox-lean", sql: outboxLean),
+    Migration(id: "0006-change-log", sql: changeLog),
   ]
 
   /// Version 1: messages with their local state, the outbox, settings.
@@ -106,5 +107,29 @@ struct Migration: Sendable {
   /// delete the newer change that took its number.)
   private static let outboxLean = """
     DROP INDEX outbox_message;
+    """
+
+  /// Version 6: the log other processes on the store read to tell what changed (`ChangeLog`): one
+  /// row per message whose visible state a commit changed, numbered in commit order. Only the
+  /// table and its pruning live in the file; the rows are written by triggers each writing
+  /// connection creates for itself (TEMP), so they name that connection. An existing store gains an
+  /// empty log: nothing already in it is reported. Every 1,024th row drops rows 8,192 behind it, so
+  /// the log stays small whether or not anyone reads it. No `AUTOINCREMENT`: rows leave only from
+  /// the oldest end, so the newest keeps the largest number and none comes back, and a write does
+  /// not also rewrite `sqlite_sequence`.
+  private static let changeLog = """
+    CREATE TABLE change_log (
+      seq INTEGER PRIMARY KEY,
+      message_id TEXT NOT NULL,
+      -- Whether the message was in the feed (not dismissed) before and after the change.
+      was_visible INTEGER NOT NULL,
+      is_visible INTEGER NOT NULL,
+      -- The writing connection's random number (`ChangeLog.origin`).
+      origin INTEGER NOT NULL
+    );
+    CREATE TRIGGER change_log_prune AFTER INSERT ON change_log WHEN NEW.seq % 1024 = 0
+    BEGIN
+      DELETE FROM change_log WHERE seq <= NEW.seq - 8192;
+    END;
     """
 }

@@ -1,0 +1,92 @@
+import Dispatch
+import InboxStore
+import Posix
+import Synchronization
+
+/// Commits other processes make to the store, reported as this process reports its own: a ring
+/// on the store's signal file (`FileWatcher`; every commit rings it) wakes it on a queue of its
+/// own, SQLite's `data_version` says whether anything committed since the last look, and the
+/// change log says which messages changed. It forgets what the caches hold of them, then reports
+/// one `FeedChange` with reason `elsewhere`, so a read made after the report is fresh. No thread
+/// waits and nothing runs until a ring.
+public final class StoreFollower: Sendable {
+  private let inbox: Inbox
+  private let queue = DispatchQueue(label: "inbox-rpc.store-follower")
+  /// The last change-log row read; only on `queue` after `init`. Nil while it could not be read
+  /// (a damaged store fails its requests, not the start).
+  private let position: Mutex<Int64?>
+  private let watcher = Mutex<FileWatcher?>(nil)
+  /// Run after each wake's report, on `queue`: work waiting for another process (a sync's lease).
+  private let wakeHandlers = Mutex<[@Sendable () -> Void]>([])
+
+  /// Follows from where the log stands now: only commits made after this are reported.
+  init(inbox: Inbox) {
+    self.inbox = inbox
+    position = Mutex(try? inbox.store.changeLogTail())
+  }
+
+  /// Starts following; `changed` hears each change made elsewhere, `log` a failure to read it.
+  public func start(changed: @escaping @Sendable (FeedChange) -> Void, log: @escaping @Sendable (String) -> Void) {
+    guard let signals = inbox.store.signals else { return }
+    do {
+      let watching = try FileWatcher(path: signals.path, queue: queue) { [self] in
+        wake(changed: changed, log: log)
+      }
+      watcher.withLock { $0 = watching }
+      // Commits made between the open and now rang before anyone watched: look once.
+      queue.async { [self] in wake(changed: changed, log: log) }
+    } catch {
+      log("changes made by other processes will not be reported: \(error)")
+    }
+  }
+
+  /// True once `start` watches the store's signal file.
+  var isWatching: Bool { watcher.withLock { $0 != nil } }
+
+  /// Stops following; once it returns no report is made.
+  public func stop() {
+    watcher.withLock { $0?.cancel() }
+    queue.sync {}
+  }
+
+  /// Runs `body` on the follower's queue after the next wake has been reported (once).
+  func afterNextWake(_ body: @escaping @Sendable () -> Void) {
+    wakeHandlers.withLock { $0.append(body) }
+  }
+
+  private func wake(changed: (FeedChange) -> Void, log: (String) -> Void) {
+    do {
+      try report(changed)
+    } catch {
+      log("reading the changes other processes made: \(error)")
+    }
+    let handlers = wakeHandlers.withLock { handlers in
+      defer { handlers = [] }
+      return handlers
+    }
+    for handler in handlers { handler() }
+  }
+
+  /// Reports what was committed elsewhere since the last look, the caches forgotten first.
+  private func report(_ changed: (FeedChange) -> Void) throws {
+    guard let after = position.withLock({ $0 }) else {
+      // Nothing can be told from a log whose start was not read: start from where it stands.
+      let tail = try inbox.store.changeLogTail()
+      return position.withLock { $0 = tail }
+    }
+    guard let found = try inbox.store.changes(after: after) else { return }
+    position.withLock { $0 = found.through }
+    guard !found.isEmpty else { return }
+    inbox.forget(found)
+    changed(FeedChange(.elsewhere, added: found.added, updated: found.updated, removed: found.removed))
+  }
+}
+
+extension Inbox {
+  /// Forgets what the caches hold of messages another process changed: their cards, and the
+  /// sync's memo of the last merged reply (the store is no longer as that merge left it).
+  func forget(_ changes: StoreChanges) {
+    cache.forget(changes.added + changes.updated + changes.removed, all: changes.incomplete)
+    sync.forgetLastMerge()
+  }
+}

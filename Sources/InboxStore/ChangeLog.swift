@@ -1,0 +1,119 @@
+import Synchronization
+
+/// The store's log of feed changes (`change_log`, schema version 6), from which a process tells
+/// what other processes committed without reading the feed again.
+///
+/// Each writing connection creates TEMP triggers on `messages` at open, stamping every row with its
+/// own random `origin`: a reader skips the rows its own process wrote, which it reported when it
+/// wrote them. A row says whether the message was in the feed (not dismissed) before and after;
+/// rows that change nothing a card shows are not written. Nor is any row while no other process
+/// has the store open (`followed`, set by each transaction once it holds the write lock): a lone
+/// server's writes cost what they cost before. One that opens later waits, once it holds its
+/// presence lock, for the write lock to be free, so it reads where the log stands
+/// (`InboxStore.changeLogTail`) after any write that did not see it.
+enum ChangeLog {
+  /// Creates this connection's triggers, which write while `followed` is on; they last as long
+  /// as the connection.
+  static func install(_ database: Database, origin: Int64, followed: SQLFlag) throws(StoreError) {
+    try database.define("inbox_followed", answering: followed)
+    let insert = "INSERT INTO change_log (message_id, was_visible, is_visible, origin)"
+    try database.execute(
+      """
+      CREATE TEMP TRIGGER change_log_insert AFTER INSERT ON main.messages
+        WHEN inbox_followed() AND NEW.status < 4
+      BEGIN \(insert) VALUES (NEW.id, 0, 1, \(origin)); END;
+      CREATE TEMP TRIGGER change_log_update AFTER UPDATE ON main.messages
+        WHEN inbox_followed() AND (OLD.status < 4 OR NEW.status < 4) AND (OLD.status IS NOT NEW.status
+          OR OLD.payload IS NOT NEW.payload OR OLD.ingested_at IS NOT NEW.ingested_at
+          OR OLD.pinned IS NOT NEW.pinned OR OLD.sort_time IS NOT NEW.sort_time
+          OR OLD.expires_at IS NOT NEW.expires_at)
+      BEGIN \(insert) VALUES (NEW.id, OLD.status < 4, NEW.status < 4, \(origin)); END;
+      CREATE TEMP TRIGGER change_log_delete AFTER DELETE ON main.messages
+        WHEN inbox_followed() AND OLD.status < 4
+      BEGIN \(insert) VALUES (OLD.id, 1, 0, \(origin)); END;
+      """)
+  }
+
+  /// The last number given to a row (0 for none): reading after it reports only later commits.
+  static func tail(_ database: Database) throws -> Int64 {
+    try database.scalar("SELECT max(seq) FROM change_log") ?? 0
+  }
+
+  /// What rows after `after` not written by `origin` say, each message once: added when it was not
+  /// in the feed before its first row and is after its last, removed for the opposite, updated when
+  /// it is in the feed at both ends.
+  static func read(_ database: Database, after: Int64, origin: Int64) throws -> StoreChanges {
+    var first: Int64?
+    var through = after
+    var order: [String] = []
+    var ends: [String: (was: Bool, now: Bool)] = [:]
+    try database.query(
+      "SELECT seq, message_id, was_visible, is_visible, origin FROM change_log WHERE seq > ? ORDER BY seq",
+      [.int(after)]
+    ) { row in
+      let seq = row.int(0)
+      first = first ?? seq
+      through = seq
+      guard row.int(4) != origin, let id = row.text(1) else { return }
+      if let known = ends[id] {
+        ends[id] = (known.was, row.int(3) != 0)
+      } else {
+        order.append(id)
+        ends[id] = (row.int(2) != 0, row.int(3) != 0)
+      }
+    }
+    var changes = StoreChanges(through: through, incomplete: first.map { $0 > after + 1 } ?? false)
+    for id in order {
+      switch ends[id]! {
+      case (false, true): changes.added.append(id)
+      case (true, true): changes.updated.append(id)
+      case (true, false): changes.removed.append(id)
+      case (false, false): break
+      }
+    }
+    return changes
+  }
+}
+
+/// What other processes changed in the feed since a given point of the change log.
+public struct StoreChanges: Sendable, Equatable {
+  public var added: [String] = []
+  public var updated: [String] = []
+  public var removed: [String] = []
+  /// The last row read: the next read starts after it.
+  public var through: Int64
+  /// Rows were pruned before they were read: the feed may have changed in ways not listed.
+  public var incomplete: Bool
+
+  public init(through: Int64, incomplete: Bool = false) {
+    self.through = through
+    self.incomplete = incomplete
+  }
+
+  /// True when nothing is listed and nothing was missed.
+  public var isEmpty: Bool { added.isEmpty && updated.isEmpty && removed.isEmpty && !incomplete }
+}
+
+/// A switch a connection's SQL reads through a function (`Database.define`).
+final class SQLFlag: Sendable {
+  private let on = Atomic<Bool>(false)
+  var isOn: Bool { on.load(ordering: .relaxed) }
+  func set(_ value: Bool) { on.store(value, ordering: .relaxed) }
+}
+
+extension InboxStore {
+  /// Where the change log stands: `changes(after:)` from it reports commits made after this call.
+  /// Every write begun before this store was open has committed by now (the open waited for it),
+  /// and every later one knows it is followed.
+  public func changeLogTail() throws -> Int64 { try read { try ChangeLog.tail($0) } }
+
+  /// The feed changes other processes committed after `after`, or nil when no connection has
+  /// committed anything since the last call (SQLite's `data_version` of the reading connection).
+  public func changes(after: Int64) throws -> StoreChanges? {
+    try read { database in
+      let version = try database.scalar("PRAGMA data_version") ?? 0
+      guard lastDataVersion.exchange(version, ordering: .relaxed) != version else { return nil }
+      return try ChangeLog.read(database, after: after, origin: changeOrigin)
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Tells when a file is written, or a descriptor that wrote it is closed (by `close` or by the
+/// kernel when its process ends, even by `kill -9`), with no thread waiting: the kernel queues the
+/// events on an inotify descriptor and a Dispatch read source drains it on `queue`. Events that
+/// arrive together are told once. On macOS, kqueue's `EVFILT_VNODE` would take its place behind
+/// the same interface.
+public final class FileWatcher: @unchecked Sendable {
+  // Unchecked: `source` is made here and only resumed and cancelled, which Dispatch allows from
+  // any thread; `fd` is read only on `queue` and closed by the source's cancel handler.
+  private let source: DispatchSourceRead
+  private let fd: Int32
+
+  /// Watches `path`, which must exist; `changed` runs on `queue` after each batch of events.
+  public init(path: String, queue: DispatchQueue, changed: @escaping @Sendable () -> Void) throws(SystemError) {
+    let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    guard fd >= 0 else { throw SystemError.current("inotify_init1") }
+    guard inotify_add_watch(fd, path, UInt32(IN_MODIFY | IN_CLOSE_WRITE)) >= 0 else {
+      let error = SystemError.current("watch \(path)")
+      close(fd)
+      throw error
+    }
+    self.fd = fd
+    source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+    source.setEventHandler { [fd] in
+      if Self.drain(fd) { changed() }
+    }
+    source.setCancelHandler { [fd] in close(fd) }
+    source.resume()
+  }
+
+  /// Stops watching; no `changed` runs once the source's current handler, if any, has returned.
+  public func cancel() { source.cancel() }
+
+  /// Reads every queued event; true when there was at least one.
+  private static func drain(_ fd: Int32) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var any = false
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count > 0 {
+        any = true
+        continue
+      }
+      if count < 0 && errno == EINTR { continue }
+      return any
+    }
+  }
+}

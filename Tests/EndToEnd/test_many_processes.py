@@ -1,0 +1,222 @@
+"""Several server processes on one store: a change committed by one reaches every other as
+`feed.changed {reason: "elsewhere"}` with the ids it touched (MCP: resource notifications), a read
+made right after that notification is fresh, a sync asked of two at once fetches once, and a
+`kill -9` of any one loses nothing the others were told about."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from sync_support import SyncServer, backend, push_payload, servers, start_server, store_path  # noqa: F401
+
+WAIT = 10.0  # seconds a notification may take on a loaded machine (a bound, not a measurement)
+
+
+def changes(server: SyncServer, reason: str | None = None) -> list[dict]:
+    found = [n["params"] for n in server.notifications_of("feed.changed")]
+    return [p for p in found if reason is None or p["reason"] == reason]
+
+
+def wait_for(server: SyncServer, predicate, what: str, timeout: float = WAIT) -> dict:
+    """The first notification params `predicate` accepts, waiting for it (woken, not polled)."""
+    deadline = time.monotonic() + timeout
+    with server._cond:
+        while True:
+            for message in server.notifications:
+                if predicate(message):
+                    return message.get("params", {})
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"{what}: not within {timeout}s; saw {server.notifications[-5:]}")
+            server._cond.wait(remaining)
+
+
+def elsewhere(server: SyncServer, **ids: list[str]) -> dict:
+    """Waits for `feed.changed {reason: elsewhere}` carrying exactly `ids` (added/updated/removed)."""
+    def matches(message: dict) -> bool:
+        params = message.get("params") or {}
+        return (message.get("method") == "feed.changed" and params.get("reason") == "elsewhere"
+                and all(params.get(key, []) == value for key, value in ids.items()))
+    return wait_for(server, matches, f"feed.changed elsewhere {ids}")
+
+
+def peers(store: str, count: int, servers: list, *args: str) -> list[SyncServer]:
+    """`count` servers on `store`; the first seeds the sample feed before the others start."""
+    first = SyncServer(store, ["--sample-feed", *args], clock=None)
+    servers.append(first)
+    first.call("feed.counts")
+    for _ in range(count - 1):
+        servers.append(SyncServer(store, list(args), clock=None))
+    for server in servers[-count:]:
+        server.call("rpc.ping")
+    return servers[-count:]
+
+
+def test_a_dismissal_a_read_and_an_ingest_reach_every_other_process(store_path, servers):
+    a, b, c = peers(store_path, 3, servers)
+
+    b.call("message.dismiss", {"id": "welcome"})
+    for other in (a, c):
+        elsewhere(other, removed=["welcome"])
+        # Read right after the notification: fresh.
+        assert other.call("feed.counts")["total"] == 9
+        assert "welcome" not in other.feed()
+    assert changes(b, "dismissed") == [{"reason": "dismissed", "removed": ["welcome"]}]
+
+    c.call("message.markRead", {"ids": ["the-reveal"]})
+    for other in (a, b):
+        elsewhere(other, updated=["the-reveal"])
+        assert other.feed()["the-reveal"]["read"] is True
+        assert other.call("feed.counts")["unread"] == 8
+
+    a.call("message.ingest", {"payload": push_payload("push-9")})
+    for other in (b, c):
+        elsewhere(other, added=["push-9"])
+        assert other.call("message.get", {"id": "push-9"})["id"] == "push-9"
+    # No process hears its own change a second time, as made elsewhere.
+    for server in (a, b, c):
+        mine = {"a": "push-9", "b": "welcome", "c": "the-reveal"}["abc"[[a, b, c].index(server)]]
+        for params in changes(server, "elsewhere"):
+            assert mine not in params.get("added", []) + params.get("updated", []) + params.get("removed", [])
+
+
+def test_a_sync_in_one_process_reaches_the_others(store_path, backend, servers):
+    a = start_server(servers, store_path, backend)
+    b = start_server(servers, store_path, backend)
+    backend.add_message("remote-1")
+    backend.add_message("remote-2")
+    report = b.sync()
+    assert report["added"] == 2
+    params = elsewhere(a)
+    assert sorted(params["added"]) == ["remote-1", "remote-2"]
+    assert set(a.feed()) == {"remote-1", "remote-2"}
+
+    backend.delete_by_service("remote-1")
+    report = b.sync()
+    assert report["removed"] == 1
+    elsewhere(a, removed=["remote-1"])
+    assert set(a.feed()) == {"remote-2"}
+
+
+def test_an_mcp_subscriber_hears_a_change_made_through_json_rpc_elsewhere(store_path, servers):
+    (rpc,) = peers(store_path, 1, servers)
+    mcp = MCPPeer(store_path)
+    try:
+        mcp.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                "clientInfo": {"name": "test", "version": "1"}})
+        mcp.notify("notifications/initialized")
+        for uri in ("inbox://counts", "inbox://message/summer-sale"):
+            assert mcp.call("resources/subscribe", {"uri": uri}) == {}
+        rpc.call("message.dismiss", {"id": "welcome"})
+        mcp.wait("notifications/resources/list_changed")
+        mcp.wait("notifications/resources/updated", uri="inbox://counts")
+        counts = mcp.call("resources/read", {"uri": "inbox://counts"})
+        assert '"total":9' in counts["contents"][0]["text"].replace(" ", "")
+        rpc.call("message.markRead", {"ids": ["summer-sale"]})
+        mcp.wait("notifications/resources/updated", uri="inbox://message/summer-sale")
+    finally:
+        mcp.close()
+
+
+@pytest.mark.parametrize("victim", ["the writer", "the listener"])
+def test_kill_9_of_any_one_process_loses_nothing_the_others_were_told(store_path, servers, victim):
+    a, b, c = peers(store_path, 3, servers)
+    told = ["welcome", "summer-sale", "hero-banner"]
+    for id in told:
+        b.call("message.dismiss", {"id": id})
+        elsewhere(a, removed=[id])
+    (b if victim == "the writer" else a).kill()
+    survivor = a if victim == "the writer" else b
+    # The survivors keep hearing each other.
+    c.call("message.markRead", {"ids": ["plain-note"]})
+    elsewhere(survivor, updated=["plain-note"])
+    fresh = SyncServer(store_path, [], clock=None)
+    servers.append(fresh)
+    feed = fresh.feed()
+    assert not set(told) & set(feed)
+    assert feed["plain-note"]["read"] is True
+
+
+class MCPPeer(SyncServer):
+    """`inbox-rpc mcp` on the store, read the way `SyncServer` reads the plain server."""
+
+    def __init__(self, store: str):
+        super().__init__(store, [], clock=None, face="mcp")
+
+    def call(self, method, params=None, timeout=10.0):
+        reply = self.reply(self.send(method, params), timeout)
+        assert "error" not in reply, reply
+        return reply["result"]
+
+    def reply(self, id, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while id not in self._replies:
+                remaining = deadline - time.monotonic()
+                assert remaining > 0 and not self._eof, f"no reply to {id}: {self.stderr_text()[-800:]}"
+                self._cond.wait(remaining)
+            return self._replies.pop(id)
+
+    def wait(self, method: str, **params) -> dict:
+        return wait_for(self, lambda m: m.get("method") == method
+                        and all((m.get("params") or {}).get(k) == v for k, v in params.items()), method)
+
+
+def wait_calls(backend, method: str, count: int, timeout: float = WAIT) -> None:
+    deadline = time.monotonic() + timeout
+    while len(backend.calls(method)) < count:
+        assert time.monotonic() < deadline, f"{method} reached the backend {len(backend.calls(method))} times"
+        time.sleep(0.02)
+
+
+def test_two_servers_asked_to_sync_at_once_make_one_fetch_and_both_answer_it(store_path, backend, servers):
+    a = start_server(servers, store_path, backend)
+    b = start_server(servers, store_path, backend)
+    backend.add_message("remote-1")
+    backend.add_message("remote-2")
+    backend.trickle = 1.0  # the fetch takes a second: the second request meets the first in flight
+    first = a.send("feed.sync", {"force": True})
+    wait_calls(backend, "getInboxMessages", 1)
+    second = b.send("feed.sync", {"force": True})
+    replies = [a.reply(first, 20), b.reply(second, 20)]
+    assert len(backend.calls("getInboxMessages")) == 1
+    for reply in replies:
+        assert reply["result"]["added"] == 2 and reply["result"]["throttled"] is False, reply
+    elsewhere(b)
+    assert set(a.feed()) == set(b.feed()) == {"remote-1", "remote-2"}
+    # Once the first has answered, a new forced sync fetches again: it is not covered by an old run.
+    backend.trickle = 0
+    assert b.sync()["added"] == 0
+    assert len(backend.calls("getInboxMessages")) == 2
+
+
+def test_a_sync_holder_killed_mid_fetch_lets_the_waiting_one_fetch(store_path, backend, servers):
+    a = start_server(servers, store_path, backend)
+    b = start_server(servers, store_path, backend)
+    backend.add_message("remote-1")
+    backend.trickle = 30.0
+    a.send("feed.sync", {"force": True})
+    wait_calls(backend, "getInboxMessages", 1)
+    second = b.send("feed.sync", {"force": True})
+    time.sleep(0.3)  # let b meet the lease held (its reply cannot come before a's fetch ends)
+    assert len(backend.calls("getInboxMessages")) == 1
+    backend.trickle = 0
+    a.kill()
+    reply = b.reply(second, 20)
+    assert reply["result"]["added"] == 1, reply
+    assert len(backend.calls("getInboxMessages")) == 2
+    assert set(b.feed()) == {"remote-1"}
+
+
+def test_periodic_syncs_of_several_servers_make_the_calls_of_one(store_path, backend, servers):
+    interval, seconds = 3, 10
+    for _ in range(3):
+        start_server(servers, store_path, backend, "--sync-interval", str(interval), "--sync-min-interval", "0",
+                     clock=None)
+    time.sleep(seconds)
+    fetches = len(backend.calls("getInboxMessages"))
+    # One server would make seconds / interval fetches (3); three without the skip about 9.
+    assert 2 <= fetches <= seconds // interval + 2, fetches

@@ -1,0 +1,68 @@
+import Foundation
+import InboxCore
+import Testing
+
+@testable import InboxStore
+
+/// Two opens of one store file stand for two processes: each reads from the change log what the
+/// other committed, and never what it wrote itself.
+struct ChangeLogTests {
+  @Test func eachOpenReadsWhatTheOtherCommittedAndNotItsOwn() throws {
+    let first = try TemporaryStore()
+    let other = try InboxStore.open(InboxStore.Options(path: first.path))
+    defer { try? other.close() }
+    let start = try other.changeLogTail()
+    try first.store.add(try backendMessage("a", sentAt: 100))
+    try first.store.add(try backendMessage("b", sentAt: 200))
+    _ = try first.store.markRead(ids: ["a"], now: 300)
+    _ = try first.store.dismiss(id: "b", now: 300)
+    let seen = try #require(try other.changes(after: start))
+    // b came and went between the two looks: nothing to tell about it.
+    #expect(seen.added == ["a"] && seen.updated.isEmpty && seen.removed.isEmpty && !seen.incomplete)
+    // Nothing committed since: not even the log is read.
+    #expect(try other.changes(after: seen.through) == nil)
+
+    _ = try other.markRead(ids: ["a"], now: 400)  // already read: no row
+    try other.add(try backendMessage("c", sentAt: 500))
+    let own = try #require(try other.changes(after: seen.through))
+    #expect(own.isEmpty)
+    let fromOther = try #require(try first.store.changes(after: start))
+    #expect(fromOther.added == ["c"])
+    _ = try other.dismiss(id: "a", now: 600)
+    let removed = try #require(try first.store.changes(after: fromOther.through))
+    #expect(removed.removed == ["a"] && removed.added.isEmpty)
+  }
+
+  @Test func rowsPrunedBeforeTheyWereReadAreToldAsIncomplete() throws {
+    let first = try TemporaryStore()
+    let other = try InboxStore.open(InboxStore.Options(path: first.path))
+    defer { try? other.close() }
+    let start = try other.changeLogTail()
+    for index in 0..<9_300 { try first.store.add(try backendMessage("m\(index)", sentAt: Int64(index))) }
+    let seen = try #require(try other.changes(after: start))
+    #expect(seen.incomplete)
+    #expect(seen.added.count < 9_300 && seen.through == start + 9_300)
+  }
+
+  @Test func aLoneStoreWritesNoRowsUntilAnotherOpensIt() throws {
+    let first = try TemporaryStore()
+    let rows = { try first.store.read { try $0.scalar("SELECT count(*) FROM change_log") } }
+    try first.store.add(try backendMessage("alone", sentAt: 100))
+    _ = try first.store.dismiss(id: "alone", now: 200)
+    #expect(try rows() == 0)
+    let other = try InboxStore.open(InboxStore.Options(path: first.path))
+    let start = try other.changeLogTail()
+    try first.store.add(try backendMessage("seen", sentAt: 300))
+    #expect(try rows() == 1)
+    #expect(try other.changes(after: start)?.added == ["seen"])
+    try other.close()
+    try first.store.add(try backendMessage("alone-again", sentAt: 400))
+    #expect(try rows() == 1)
+  }
+
+  @Test func aStoreOfTheLastSchemaGainsAnEmptyLog() throws {
+    let temporary = try TemporaryStore()
+    #expect(try temporary.store.changeLogTail() == 0)
+    #expect(try temporary.store.read { try $0.scalar("SELECT count(*) FROM change_log") } == 0)
+  }
+}
