@@ -617,6 +617,33 @@ def load_jsonl(name: str) -> list[dict]:
     return out
 
 
+# --------------------------------------------------------------------------
+# The run's closing lines, added up over pytest-xdist's workers
+# --------------------------------------------------------------------------
+
+FIGURES: list[str] = []  # what tests recorded as record_property("figure", text): shown even under -q
+
+
+def pytest_runtest_logreport(report):
+    """Reports reach the controller from every worker, with the properties their tests recorded."""
+    if report.when == "call":
+        FIGURES.extend(value for name, value in report.user_properties if name == "figure")
+
+
+def pytest_sessionfinish(session):
+    """A worker's frames were validated in its own process: it hands the count to the controller."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["contract_checked"] = CONTRACT.checked
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    CONTRACT.checked += getattr(node, "workeroutput", {}).get("contract_checked", 0)
+
+
 def pytest_terminal_summary(terminalreporter):
+    for figure in FIGURES:
+        terminalreporter.write_line(figure)
     terminalreporter.write_line(
         f"contract: {CONTRACT.checked} replies and notifications validated against Schemas/openrpc.json")
