@@ -47,6 +47,14 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(TEST_TIMEOUT))
+    # Files whose tests allow the longest run first, each file's tests in their order: spread over
+    # workers (pytest-xdist, script/test), the fault campaign then ends beside the rest, not after it.
+    longest: dict[str, float] = {}
+    for item in items:
+        marker = item.get_closest_marker("timeout")
+        allowed = float(marker.kwargs.get("timeout", marker.args[0] if marker.args else TEST_TIMEOUT))
+        longest[item.path] = max(longest.get(item.path, 0.0), allowed)
+    items.sort(key=lambda item: -longest[item.path])
 
 
 @pytest.hookimpl(hookwrapper=True)
