@@ -271,7 +271,7 @@ def main() -> int:
         f"so neither round trip carries the slow wake-up of an idle second core. Start-up reads no more of a cleanly closed store\n"
         f"than the page it serves. After a SIGKILL the server replays the write-ahead log the killed one left\n"
         f"(bounded by SQLite's checkpoint at 1000 pages, not by the store) and runs quick_check on a thread of\n"
-        f"its own from 250 ms in, which the first reply does not wait for; the first write does (see README).\n"
+        f"its own from 250 ms in, which the first reply does not wait for; the first write does (see docs/performance.md).\n"
         f"Start-up ratios are medians of paired runs, 1k and {big // 1000}k alternated so both see the same load.\n\n{table}\n"))
     return 0
 

@@ -70,7 +70,8 @@ public final class Inbox: Sendable {
     -> CardCache.Found
   {
     let found = try cache.card(stored, attributes: attributes ?? self.attributes)
-    effects.warnings += found.warnings
+    // Most cards have no warning: a page appends nothing for them.
+    if !found.warnings.isEmpty { effects.warnings += found.warnings }
     return found
   }
 

@@ -14,7 +14,7 @@ extension DeferredOperation {
   }
 
   static var erased: AnyOperation {
-    AnyOperation(name: name, execution: execution, decode: { try Params(ParamsReader($0)) }, answersLater: true) {
+    AnyOperation(name: name, execution: execution, decode: { try Params(ParamsReader($0)) }) {
       object, context, reply in
       do {
         start(try Params(ParamsReader(object)), context, reply)

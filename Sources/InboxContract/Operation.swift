@@ -41,40 +41,61 @@ public struct AnyOperation: Sendable {
   public let execution: Method.Execution
   /// The params decoded into the method's type, as `run` decodes them.
   public let decode: @Sendable (JSONObject) throws -> any OperationParams
-  /// Starts the operation; it answers through the `Reply`, at once or later (`DeferredOperation`).
-  let start: @Sendable (JSONObject, OperationContext, Reply) -> Void
+  /// What runs it: an operation that answers at once returns its result; one that answers later
+  /// starts, and answers through the `Reply` (`DeferredOperation`).
+  private enum Body {
+    case now(@Sendable (JSONObject, OperationContext) throws -> JSONValue)
+    case later(@Sendable (JSONObject, OperationContext, Reply) -> Void)
+  }
+
+  private let body: Body
+
   /// True for an operation that answers later, holding no thread while it waits its turn.
-  public let answersLater: Bool
+  public var answersLater: Bool {
+    if case .later = body { return true }
+    return false
+  }
 
   init(
     name: String, execution: Method.Execution,
     decode: @escaping @Sendable (JSONObject) throws -> any OperationParams,
     body: @escaping @Sendable (JSONObject, OperationContext) throws -> JSONValue
   ) {
-    self.init(name: name, execution: execution, decode: decode, answersLater: false) { params, context, reply in
-      reply.answer { try body(params, context) }
-    }
+    self.init(name: name, execution: execution, decode: decode, body: .now(body))
   }
 
   init(
     name: String, execution: Method.Execution, decode: @escaping @Sendable (JSONObject) throws -> any OperationParams,
-    answersLater: Bool, start: @escaping @Sendable (JSONObject, OperationContext, Reply) -> Void
+    start: @escaping @Sendable (JSONObject, OperationContext, Reply) -> Void
+  ) {
+    self.init(name: name, execution: execution, decode: decode, body: .later(start))
+  }
+
+  private init(
+    name: String, execution: Method.Execution, decode: @escaping @Sendable (JSONObject) throws -> any OperationParams,
+    body: Body
   ) {
     self.name = name
     self.execution = execution
     self.decode = decode
-    self.answersLater = answersLater
-    self.start = start
+    self.body = body
   }
 
-  /// Runs the operation on params the contract has accepted, and waits for its result.
+  /// Runs the operation on params the contract has accepted, and returns its result: at once, on
+  /// this thread, or, for one that answers later, when it answers (waiting on this thread).
   public func run(_ params: JSONObject, _ context: OperationContext) throws -> JSONValue {
-    try Reply.waiting { start(params, context, $0) }
+    switch body {
+    case .now(let run): try run(params, context)
+    case .later(let start): try Reply.waiting { start(params, context, $0) }
+    }
   }
 
   /// Starts the operation on params the contract has accepted; `reply` gets its outcome.
   public func start(_ params: JSONObject, _ context: OperationContext, _ reply: Reply) {
-    start(params, context, reply)
+    switch body {
+    case .now(let run): reply.answer { try run(params, context) }
+    case .later(let start): start(params, context, reply)
+    }
   }
 }
 

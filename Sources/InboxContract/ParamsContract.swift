@@ -69,10 +69,10 @@ public struct ParamsContract: Sendable {
       }
     }
     guard !allowsAdditional else { return }
-    let known = Set(descriptors.map(\.name))
-    if let unknown = given.keys.first(where: { !known.contains($0) }) {
+    // A method has a few params: a search of them costs less than building a set per request.
+    if let unknown = given.members.first(where: { member in !descriptors.contains { $0.name == member.key } }) {
       let expected = descriptors.isEmpty ? "none" : descriptors.map(\.name).joined(separator: ", ")
-      throw RPCError.invalidParams(unknown, "unknown parameter (expected: \(expected))")
+      throw RPCError.invalidParams(unknown.key, "unknown parameter (expected: \(expected))")
     }
   }
 }

@@ -1,6 +1,6 @@
 import JSON
 
-/// The short text a person reads beside a tool's structured result, in the shell client's words.
+/// The short text a person reads beside a tool's structured result.
 /// Every line is joined by `text(_:)`, so payload text shows its control characters and line breaks
 /// escaped: a title cannot forge a button, a card or a line of the agent's reading.
 enum ToolText {

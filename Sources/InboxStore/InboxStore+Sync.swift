@@ -57,14 +57,24 @@ public final class SyncTransaction {
 
   // MARK: - Reads
 
-  /// Every stored message, dismissed ones (tombstones) included.
-  public func messages() throws -> [StoredMessage] {
+  /// Every stored message, dismissed ones (tombstones) included. Without `payloads`, each row's
+  /// payload is left empty (read one with `payload(of:)`): a merge compares the payloads of the
+  /// listed messages alone, one at a time, rather than hold every stored one.
+  public func messages(payloads: Bool = true) throws -> [StoredMessage] {
     var rows: [StoredMessage] = []
-    try database.query("SELECT \(StoredMessage.columns) FROM messages") { rows.append(StoredMessage(row: $0)) }
+    let columns = payloads ? StoredMessage.columns : StoredMessage.columnsWithoutPayload
+    try database.query("SELECT \(columns) FROM messages") { rows.append(StoredMessage(row: $0)) }
     known.reserveCapacity(rows.count)
     for row in rows { known[row.id] = (row.status, row.pinned) }
     knowsEveryRow = true
     return rows
+  }
+
+  /// The stored payload of message `id`, nil when there is no such row.
+  public func payload(of id: String) throws -> String? {
+    var payload: String?
+    try database.query("SELECT payload FROM messages WHERE id = ?", [.text(id)]) { payload = $0.text(0) }
+    return payload
   }
 
   /// The queued changes of the account in force, oldest first.

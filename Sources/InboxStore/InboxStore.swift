@@ -137,7 +137,10 @@ public final class InboxStore: @unchecked Sendable {
   func writeIfFree<T>(_ body: (Database) throws -> T) throws -> T? {
     guard !health.isChecking else { return nil }
     try health.ensureReadable()
-    return try writer.runIfFree { try committing(body, on: $0, patient: false) } ?? nil
+    return try writer.runIfFree { database -> T? in
+      guard try began(on: database, patient: false) else { return nil }
+      return try committing(body, on: database)
+    } ?? nil
   }
 
   /// Runs a read on the reading connection, under its lock.
@@ -167,22 +170,38 @@ public final class InboxStore: @unchecked Sendable {
   func write<T>(_ body: (Database) throws -> T) throws -> T {
     try writer.run { database in
       try health.ensureWritable()
-      // A patient write never comes back without its outcome.
-      return try committing(body, on: database, patient: true)!
+      // A patient write begins, or throws.
+      _ = try began(on: database, patient: true)
+      return try committing(body, on: database)
     }
   }
 
-  /// Runs `body` in one IMMEDIATE transaction on the writer; nil when it was not patient and
-  /// another process holds the store.
-  private func committing<T>(_ body: (Database) throws -> T, on database: Database, patient: Bool) throws -> T? {
-    do {
+  /// Begins an IMMEDIATE transaction on the writer; false when not `patient` and another process
+  /// holds the store.
+  private func began(on database: Database, patient: Bool) throws -> Bool {
+    try recordingFailure(on: database) {
       try identity?.verify(path)
-      guard case .began = try writer.begin(patient: patient) else { return nil }
-      return try database.committing {
+      guard case .began = try writer.begin(patient: patient) else { return false }
+      return true
+    }
+  }
+
+  /// Runs `body` in the transaction begun, and commits it.
+  private func committing<T>(_ body: (Database) throws -> T, on database: Database) throws -> T {
+    try recordingFailure(on: database) {
+      try database.committing {
         let result = try body(database)
         try database.flushTally()
         return result
       }
+    }
+  }
+
+  /// `body`, with a failure recorded (the store may be damaged) and the tally of a change that
+  /// did not commit dropped.
+  private func recordingFailure<T>(on database: Database, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
     } catch {
       database.countChanges = FeedCounts()
       health.record(error)

@@ -37,19 +37,38 @@ final class StoreWriter: @unchecked Sendable {
   var isFree: Bool { occupied.load(ordering: .sequentiallyConsistent) == 0 }
 
   /// Runs `body` on the writer, after the writes before it.
-  func run<T>(_ body: (Database) throws -> T) rethrows -> T {
+  func run<T, E: Error>(_ body: (Database) throws(E) -> T) throws(E) -> T {
     occupied.add(1, ordering: .sequentiallyConsistent)
     defer { occupied.subtract(1, ordering: .sequentiallyConsistent) }
-    return try turn.sync { try body(database) }
+    return try onTurn(body)
   }
 
   /// Runs `body` on the writer if no other write holds or asks for it; nil (not run) otherwise.
-  func runIfFree<T>(_ body: (Database) throws -> T) rethrows -> T? {
+  func runIfFree<T, E: Error>(_ body: (Database) throws(E) -> T) throws(E) -> T? {
     guard occupied.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent).exchanged else {
       return nil
     }
     defer { occupied.subtract(1, ordering: .sequentiallyConsistent) }
-    return try turn.sync { try body(database) }
+    return try onTurn(body)
+  }
+
+  /// `body` on `turn`. Its result goes through a slot on this stack and its error as `any Error`:
+  /// Dispatch's generic `sync` keeps both in optionals of the generic type, whose metadata is
+  /// looked up again on every call (the writer is generic over what a write returns, and every
+  /// write comes through here).
+  private func onTurn<T, E: Error>(_ body: (Database) throws(E) -> T) throws(E) -> T {
+    try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { (slot) throws(E) -> T in
+      var failure: (any Error)?
+      turn.sync {
+        do {
+          slot.initializeElement(at: 0, to: try body(database))
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure as! E }
+      return slot.moveElement(from: 0)
+    }
   }
 
   /// Begins an IMMEDIATE transaction; called on the writer. Tried first without SQLite's busy

@@ -39,8 +39,13 @@ public struct StoredMessage: Sendable, Hashable {
     FeedSortKey(pinned: pinned, read: status.isRead, sentAt: sentAt, id: id)
   }
 
-  static let columns =
-    "id, payload, ingested_at, source, order_code, hash, pinned, sent_at, expires_at, server_status, status, read_at, opened_at, dismissed_at"
+  static let columns = "id, payload, " + stateColumns
+
+  /// `columns` with an empty payload in its place.
+  static let columnsWithoutPayload = "id, '', " + stateColumns
+
+  private static let stateColumns =
+    "ingested_at, source, order_code, hash, pinned, sent_at, expires_at, server_status, status, read_at, opened_at, dismissed_at"
 
   init(row: Statement) {
     id = row.text(0) ?? ""

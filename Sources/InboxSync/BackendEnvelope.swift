@@ -11,21 +11,22 @@ public struct BackendEnvelope: Sendable, Hashable {
   public var response: JSONValue?
   /// The `base_url` the backend asks later calls to use, as sent (checked by the caller).
   public var baseURL: String?
-  /// For `getInboxMessages`, the compact text of each item of `response.messages`, dumped while
-  /// parsing: the payloads the store keeps, so a sync never writes a message out again to store or
-  /// compare it. Nil otherwise.
-  public var messageTexts: [String]?
+  /// For `getInboxMessages`, the items of `response.messages`, taken out of `response` and kept as
+  /// spans of the reply's text: a sync parses, merges and lets go of one message at a time
+  /// (`ListMerge`), so no tree of the whole reply is ever built.
+  /// Nil otherwise, and when `messages` is not an array (it is then left in `response`).
+  public var messageItems: JSONItems?
   /// For `getInboxMessages`, the reply body as received, to tell a reply that repeats the last one.
   public var body: [UInt8]?
 
-  public init(response: JSONValue?, baseURL: String? = nil, messageTexts: [String]? = nil, body: [UInt8]? = nil) {
+  public init(response: JSONValue?, baseURL: String? = nil, messageItems: JSONItems? = nil, body: [UInt8]? = nil) {
     self.response = response
     self.baseURL = baseURL
-    self.messageTexts = messageTexts
+    self.messageItems = messageItems
     self.body = body
   }
 
-  /// True for a reply that repeats a known one and was not parsed: `response` and `messageTexts`
+  /// True for a reply that repeats a known one and was not parsed: `response` and `messageItems`
   /// are nil, `parsed()` reads `body` when they are needed after all.
   public var isRepeat = false
 
@@ -49,7 +50,8 @@ public struct BackendEnvelope: Sendable, Hashable {
   /// 1 KiB (a title, a body, an image URL, action params) and a real inbox holds tens to hundreds of
   /// them, as the backend drops each when it expires; and it holds a reply with one message far past
   /// the per-message limit, so that message is skipped and the rest merged rather than the whole
-  /// reply refused. A sync's peak memory grows with the reply (about 9 times its size, see
+  /// reply refused. A sync's peak memory grows with the reply (about twice its size: the reply
+  /// copied out of the transfer; then the reply, one message's values, and the ids; see
   /// bench/RESULTS.md), so this limit is what bounds it.
   public static let maxReplyBytes = 32 * 1024 * 1024
 
@@ -71,14 +73,14 @@ public struct BackendEnvelope: Sendable, Hashable {
       throw .malformedReply(method: name, path: "$", reason: "the reply body is empty")
     }
     let value: JSONValue
-    var messageTexts: [String]?
-    // Kept to tell a repeat only when `RepeatedReply` would keep it; else given up once parsed.
+    var items: JSONItems?
+    // Kept to tell a repeat only when `RepeatedReply` would keep it (the list's items share it).
     let kept = method == .getInboxMessages && body.count <= RepeatedReply.maxBodyBytes ? body : nil
     do {
       if method == .getInboxMessages {
-        (value, messageTexts) = try JSONValue.parse(
-          consuming: &body, options: JSONReadOptions(maxDepth: 64), itemTextsAt: ["response", "messages"],
-          isCancelled: isCancelled)
+        (value, items) = try JSONValue.parse(
+          bytes: body, options: JSONReadOptions(maxDepth: 64), deferringItemsAt: ["response", "messages"],
+          isCancelled: isCancelled ?? { false })
       } else {
         value = try JSONValue.parse(bytes: body, options: JSONReadOptions(maxDepth: 64))
       }
@@ -101,7 +103,7 @@ public struct BackendEnvelope: Sendable, Hashable {
     var response = object["response"]
     if response == .null { response = nil }
     return BackendEnvelope(
-      response: response, baseURL: object["base_url"]?.stringValue, messageTexts: response == nil ? nil : messageTexts,
+      response: response, baseURL: object["base_url"]?.stringValue, messageItems: response == nil ? nil : items,
       body: kept)
   }
 

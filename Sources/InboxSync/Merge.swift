@@ -31,100 +31,15 @@ public enum Merge {
   public static func plan(
     local: [StoredMessage], pending: [OutboxEntry], remote: RemoteInbox, now: Int64, isCancelled: () -> Bool
   ) throws(SyncError) -> MergePlan {
-    var plan = MergePlan()
+    var merge = Steps(local: local, pending: pending, deleted: remote.deleted, now: now)
+    var plan = merge.start()
     plan.writes.reserveCapacity(remote.messages.count)
-    let deleted = Set(remote.deleted)
-    let pendingByMessage = Dictionary(grouping: pending, by: \.messageID)
-    // Sized up front: growing them row by row rehashes every id several times.
-    var localByID = [String: StoredMessage](minimumCapacity: local.count)
-    for row in local { localByID[row.id] = row }
-    var handled = Set<String>(minimumCapacity: local.count + remote.messages.count)
-
-    func isExpired(_ expiresAt: Int64?) -> Bool { expiresAt.map { $0 <= now } ?? false }
-    func leave(_ row: StoredMessage, expired: Bool) {
-      plan.deletions.append(row.id)
-      guard !row.isDismissed else { return }
-      if expired { plan.expired.append(row.id) } else { plan.removed.append(row.id) }
-    }
-
-    // 1 and 2: local rows that leave whatever the list says.
-    for row in local {
-      if isExpired(row.expiresAt) {
-        leave(row, expired: true)
-        handled.insert(row.id)
-      } else if deleted.contains(row.id) {
-        leave(row, expired: false)
-        handled.insert(row.id)
-      }
-    }
-
-    // 4: the listed messages.
-    var listed = Set<String>(minimumCapacity: remote.messages.count)
     for (offset, message) in remote.messages.enumerated() {
       if offset % MergePlan.rowsPerCheck == MergePlan.rowsPerCheck - 1, isCancelled() { throw .cancelled }
-      let id = message.id
-      let payload = remote.payload(at: offset)
-      listed.insert(id)
-      guard !handled.contains(id), !deleted.contains(id) else { continue }
-      handled.insert(id)
-      let existing = localByID[id]
-      if let order = message.order {
-        fill(&plan, id: id, order: order, hash: message.hash ?? existing?.hash, pending: pendingByMessage[id])
-      }
-      if isExpired(message.expiresAt) {
-        if let existing { leave(existing, expired: true) }
-        continue
-      }
-      guard let row = existing else {
-        guard !message.status.isDeleted else { continue }
-        plan.writes.append(
-          MergePlan.Write(
-            id: id, message: message, payload: payload, status: message.status, serverStatus: message.status))
-        plan.added.append(id)
-        continue
-      }
-      let status = max(row.status, message.status)
-      let order = message.order ?? row.order
-      if let order, let resend = resendStatus(local: status, server: message.status),
-        !(pendingByMessage[id] ?? []).contains(where: { $0.status == resend })
-      {
-        plan.resends.append(
-          MergePlan.Resend(messageID: id, status: resend, order: order, hash: message.hash ?? row.hash))
-      }
-
-      if row.isDismissed {
-        // A tombstone: it stays dismissed; remember the backend's word and its order for re-sends.
-        if row.serverStatus != message.status || row.order == nil {
-          plan.writes.append(
-            MergePlan.Write(
-              id: id, status: status, serverStatus: message.status, order: message.order, hash: message.hash))
-        }
-        continue
-      }
-      let copyChanged = row.payload != payload || row.order != message.order
-      if copyChanged || status != row.status || message.status != row.serverStatus {
-        plan.writes.append(
-          MergePlan.Write(
-            id: id, message: copyChanged ? message : nil, payload: payload, status: status,
-            serverStatus: message.status,
-            order: message.order, hash: message.hash))
-      }
-      if status.isDeleted {
-        plan.removed.append(id)
-      } else if status != row.status || (copyChanged && contentChanged(row, message)) {
-        plan.updated.append(id)
-      }
+      // The rows are complete: nothing can throw.
+      plan.append((try? merge.merge(message, payload: remote.payload(at: offset))) ?? MergePlan())
     }
-
-    // 3: local rows the list no longer has.
-    for row in local where !handled.contains(row.id) && !listed.contains(row.id) {
-      if row.isDismissed || row.order == nil || pendingByMessage[row.id] != nil
-        || remote.unreadableIDs.contains(row.id)
-      {
-        continue
-      }
-      leave(row, expired: false)
-    }
+    plan.append(merge.finish(unreadable: remote.unreadableIDs))
     return plan
   }
 
@@ -157,7 +72,7 @@ public enum Merge {
   }
 
   /// 5: queued changes of `id` without an `order` get the listed one.
-  private static func fill(_ plan: inout MergePlan, id: String, order: String, hash: String?, pending: [OutboxEntry]?) {
+  static func fill(_ plan: inout MergePlan, id: String, order: String, hash: String?, pending: [OutboxEntry]?) {
     guard let pending, pending.contains(where: { $0.order == nil }) else { return }
     plan.orderFills.append(MergePlan.OrderFill(messageID: id, order: order, hash: hash))
   }

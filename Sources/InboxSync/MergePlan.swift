@@ -80,6 +80,23 @@ public struct MergePlan: Sendable, Hashable {
   /// Rows written between two questions to `isCancelled`.
   static let rowsPerCheck = 1024
 
+  /// Appends the part of the plan a later step decided (`Merge.Steps`).
+  mutating func append(_ step: MergePlan) {
+    writes += step.writes
+    deletions += step.deletions
+    resends += step.resends
+    orderFills += step.orderFills
+    appendChanges(of: step)
+  }
+
+  /// Appends only what the host sees change in `step` (its rows are written already).
+  mutating func appendChanges(of step: MergePlan) {
+    added += step.added
+    updated += step.updated
+    removed += step.removed
+    expired += step.expired
+  }
+
   /// Whether applying the plan changes nothing.
   public var isEmpty: Bool {
     writes.isEmpty && deletions.isEmpty && resends.isEmpty && orderFills.isEmpty

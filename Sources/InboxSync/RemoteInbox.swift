@@ -53,104 +53,44 @@ public struct RemoteInbox: Sendable, Hashable {
   /// The warning code of a message the sync skipped.
   public static let skipped = Warning.Code(rawValue: "messageSkipped")
 
-  /// Reads an envelope's `response`, keeping the payload texts it was parsed with.
+  /// Reads an envelope's `response`, with the payload texts its items are dumped as.
   public static func parse(
     _ envelope: BackendEnvelope, now: Int64, limit: MessageSizeLimit = .standard,
     isCancelled: @escaping @Sendable () -> Bool = { false }
   ) throws(SyncError) -> RemoteInbox {
-    let envelope = try envelope.parsed()
-    return try parse(
-      envelope.response, texts: envelope.messageTexts, now: now, limit: limit, isCancelled: isCancelled)
+    try read(try Listing(try envelope.parsed()), now: now, limit: limit, isCancelled: isCancelled)
   }
 
-  /// Reads the `response` member; `now` is the ingest time given to every message. `texts`, when
-  /// given, is the compact text of each item of `messages` (else each is written out here). A
-  /// message whose text is past `limit` is skipped like an unreadable one. `isCancelled` is asked
-  /// between batches of messages read (a cancel throws `.cancelled`).
+  /// Reads the `response` member; `now` is the ingest time given to every message. A message whose
+  /// text is past `limit` is skipped like an unreadable one. `isCancelled` is asked between
+  /// batches of messages read (a cancel throws `.cancelled`).
   public static func parse(
-    _ response: JSONValue?, texts: [String]? = nil, now: Int64, limit: MessageSizeLimit = .standard,
+    _ response: JSONValue?, now: Int64, limit: MessageSizeLimit = .standard,
     isCancelled: @escaping @Sendable () -> Bool = { false }
   ) throws(SyncError) -> RemoteInbox {
-    let method = BackendMethod.getInboxMessages.rawValue
-    guard let response else {
-      throw .malformedReply(method: method, path: "response", reason: "response is missing or null")
-    }
-    guard case .object(let object) = response else {
-      throw .malformedReply(method: method, path: "response", reason: "response is \(response.typeName), not an object")
-    }
-    guard case .array(let items)? = object["messages"] else {
-      let found = object["messages"].map { $0.typeName } ?? "missing"
-      throw .malformedReply(
-        method: method, path: "response.messages", reason: "messages is \(found); an array is required")
-    }
-    var inbox = RemoteInbox()
-    let texts = texts?.count == items.count ? texts ?? [] : items.map(\.jsonString)
-    let oversized = texts.map { !limit.admits($0.utf8.count) }
-    let readings = read(items, now: now, skipping: oversized, isCancelled: isCancelled)
-    if isCancelled() { throw .cancelled }
-    var seen = Set<String>()
-    for (index, item) in items.enumerated() {
-      let place = "response.messages[\(index)]"
-      guard case .object(let fields) = item else {
-        inbox.skip(place, "it is \(item.typeName), not an object")
-        continue
-      }
-      let id = identifier(fields["inbox_id"])
-      guard let id else {
-        inbox.skip(place, "it has no inbox_id")
-        continue
-      }
-      guard !seen.contains(id) else {
-        inbox.skip(id, "inbox_id \(id) is listed twice; the first copy is kept")
-        continue
-      }
-      seen.insert(id)
-      guard !oversized[index] else {
-        inbox.unreadableIDs.insert(id)
-        inbox.skip(id, limit.reason(size: texts[index].utf8.count))
-        continue
-      }
-      let message: InboxMessage
-      let warnings: [Warning]
-      switch readings[index] {
-      case .success(let read): (message, warnings) = (read.message, read.warnings)
-      case .failure(let error):
-        inbox.unreadableIDs.insert(id)
-        inbox.skip(id, error.reason)
-        continue
-      }
-      guard message.order != nil else {
-        inbox.unreadableIDs.insert(id)
-        inbox.skip(id, "it has no readable order, so its status changes could not be sent")
-        continue
-      }
-      inbox.warnings += warnings
+    try read(try Listing(response: response, items: nil), now: now, limit: limit, isCancelled: isCancelled)
+  }
+
+  /// Every listed message read, in order.
+  private static func read(
+    _ listing: Listing, now: Int64, limit: MessageSizeLimit, isCancelled: @Sendable () -> Bool
+  ) throws(SyncError) -> RemoteInbox {
+    var reader = Reader(listing.items, now: now, limit: limit)
+    var inbox = RemoteInbox(deleted: listing.deleted, next: listing.next)
+    for index in 0..<listing.items.count {
+      if index % Reader.itemsPerCheck == Reader.itemsPerCheck - 1, isCancelled() { throw .cancelled }
+      guard let (message, payload) = reader.read(index) else { continue }
       inbox.messages.append(message)
-      inbox.payloads.append(texts[index])
+      inbox.payloads.append(payload)
     }
-    switch object["deleted"] {
-    case nil, .null?: break
-    case .array(let ids)?:
-      for (index, value) in ids.enumerated() {
-        if let id = identifier(value) {
-          inbox.deleted.append(id)
-        } else {
-          inbox.skip("response.deleted[\(index)]", "a deleted id must be a string or an integer")
-        }
-      }
-    case let other?:
-      inbox.skip("response.deleted", "deleted is \(other.typeName), not an array; ignored")
-    }
-    inbox.next = object["next"].flatMap(identifier)
+    if isCancelled() { throw .cancelled }
+    inbox.unreadableIDs = reader.unreadableIDs
+    inbox.warnings = reader.warnings + listing.warnings
     return inbox
   }
 
-  private mutating func skip(_ subject: String, _ reason: String) {
-    warnings.append(Warning(messageId: subject, reason: "skipped by sync: " + reason, code: Self.skipped))
-  }
-
   /// A non-blank string (trimmed) or an integer, as the engine reads ids.
-  private static func identifier(_ value: JSONValue?) -> String? {
+  static func identifier(_ value: JSONValue?) -> String? {
     switch value {
     case .string(let text)?:
       let trimmed = text.trimmingWhitespaceForID()
@@ -163,7 +103,7 @@ public struct RemoteInbox: Sendable, Hashable {
 }
 
 extension String {
-  fileprivate func trimmingWhitespaceForID() -> String {
+  func trimmingWhitespaceForID() -> String {
     if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
       return self  // the usual id, told from its bytes without reading characters
     }

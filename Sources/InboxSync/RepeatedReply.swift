@@ -78,9 +78,4 @@ public final class RepeatedReply: Sendable {
 
   /// Forgets the last merge (a discarded one leaves nothing to compare with).
   public func forget() { last.withLock { $0 = nil } }
-
-  /// The earliest of the listed messages' expiries after `now`.
-  static func nextExpiry(of remote: RemoteInbox, after now: Int64) -> Int64? {
-    remote.messages.lazy.compactMap(\.expiresAt).filter { $0 > now }.min()
-  }
 }

@@ -77,39 +77,33 @@ struct SyncRun {
       method: .getInboxMessages, baseURL: current.baseURL, request: current.commonFields(version: options.version),
       token: options.token, knownReply: repeatedReply.lastReply)
     let envelope = try backend.send(call, isCancelled: isCancelled)
-    var remote: RemoteInbox?
-    // The last references to the reply and its reading are handed to `ReplyRelease` on every way out.
+    // The last reference to the reply goes to `ReplyRelease` on every way out.
     do {
-      try merge(envelope, &remote, current, generation, now: now)
+      try merge(envelope, current, generation, now: now)
     } catch {
-      ReplyRelease.later(consume envelope, remote.take())
+      ReplyRelease.later(consume envelope)
       throw error
     }
-    ReplyRelease.later(consume envelope, remote.take())
+    ReplyRelease.later(consume envelope)
   }
 
-  /// Reads the fetched inbox (into `remote`) and merges it in one transaction.
-  private mutating func merge(
-    _ envelope: BackendEnvelope, _ remote: inout RemoteInbox?, _ current: Account, _ generation: Int, now: Int64
-  ) throws(SyncError) {
+  /// Reads the fetched inbox and merges it, one message at a time, in one transaction.
+  private mutating func merge(_ envelope: BackendEnvelope, _ current: Account, _ generation: Int, now: Int64)
+    throws(SyncError)
+  {
     account.honourBaseURL(envelope.baseURL, account: current, generation: generation, log: events.log)
     // A reply that repeats the last merged one is not read again unless the store changed since.
     let candidate = repeatedReply.candidate(body: envelope.body, now: now)
-    remote =
-      candidate == nil
-      ? try RemoteInbox.parse(envelope, now: now, limit: options.messageLimit, isCancelled: isCancelled) : nil
-    let warnings = candidate?.warnings ?? remote?.warnings ?? []
-    let count = candidate?.messageCount ?? remote?.messages.count ?? 0
-    if !warnings.isEmpty { events.warnings(warnings) }
+    let count = candidate?.messageCount ?? envelope.messageItems?.count ?? 0
     try checkCancelled()
 
     events.progress(SyncProgress(.merge, done: 0, total: count))
-    let merged: (plan: MergePlan, merged: RepeatedReply.Merged?)? = try Self.storeCall {
-      [account, repeatedReply, remote] in
+    let merged: (plan: MergePlan, warnings: [Warning], merged: RepeatedReply.Merged?)? = try Self.storeCall {
+      [account, repeatedReply] in
       try store.syncTransaction { transaction in
         guard account.generation == generation else { return nil }
         return try repeatedReply.merge(
-          envelope, remote: remote, candidate: candidate, in: transaction, now: now, limit: options.messageLimit,
+          envelope, candidate: candidate, in: transaction, now: now, limit: options.messageLimit,
           isCancelled: isCancelled
         ) {
           try $0.setSetting(Synchronizer.lastFetchKey, .int(now))
@@ -117,10 +111,12 @@ struct SyncRun {
       }
     }
     if let memo = merged?.merged { repeatedReply.remember(memo) } else { repeatedReply.forget() }
-    guard let plan = merged?.plan else {
+    guard let merged else {
       events.log("the account changed during the sync; the inbox fetched for the old one was discarded")
       return
     }
+    if !merged.warnings.isEmpty { events.warnings(merged.warnings) }
+    let plan = merged.plan
     report.added = plan.added
     report.updated = plan.updated
     report.removed = plan.removed

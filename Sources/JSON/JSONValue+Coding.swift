@@ -30,34 +30,17 @@ extension JSONValue {
     return try parse(bytes: Array(bytes), options: options)
   }
 
-  /// Parses one JSON text, and returns with it the compact text of each item of the array at `path`
-  /// (object keys from the top; nil when no array is there): each equals the item's `jsonString`,
-  /// without building the item again to write it.
-  /// `isCancelled` is asked while reading; a cancel throws kind `.cancelled`.
+  /// Parses one JSON text, with the array at `path` (object keys from the top) taken out of the
+  /// value and returned as `JSONItems`, parsed one item at a time when read: the tree of the whole
+  /// text is never built. When no array is there, the value is whole and the items nil. The text is
+  /// checked whole, as `parse(bytes:)` checks it, and a raw NUL byte is refused anywhere (jansson
+  /// lets one pass after a number). `isCancelled` is asked between items; a cancel throws kind
+  /// `.cancelled`.
   public static func parse(
-    bytes: [UInt8], options: JSONReadOptions = .default, itemTextsAt path: [String],
-    isCancelled: (@Sendable () -> Bool)? = nil
-  ) throws(JSONError) -> (value: JSONValue, itemTexts: [String]?) {
-    let attempt = bytes.withUnsafeBytes { buffer in
-      Result { () throws(JSONError) in
-        try JanssonDecoder.decode(buffer, options: options, itemTextsAt: path, isCancelled: isCancelled)
-      }
-    }
-    return try attempt.get()
-  }
-
-  /// `parse(bytes:itemTextsAt:)` of bytes the caller gives up: they are emptied once the parser has
-  /// read them, before the items are converted, so a long reply is not held beside its values.
-  public static func parse(
-    consuming bytes: inout [UInt8], options: JSONReadOptions = .default, itemTextsAt path: [String],
-    isCancelled: (@Sendable () -> Bool)? = nil
-  ) throws(JSONError) -> (value: JSONValue, itemTexts: [String]?) {
-    let loaded = bytes.withUnsafeBytes { buffer in
-      Result { () throws(JSONError) in try JanssonDecoder.load(buffer, isCancelled: isCancelled) }
-    }
-    let root = try loaded.get()
-    bytes = []
-    return try JanssonDecoder.read(root, options: options, itemTextsAt: path, isCancelled: isCancelled)
+    bytes: [UInt8], options: JSONReadOptions = .default, deferringItemsAt path: [String],
+    isCancelled: @escaping () -> Bool = { false }
+  ) throws(JSONError) -> (value: JSONValue, items: JSONItems?) {
+    try JanssonDecoder.decode(bytes, options: options, deferringItemsAt: path, isCancelled: isCancelled)
   }
 
   /// Parses one JSON text from a string.

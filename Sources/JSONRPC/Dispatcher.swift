@@ -53,17 +53,21 @@ final class Dispatcher: Sendable {
   /// Runs the messages of one frame (`inputBytes` long). A batch gets one array reply, and none
   /// when every member was a notification.
   func dispatch(_ messages: [Incoming], asBatch: Bool, inputBytes: Int) {
-    func needs(_ execution: Method.Execution) -> Bool {
-      messages.contains { message in
-        switch message {
-        case .request(_, let method, let params), .notification(let method, let params):
-          return registry[method]?.placement(params) == execution
-        case .invalid, .response: return false
+    // One look-up of each message's method says where it runs: whether the frame writes, and
+    // whether it goes off the reader.
+    var writes = false
+    var background = asBatch
+    for message in messages where !(writes && background) {
+      switch message {
+      case .request(_, let method, let params), .notification(let method, let params):
+        switch registry[method]?.placement(params) {
+        case .write?: writes = true
+        case .background?: background = true
+        case .read?, nil: break
         }
+      case .invalid, .response: continue
       }
     }
-    let writes = needs(.write)
-    let background = asBatch || needs(.background)
     if writes, !background, case .request = messages[0], writeLane.isIdle, writerIsFree() {
       // The writer is free: the write runs here, on the lane, without a thread hand-off. Its
       // notifications and its reply leave in one write.

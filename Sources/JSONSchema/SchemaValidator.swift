@@ -41,13 +41,29 @@ public struct SchemaValidator: Sendable {
         }
         if let found = check(value, target, place, depth: depth + 1) { return found }
       }
-      for keyword in Self.keywords {
-        if rules[keyword.name] != nil, let found = keyword.check(self, value, rules, place, depth) { return found }
+      // Only the keywords the schema holds are tried, still in the table's order.
+      var present = Self.present(in: rules)
+      while present != 0 {
+        let keyword = Self.keywords[present.trailingZeroBitCount]
+        present &= present - 1
+        if let found = keyword.check(self, value, rules, place, depth) { return found }
       }
       return nil
     default:
       return nil
     }
+  }
+
+  /// Each keyword's position in `keywords`, one bit per keyword (the table holds fewer than 64).
+  private static let positions: [String: UInt64] = {
+    precondition(keywords.count < 64, "a keyword table of \(keywords.count) does not fit a 64-bit set")
+    return Dictionary(uniqueKeysWithValues: keywords.enumerated().map { ($1.name, UInt64(1) << $0) })
+  }()
+
+  /// The set of table keywords among `rules`' members: a schema object holds a few of the table's
+  /// keywords (and annotations), so looking its members up beats looking every keyword up in it.
+  private static func present(in rules: JSONObject) -> UInt64 {
+    rules.members.reduce(0) { set, member in set | (positions[member.key] ?? 0) }
   }
 
   /// Follows a `$ref` within the document: a URI fragment (RFC 3986: percent-decoded) holding a

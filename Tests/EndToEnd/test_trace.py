@@ -18,6 +18,7 @@ import threading
 import pytest
 
 from conftest import BIN, REPO_ROOT, dumps, run_cli
+from contract import DOCUMENT_PATH
 
 sys.path.insert(0, os.path.join(REPO_ROOT, "clients", "python"))
 from inbox_rpc_client import Client  # noqa: E402
@@ -49,22 +50,25 @@ def findings_of(*args: str) -> list[dict]:
 
 def python_session(trace: str, store: str) -> None:
     """A few calls through the Python client, as a host would make them."""
-    with Client(BIN, store=store, sample_feed=True, args=["--trace", trace]) as client:
+    with Client(BIN, store=store, sample_feed=True, args=["--trace", trace], contract=DOCUMENT_PATH) as client:
         client.initialize()
-        client.feed_counts()
-        page = client.feed_list(limit=3)
-        client.message_get(page["items"][0]["id"])
+        client.feed.counts()
+        page = client.feed.list(limit=3)
+        client.message.get(id=page["items"][0]["id"])
         # the cursor names this store: a replay pairs it with its own
-        client.feed_list(limit=3, cursor=page["nextCursor"])
-        client.button_tap("summer-sale", 1)
-        client.message_mark_read(["summer-sale"])
-        client.message_dismiss("hero-banner")
-        client.feed_counts()
-        client.call("shutdown")
+        client.feed.list(limit=3, cursor=page["nextCursor"])
+        client.button.tap(id="summer-sale", button=1)
+        client.message.markRead(ids=["summer-sale"])
+        client.message.dismiss(id="hero-banner")
+        client.feed.counts()
+        client.shutdown()
 
 
 def shell_session(trace: str, store: str) -> str:
-    commands = "counts\nfeed\nbutton summer-sale 1\nread summer-sale\ntap plain-note\ndismiss hero-banner\ncounts\n"
+    commands = (
+        "feed.counts\nfeed.list\nbutton.tap id=summer-sale button=1\nmessage.markRead ids=[\"summer-sale\"]\n"
+        "message.tap id=plain-note\nmessage.dismiss id=hero-banner\nfeed.counts\n"
+    )
     env = dict(os.environ, INBOX_RPC_BIN=BIN, INBOX_STORE=store, INBOX_RPC_FLAGS=f"--sample-feed --trace={trace}")
     done = subprocess.run(
         [SHELL_CLIENT, "session"], input=commands.encode(), capture_output=True, env=env, timeout=60
@@ -90,7 +94,7 @@ def test_a_client_session_is_recorded_and_checks_clean(recorded):
     directions = {line["dir"] for line in lines}
     assert directions == {"in", "out"}
     assert all(set(line) == {"t", "dir", "frame"} and isinstance(line["t"], int) for line in lines)
-    sent = [line["frame"]["method"] for line in lines if line["dir"] == "in"]
+    sent = [line["frame"]["method"] for line in lines if line["dir"] == "in" and "id" in line["frame"]]
     assert "feed.counts" in sent and "message.dismiss" in sent
     replies = [line["frame"] for line in lines if line["dir"] == "out" and "id" in line["frame"]]
     assert len(replies) == len(sent)
@@ -154,7 +158,7 @@ def test_replay_of_a_recorded_session_reports_no_difference_then_the_one_edited(
     assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
     assert b"0 difference(s)" in done.stdout
     lines = records(recorded)
-    index = next(i for i, line in enumerate(lines) if line["dir"] == "out" and "dismissed" in str(line["frame"].get("result")))
+    index = next(i for i, line in enumerate(lines) if line["dir"] == "out" and "dismissed" in (line["frame"].get("result") or ()))
     lines[index]["frame"]["result"]["dismissed"] = False
     edited = str(tmp_path / "edited.trace")
     write_records(edited, lines)

@@ -109,6 +109,14 @@ struct SchemaCase: CustomTestStringConvertible, Sendable {
       name: "allOf", schema: ["allOf": [["type": "integer"], ["minimum": 5]]], value: 3, expected: ("p", "minimum")),
     .init(name: "not", schema: ["not": ["type": "null"]], value: nil, expected: ("p", "not")),
     .init(name: "false schema", schema: false, value: 1, expected: ("p", "false")),
+    // The first violation is the table's first, whatever order the schema writes its keywords in.
+    .init(
+      name: "kind before size, written after", schema: ["maxLength": 1, "type": "integer"], value: "ab",
+      expected: ("p", "type")),
+    .init(
+      name: "members before sizes, written after",
+      schema: ["x-note": 1, "minProperties": 3, "properties": ["a": ["type": "integer"]]], value: ["a": "x"],
+      expected: ("p.a", "type")),
     .init(
       name: "annotations ignored", schema: ["description": "x", "format": "uri", "x-note": 1], value: 5, expected: nil),
   ]

@@ -65,13 +65,19 @@ def test_the_client_starts_the_packaged_server_without_inbox_rpc_bin(venv: Path,
         "import json\n"
         "from inbox_rpc_client import Client, find_server\n"
         f"with Client(store={str(tmp_path / 'inbox.sqlite')!r}, sample_feed=True) as inbox:\n"
-        "    print(json.dumps({'binary': inbox.command[0], 'counts': inbox.feed_counts()}))\n"
+        "    try:\n"
+        "        inbox.message.get(id='nope')\n"
+        "    except inbox.errors.MessageNotFound as error:\n"
+        "        name = error.name\n"
+        "    print(json.dumps({'binary': inbox.command[0], 'counts': inbox.feed.counts(), 'error': name}))\n"
     )
     # PATH without the virtualenv's bin: the client finds the binary through its package.
     done = run(str(venv / "bin" / "python"), "-c", script, cwd=tmp_path, env=clean_env(PATH="/usr/bin:/bin"))
     out = json.loads(done.stdout)
     assert out["binary"] == str(site_packages / "inbox_rpc" / "inbox-rpc")
     assert out["counts"]["total"] == 10
+    assert out["error"] == "MessageNotFound", "the contract comes from the packaged server, offline"
+    assert (site_packages / "inbox_rpc_client" / "methods.pyi").is_file(), "the editor types are in the wheel"
 
 
 def test_the_readme_tour_runs_against_the_installed_server(venv: Path) -> None:

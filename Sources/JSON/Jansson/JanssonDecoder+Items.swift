@@ -1,113 +1,188 @@
 internal import CJansson
-import Dispatch
 
-/// A long list inside a reply (a sync's thousands of messages), read on both cores: the parse is one
-/// jansson call, but converting each item and dumping its text are independent per item.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A long list inside a reply (a sync's thousands of messages), read without ever building the tree
+/// of the whole text: jansson parses each value on its own (`JSON_DISABLE_EOF_CHECK` tells where
+/// it ended), and only the punctuation between values (`{ } [ ] : ,` and white space) is stepped
+/// over here. Each item of the list is parsed once to check it and left as a span of the text, to
+/// be parsed again when it is read (`JSONItems`), so at most one item's tree exists at a time.
 extension JanssonDecoder {
-  /// Lists shorter than this are read on the calling thread alone: a second thread would cost more
-  /// than it saves.
-  static let itemsReadInHalves = 512
-
-  /// `decode`, plus the compact text of each item of the array found at `path` (object keys from the
-  /// top), nil when there is no array there. Each text is dumped from the parser's own tree, which
-  /// keeps member order, so it is byte for byte what `JanssonEncoder` writes for the converted item,
-  /// and released from the tree once read, so the parser's tree shrinks as the Swift values grow.
-  /// `isCancelled` is asked between chunks of the input and of the items.
+  /// The text of `bytes`, with the array at `path` (object keys from the top) taken out of the
+  /// value and returned as `JSONItems`; nil items, and the whole value, when no array is there.
+  /// The whole text is checked as `decode` checks it, but for a raw NUL byte, refused anywhere: JSON
+  /// has none outside a string's `\u0000`, and jansson lets one pass after a number without counting
+  /// it in the length it reports, which would cut the spans wrong. `isCancelled` is asked between
+  /// items.
   static func decode(
-    _ bytes: UnsafeRawBufferPointer, options: JSONReadOptions, itemTextsAt path: [String],
-    isCancelled: (@Sendable () -> Bool)? = nil
-  ) throws(JSONError) -> (value: JSONValue, itemTexts: [String]?) {
-    try read(try load(bytes, isCancelled: isCancelled), options: options, itemTextsAt: path, isCancelled: isCancelled)
-  }
-
-  /// `decode` of a tree already loaded, which this releases.
-  static func read(
-    _ root: UnsafeMutablePointer<json_t>, options: JSONReadOptions, itemTextsAt path: [String],
-    isCancelled: (@Sendable () -> Bool)?
-  ) throws(JSONError) -> (value: JSONValue, itemTexts: [String]?) {
-    var node: UnsafeMutablePointer<json_t>? = root
-    for key in path {
-      node = node.flatMap { cj_typeof($0) == JSON_OBJECT ? json_object_get($0, key) : nil }
+    _ bytes: [UInt8], options: JSONReadOptions, deferringItemsAt path: [String], isCancelled: @escaping () -> Bool
+  ) throws(JSONError) -> (value: JSONValue, items: JSONItems?) {
+    if let nul = firstNUL(in: bytes) {
+      throw JSONError(kind: .syntax, message: "a NUL byte in the text", position: nul)
     }
-    guard let array = node, cj_typeof(array) == JSON_ARRAY else {
-      defer { json_decref(root) }
-      return (try convert(root, depth: 1, options: options), nil)
-    }
-    let count = json_array_size(array)
-    defer { release(root, large: count >= itemsReadInHalves) }
-    // The array is converted at depth 1 + path.count (the root is 1), its items one deeper.
-    let depth = 1 + path.count
-    guard depth < options.maxDepth || count == 0 else { throw tooDeep(options) }
-    let (items, texts) = try readItems(
-      of: array, count: count, depth: depth + 1, options: options, isCancelled: isCancelled ?? { false })
-    let value = try convert(root, depth: 1, options: options, substituting: (array, .array(items)))
-    return (value, texts)
-  }
-
-  /// Each item converted and its compact text dumped; a long array in two halves side by side.
-  /// Both only read the tree, which jansson allows from several threads (since 2.14 a dump keeps
-  /// the containers it is inside in a table of its own, not in flags on the nodes).
-  private static func readItems(
-    of array: UnsafeMutablePointer<json_t>, count: Int, depth: Int, options: JSONReadOptions,
-    isCancelled: @escaping @Sendable () -> Bool
-  ) throws(JSONError) -> ([JSONValue], [String]) {
-    var items = [JSONValue](repeating: .null, count: count)
-    var texts = [String](repeating: "", count: count)
-    let halves = count >= itemsReadInHalves ? 2 : 1
-    var failures = [JSONError?](repeating: nil, count: halves)
-    items.withUnsafeMutableBufferPointer { items in
-      texts.withUnsafeMutableBufferPointer { texts in
-        failures.withUnsafeMutableBufferPointer { failures in
-          let slots = Slots(
-            array: array, items: items, texts: texts, failures: failures, isCancelled: isCancelled)
-          DispatchQueue.concurrentPerform(iterations: halves) { half in
-            slots.read((count * half / halves)..<(count * (half + 1) / halves), half: half, depth, options)
-          }
-        }
+    let walked = bytes.withUnsafeBytes { buffer in
+      Result { () throws(JSONError) in
+        var walk = TextWalk(buffer, path: path, options: options, isCancelled: isCancelled)
+        return try walk.top()
       }
     }
-    if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
-    return (items, texts)
+    guard let (value, spans) = try walked.get() else {
+      return (try JSONValue.parse(bytes: bytes, options: options), nil)
+    }
+    guard let spans else { return (value, nil) }
+    return (value, JSONItems(text: bytes, spans: spans, depth: path.count + 2, options: options))
   }
 
-  /// Where the halves write: each only the offsets of its own range, so no two threads share a slot.
-  private struct Slots: @unchecked Sendable {
-    let array: UnsafeMutablePointer<json_t>
-    let items: UnsafeMutableBufferPointer<JSONValue>
-    let texts: UnsafeMutableBufferPointer<String>
-    let failures: UnsafeMutableBufferPointer<JSONError?>
-    let isCancelled: @Sendable () -> Bool
+  /// Where the first NUL byte is, found by libc's `memchr`: a reply is tens of megabytes, and the
+  /// scan comes before the first cancellation point, so it must not cost a generic loop's time.
+  private static func firstNUL(in bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBytes { buffer -> Int? in
+      guard let base = buffer.baseAddress, let hit = memchr(base, 0, buffer.count) else { return nil }
+      return base.distance(to: UnsafeRawPointer(hit))
+    }
+  }
 
-    /// Items read between two questions to `isCancelled`.
-    private static let itemsPerCheck = 1024
+  /// One value parsed by jansson alone, from the start of `bytes` (white space first allowed); the
+  /// caller releases it. With the bytes it took.
+  static func loadOne(_ bytes: UnsafeRawBufferPointer, at start: Int) throws(JSONError) -> (
+    node: UnsafeMutablePointer<json_t>, length: Int
+  ) {
+    var error = json_error_t()
+    let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+    let node: UnsafeMutablePointer<json_t>? =
+      if let base { json_loadb(base + start, bytes.count - start, flags | Int(JSON_DISABLE_EOF_CHECK), &error) } else {
+        nil
+      }
+    guard let node else {
+      var failure = JSONError(jansson: &error)
+      if failure.position >= 0 { failure.position += start }
+      throw failure
+    }
+    return (node, Int(error.position))
+  }
+}
 
-    func read(_ range: Range<Int>, half: Int, _ depth: Int, _ options: JSONReadOptions) {
-      do throws(JSONError) {
-        for offset in range {
-          if (offset - range.lowerBound) % Self.itemsPerCheck == Self.itemsPerCheck - 1, isCancelled() {
-            throw JSONError(kind: .cancelled, message: "the read was cancelled")
-          }
-          guard let item = json_array_get(array, offset) else { continue }
-          items[offset] = try convert(item, depth: depth, options: options)
-          texts[offset] = JanssonEncoder.dump(item)
-          // Each half replaces only its own slots; the shared null is never freed.
-          json_array_set_new(array, offset, json_null())
-        }
-      } catch {
-        failures[half] = error
+/// Steps through the objects on the way to the list, handing every value to jansson.
+private struct TextWalk {
+  let bytes: UnsafeRawBufferPointer
+  let path: [String]
+  let options: JSONReadOptions
+  let isCancelled: () -> Bool
+  var at = 0
+  var spans: [Range<Int>]?
+
+  /// Items checked between two questions to `isCancelled`.
+  static let itemsPerCheck = 256
+
+  init(_ bytes: UnsafeRawBufferPointer, path: [String], options: JSONReadOptions, isCancelled: @escaping () -> Bool) {
+    self.bytes = bytes
+    self.path = path
+    self.options = options
+    self.isCancelled = isCancelled
+  }
+
+  /// The value without the list, and the list's item spans; nil when the text is not an object
+  /// (the caller parses it whole).
+  mutating func top() throws(JSONError) -> (JSONValue, [Range<Int>]?)? {
+    skipSpace()
+    guard peek() == UInt8(ascii: "{"), !path.isEmpty else { return nil }
+    let value = try object(level: 0)
+    skipSpace()
+    guard at == bytes.count else { throw syntax("end of file expected") }
+    return (value, spans)
+  }
+
+  private func peek() -> UInt8? { at < bytes.count ? bytes[at] : nil }
+
+  private mutating func skipSpace() {
+    while let byte = peek(), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { at += 1 }
+  }
+
+  private func syntax(_ message: String) -> JSONError {
+    JSONError(kind: .syntax, message: message, position: at)
+  }
+
+  /// A value parsed by jansson, converted at `depth`.
+  private mutating func value(depth: Int) throws(JSONError) -> JSONValue {
+    let (node, length) = try JanssonDecoder.loadOne(bytes, at: at)
+    defer { json_decref(node) }
+    at += length
+    return try JanssonDecoder.convert(node, depth: depth, options: options)
+  }
+
+  /// The object at `at`, on the way to the list at `path[level]`; its depth is `level + 1`.
+  private mutating func object(level: Int) throws(JSONError) -> JSONValue {
+    guard level + 1 < options.maxDepth else { throw JanssonDecoder.tooDeep(options) }
+    at += 1  // {
+    var members: [JSONObject.Member] = []
+    var keys = Set<String>()
+    skipSpace()
+    if peek() == UInt8(ascii: "}") {
+      at += 1
+      return .object(JSONObject())
+    }
+    while true {
+      skipSpace()
+      guard peek() == UInt8(ascii: "\"") else { throw syntax("string or '}' expected") }
+      guard case .string(let key) = try value(depth: level + 2) else { throw syntax("string expected") }
+      guard !key.utf8.contains(0) else {
+        throw JSONError(kind: .nulInKey, message: "NUL byte in object key not supported", position: at)
+      }
+      guard keys.insert(key).inserted else {
+        throw JSONError(kind: .duplicateKey, message: "duplicate object key", position: at)
+      }
+      skipSpace()
+      guard peek() == UInt8(ascii: ":") else { throw syntax("':' expected") }
+      at += 1
+      skipSpace()
+      let onPath = level < path.count && key == path[level]
+      if onPath, level == path.count - 1, peek() == UInt8(ascii: "[") {
+        spans = try list(depth: level + 2)
+      } else if onPath, level < path.count - 1, peek() == UInt8(ascii: "{") {
+        members.append(JSONObject.Member(key: key, value: try object(level: level + 1)))
+      } else {
+        members.append(JSONObject.Member(key: key, value: try value(depth: level + 2)))
+      }
+      skipSpace()
+      switch peek() {
+      case UInt8(ascii: ","): at += 1
+      case UInt8(ascii: "}"):
+        at += 1
+        return .object(JSONObject(distinctMembers: members))
+      default: throw syntax("',' or '}' expected")
       }
     }
   }
 
-  /// Releases a tree; a large one on another thread, so freeing its nodes does not hold up the caller.
-  private static func release(_ root: UnsafeMutablePointer<json_t>, large: Bool) {
-    guard large else { return json_decref(root) }
-    let tree = UncheckedTree(root: root)
-    DispatchQueue.global(qos: .utility).async { json_decref(tree.root) }
-  }
-
-  /// A tree no other code holds any more, handed to the thread that frees it.
-  private struct UncheckedTree: @unchecked Sendable {
-    let root: UnsafeMutablePointer<json_t>
+  /// The spans of the items of the array at `at` (at `depth`), each parsed by jansson to check it.
+  private mutating func list(depth: Int) throws(JSONError) -> [Range<Int>] {
+    at += 1  // [
+    var spans: [Range<Int>] = []
+    skipSpace()
+    if peek() == UInt8(ascii: "]") {
+      at += 1
+      return spans
+    }
+    guard depth < options.maxDepth else { throw JanssonDecoder.tooDeep(options) }
+    while true {
+      if spans.count % Self.itemsPerCheck == Self.itemsPerCheck - 1, isCancelled() {
+        throw JSONError(kind: .cancelled, message: "the read was cancelled")
+      }
+      skipSpace()
+      let (node, length) = try JanssonDecoder.loadOne(bytes, at: at)
+      json_decref(node)
+      spans.append(at..<(at + length))
+      at += length
+      skipSpace()
+      switch peek() {
+      case UInt8(ascii: ","): at += 1
+      case UInt8(ascii: "]"):
+        at += 1
+        return spans
+      default: throw syntax("',' or ']' expected")
+      }
+    }
   }
 }

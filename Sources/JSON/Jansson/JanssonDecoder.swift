@@ -13,20 +13,9 @@ enum JanssonDecoder {
     return try convert(root, depth: 1, options: options)
   }
 
-  /// The C tree of `bytes`; the caller releases it. With `isCancelled`, it is asked between chunks
-  /// of the input and a cancel throws `.cancelled`.
-  static func load(_ bytes: UnsafeRawBufferPointer, isCancelled: (() -> Bool)? = nil) throws(JSONError)
-    -> UnsafeMutablePointer<json_t>
-  {
+  /// The C tree of `bytes`; the caller releases it.
+  static func load(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> UnsafeMutablePointer<json_t> {
     var error = json_error_t()
-    if let isCancelled {
-      let read = CancellableRead(bytes, isCancelled: isCancelled)
-      guard let root = read.load(flags: flags, error: &error) else {
-        if read.wasCancelled { throw JSONError(kind: .cancelled, message: "the read was cancelled") }
-        throw JSONError(jansson: &error)
-      }
-      return root
-    }
     let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
     // json_loadb needs a non-null pointer even for zero bytes.
     let root: UnsafeMutablePointer<json_t>? =
@@ -98,7 +87,7 @@ enum JanssonDecoder {
 
 extension JSONError {
   /// Built in one place from jansson's error struct: the kind from its code, plus where it stopped.
-  fileprivate init(jansson error: inout json_error_t) {
+  init(jansson error: inout json_error_t) {
     let kind: Kind =
       switch json_error_code(&error) {
       case json_error_invalid_utf8: .invalidUTF8

@@ -52,6 +52,12 @@ enum JanssonEncoder {
 
   /// The compact text of a jansson node (the parser's, read without converting it).
   static func dump(_ node: UnsafeMutablePointer<json_t>) -> String {
+    dump(node, upTo: Int.max).text ?? "null"
+  }
+
+  /// `dump(node)` when its text is at most `limit` bytes, else nil (a longer one is measured, not
+  /// written out), with the text's length.
+  static func dump(_ node: UnsafeMutablePointer<json_t>, upTo limit: Int) -> (text: String?, size: Int) {
     // One pass into a stack buffer for the usual size; asking the size first would dump twice.
     let small: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: stackBytes) { buffer in
       let size = json_dumpb(node, buffer.baseAddress, stackBytes, flags)
@@ -60,12 +66,14 @@ enum JanssonEncoder {
         to: UInt8.self
       ) { String(decoding: $0, as: UTF8.self) }
     }
-    if let small { return small }
+    if let small { return small.utf8.count <= limit ? (small, small.utf8.count) : (nil, small.utf8.count) }
     let size = json_dumpb(node, nil, 0, flags)
-    guard size > 0 else { return "null" }
-    return String(unsafeUninitializedCapacity: size) { output in
+    guard size > 0 else { return ("null", 4) }
+    guard size <= limit else { return (nil, size) }
+    let text = String(unsafeUninitializedCapacity: size) { output in
       output.withMemoryRebound(to: CChar.self) { json_dumpb(node, $0.baseAddress, size, flags) == size ? size : 0 }
     }
+    return (text, size)
   }
 
   /// The length of a node's compact text, counted without writing it.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from inbox_rpc_client import Client, MessageNotFound
+from inbox_rpc_client import Client
 
 
 def main() -> int:
@@ -18,12 +18,12 @@ def main() -> int:
 
     with Client.from_env() as inbox:
         try:
-            dismissed = inbox.message_dismiss(options.id)["dismissed"]
-        except MessageNotFound:
+            dismissed = inbox.message.dismiss(id=options.id)["dismissed"]
+        except inbox.errors.MessageNotFound:
             print(f"no message {options.id!r}")
             return 3
         print(f"dismissed {options.id}" if dismissed else f"{options.id} was already dismissed")
-        counts = inbox.feed_counts()
+        counts = inbox.feed.counts()
         print(f"{counts['total']} messages left, {counts['unread']} unread")
     return 0
 

@@ -10,18 +10,27 @@ The server comes from INBOX_RPC_BIN, the store from INBOX_STORE, more flags from
 from __future__ import annotations
 
 import argparse
+from typing import Any, Dict, Iterator, List
 
-from inbox_rpc_client import Card, Client
-
-
-def headline(card: Card) -> str:
-    return card["title"] or card["body"] or card["image"] or "(no title)"
+from inbox_rpc_client import Client, Notification
 
 
-def describe(card: Card) -> str:
+def cards(inbox: Client, **filters: Any) -> Iterator[Dict[str, Any]]:
+    """Every card of the feed, a page at a time: each message once, whatever changes meanwhile."""
+    cursor = None
+    while True:
+        page = inbox.feed.list(cursor=cursor, **filters)
+        yield from page["items"]
+        cursor = page["nextCursor"]
+        if cursor is None:
+            return
+
+
+def describe(card: Dict[str, Any]) -> str:
     marks = ("*" if not card["read"] else " ") + ("P" if card["pinned"] else " ")
     sent = (card["sentAt"] or "-").replace("T", " ")[:16]
-    return f"{marks} {card['id']:<20} {card['kind']:<9} {sent}  {headline(card)}"
+    headline = card["title"] or card["body"] or card["image"] or "(no title)"
+    return f"{marks} {card['id']:<20} {card['kind']:<9} {sent}  {headline}"
 
 
 def main() -> int:
@@ -31,26 +40,27 @@ def main() -> int:
     parser.add_argument("--warnings", action="store_true", help="print the server's warnings")
     options = parser.parse_args()
 
+    warnings: List[Notification] = []
     with Client.from_env() as inbox:
+        inbox.on("log", warnings.append)
         shown = 0
-        for card in inbox.iter_feed(page_size=options.page_size, unread_only=options.unread or None):
+        for card in cards(inbox, limit=options.page_size, unreadOnly=options.unread or None):
             shown += 1
             print(describe(card))
             if card["degraded"]:
                 print(f"     degraded from {card['degraded']['from']}: {card['degraded']['reason']}")
             for index, button in enumerate(card["buttons"]):
                 print(f"     [{index}] {button['title']}: {button['action']['type']}")
-        counts = inbox.feed_counts()
+        counts = inbox.feed.counts()
         print(
             f"{shown} shown (* unread, P pinned); total {counts['total']}, unread {counts['unread']}, "
             f"unactioned {counts['unactioned']}, pinned {counts['pinned']}"
         )
-        warnings = inbox.take_notifications("log")
-        if options.warnings:
-            for warning in warnings:
-                print(f"warning: {warning.params['message']}")
-        elif warnings:
-            print(f"{len(warnings)} warnings from the server (--warnings lists them)")
+    if options.warnings:
+        for warning in warnings:
+            print(f"warning: {warning.params['message']}")
+    elif warnings:
+        print(f"{len(warnings)} warnings from the server (--warnings lists them)")
     return 0
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from inbox_rpc_client import Client, NotAnInboxMessage
+from inbox_rpc_client import Client
 
 
 def main() -> int:
@@ -20,8 +20,8 @@ def main() -> int:
 
     with Client.from_env() as inbox:
         try:
-            card = inbox.message_resolve(payload)
-        except NotAnInboxMessage as error:
+            card = inbox.message.resolve(payload=payload)
+        except inbox.errors.NotAnInboxMessage as error:
             print(f"not an inbox message: {error.data['reason']}")
             return 5
         asked = f" (asked for {card['requestedKind']})" if card["requestedKind"] != card["kind"] else ""

@@ -1,51 +1,51 @@
 #!/usr/bin/env python3
 """Sync the inbox with the backend, showing progress; Ctrl-C cancels the sync on the server.
 
-    python3 clients/python/examples/sync.py
+    python3 clients/python/examples/sync.py [--force]
 
 Progress (`sync.progress` notifications) goes to stderr, the report to stdout. A server without
-`feed.sync`, or without a backend, is reported plainly (exit 6 and 7, as the shell client does).
+`feed.sync`, or without a backend, is reported plainly (exit 6 and 7, as the shell client does);
+a cancelled sync exits 9.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 
-from inbox_rpc_client import BackendNotConfigured, Client, MethodNotFound, RequestCancelled, SyncProgress
+from inbox_rpc_client import Client, Notification
 
 
-def show_progress(progress: SyncProgress) -> None:
-    stage = progress.get("stage", "?")
-    done, total = progress.get("done"), progress.get("total")
+def show_progress(notification: Notification) -> None:
+    stage, done, total = (notification.params.get(key) for key in ("stage", "done", "total"))
     if total:
-        width = 20
-        filled = width * (done or 0) // total
-        text = f"sync: {stage:<10} [{'#' * filled}{'.' * (width - filled)}] {done or 0}/{total}"
+        filled = 20 * (done or 0) // total
+        text = f"sync: {stage:<10} [{'#' * filled}{'.' * (20 - filled)}] {done or 0}/{total}"
     else:
         text = f"sync: {stage}"
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\033[K" + text)
-    else:
-        sys.stderr.write(text + "\n")
+    sys.stderr.write("\r\033[K" + text if sys.stderr.isatty() else text + "\n")
     sys.stderr.flush()
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--force", action="store_true", help="fetch even within the minimum interval")
+    options = parser.parse_args()
+
     with Client.from_env() as inbox:
-        try:
-            report = inbox.feed_sync(on_progress=show_progress)
-        except MethodNotFound:
+        if "sync" not in dir(inbox.feed):
             print("this inbox-rpc has no feed.sync", file=sys.stderr)
             return 6
-        except BackendNotConfigured as error:
-            print(f"sync is not set up: {error.message}", file=sys.stderr)
+        inbox.on("sync.progress", show_progress)
+        try:
+            # start + result rather than a plain call: Ctrl-C while waiting sends $/cancelRequest.
+            report = inbox.feed.sync.start(force=options.force or None).result()
+        except inbox.errors.BackendNotConfigured as error:
+            print(f"sync is not set up: {error.data['reason']}", file=sys.stderr)
             return 7
-        except (RequestCancelled, KeyboardInterrupt):
+        except (inbox.errors.RequestCancelled, KeyboardInterrupt):
             print("\nsync cancelled; nothing is lost, pending changes stay pending", file=sys.stderr)
             return 9
-        finally:
-            if sys.stderr.isatty():
-                sys.stderr.write("\n")
         print(
             f"synced: added {report['added']}, updated {report['updated']}, removed {report['removed']}, "
             f"expired {report['expired']}, pushed {report['pushed']}, pending {report['pending']}"

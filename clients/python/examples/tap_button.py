@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import argparse
 
-from inbox_rpc_client import Client, InvalidParams, MessageNotFound, Notification
+from inbox_rpc_client import Client, Notification
 
 
-def on_notification(notification: Notification) -> None:
-    if notification.method == "feed.changed":
-        changes = {k: v for k, v in notification.params.items() if k != "reason"}
-        print(f"feed.changed: {notification.params['reason']} {changes}")
+def on_change(notification: Notification) -> None:
+    changes = {k: v for k, v in notification.params.items() if k != "reason"}
+    print(f"feed.changed: {notification.params['reason']} {changes}")
 
 
 def main() -> int:
@@ -27,14 +26,15 @@ def main() -> int:
     parser.add_argument("button", type=int, help="the button index, from 0")
     options = parser.parse_args()
 
-    with Client.from_env(on_notification=on_notification) as inbox:
+    with Client.from_env() as inbox:
+        inbox.on("feed.changed", on_change)
         try:
-            tapped = inbox.button_tap(options.id, options.button)
-        except MessageNotFound as error:
-            print(f"no message {error.id!r} in the feed")
+            tapped = inbox.button.tap(id=options.id, button=options.button)
+        except inbox.errors.MessageNotFound as error:
+            print(f"no message {error.data['id']!r} in the feed")
             return 3
-        except InvalidParams as error:
-            print(f"cannot tap that: {error.reason}")
+        except inbox.errors.InvalidParams as error:
+            print(f"cannot tap that: {error.data['reason']}")
             return 4
         action = tapped["action"]
         if action["type"] == "openURL":

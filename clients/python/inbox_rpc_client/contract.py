@@ -1,124 +1,98 @@
-"""An opt-in contract check: results and notifications validated against the server's OpenRPC
-document (`Schemas/openrpc.json`, which `rpc.discover` serves).
-
-`Contract.check_reply(method, reply)` validates a result against the method's result schema and
-an error against the codes the method declares (plus the transport's own); `check_notification`
-validates a notification's params. `Client.check_replies()` turns it on for a client; the
-end-to-end suite of inbox-rpc applies it to every frame any test receives.
-
-It runs on jsonschema-rs (compiled Rust; `pip install 'inbox-rpc-client[contract]'`), the one
-dependency outside the standard library, imported only here: each schema is compiled once and
-kept, so a feed page costs microseconds to check instead of the tens of milliseconds the
-pure-Python `jsonschema` takes for its `oneOf` over card kinds.
+"""What the client knows of the server, all of it read from the OpenRPC document (`rpc.discover`,
+or `Schemas/openrpc.json`): the methods a host calls, as attributes grouped by the dots of their
+names, and one exception class per named error of `components/errors`. Nothing here names a
+method or an error, so a contract with one more of either needs no change to this code.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any, Dict, Set, Tuple
+import keyword
+from types import SimpleNamespace
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 
-from .errors import ContractViolation
 
-try:
-    import jsonschema_rs
-except ImportError:  # pragma: no cover - the optional extra is missing
-    jsonschema_rs = None
+class InboxRpcError(Exception):
+    """An error reply: `name` is its key in `components/errors` (None for a code the contract does
+    not name); `code`, `message` and `data` are the reply's; `method` is the call's."""
 
-# The document is registered under this URI; local refs are rebased onto it.
-BASE_URI = "urn:inbox-rpc"
-# Codes the transport can answer for any request, whatever the method declares.
-TRANSPORT_CODES = {-32700, -32600, -32601, -32603}
+    name: Optional[str] = None
 
-__all__ = ["BASE_URI", "TRANSPORT_CODES", "Contract", "ContractViolation"]
+    def __init__(self, code: Any, message: str, data: Any = None, method: Optional[str] = None) -> None:
+        super().__init__(code, message, data)
+        self.code, self.message, self.data, self.method = code, message, data, method
+
+    def __str__(self) -> str:
+        name = f", {self.name}" if self.name else ""
+        return f"{self.method or '?'}: {self.message} ({self.code}{name}) {self.data or ''}".rstrip()
+
+
+# One class per name and code for every client, so that `except a.errors.X` catches b's X too.
+_classes: Dict[Tuple[str, int], Type[InboxRpcError]] = {}
+
+
+def error_class(name: str, code: int, doc: str) -> Type[InboxRpcError]:
+    if (name, code) not in _classes:
+        _classes[name, code] = type(name, (InboxRpcError,), {"name": name, "__doc__": doc, "__module__": __name__})
+    return _classes[name, code]
 
 
 class Contract:
-    def __init__(self, document: Dict[str, Any]) -> None:
-        if jsonschema_rs is None:
-            raise ImportError("the contract check needs jsonschema-rs: pip install 'inbox-rpc-client[contract]'")
+    def __init__(self, document: Mapping[str, Any]) -> None:
         self.document = document
-        self.registry = jsonschema_rs.Registry([(BASE_URI, document)])
-        self.methods = {m["name"]: m for m in document["methods"]}
-        self.errors = document["components"]["errors"]
-        # Keyed by the schema object's identity (the object is kept, so the id stays its own):
-        # the schemas come from self.document, which lives as long as the contract.
-        self._validators: Dict[int, Tuple[Any, Any]] = {}
-        self.checked = 0
+        self.methods = {m["name"]: m for m in document.get("methods", []) if m.get("x-direction") != "server-to-host"}
+        named = document.get("components", {}).get("errors", {})
+        self._by_code = {e["code"]: error_class(name, e["code"], str(e.get("data", ""))) for name, e in named.items()}
+        #: `client.errors.MessageNotFound`; `vars(client.errors)` names them all.
+        self.errors = SimpleNamespace(**{cls.__name__: cls for cls in self._by_code.values()})
 
-    @classmethod
-    def from_file(cls, path: str) -> "Contract":
-        with open(path, encoding="utf-8") as f:
-            return cls(json.load(f))
+    def error(self, error: Mapping[str, Any], method: str) -> InboxRpcError:
+        """The exception for a reply's error object: the named class of its code, else the base."""
+        code, message = error.get("code"), error.get("message")
+        cls = self._by_code.get(code, InboxRpcError) if isinstance(code, int) else InboxRpcError
+        return cls(code, message if isinstance(message, str) else "", error.get("data"), method)
 
-    def validator(self, schema: Any) -> Any:
-        """The compiled validator of a schema of the document (compiled on first use, then kept)."""
-        entry = self._validators.get(id(schema))
-        if entry is None or entry[0] is not schema:
-            entry = (schema, jsonschema_rs.Draft202012Validator(self.rebase(schema), registry=self.registry))
-            self._validators[id(schema)] = entry
-        return entry[1]
+    def members(self, prefix: str) -> List[str]:
+        """The attribute names one dot below `prefix` ("" or "feed."): methods and namespaces."""
+        found = {name[len(prefix):].split(".")[0] for name in self.methods if name.startswith(prefix)}
+        return sorted(n for n in found if n.isidentifier() and not keyword.iskeyword(n))
 
-    def rebase(self, node: Any) -> Any:
-        """Local refs (#/components/...) point into the registered document."""
-        if isinstance(node, dict):
-            return {k: (BASE_URI + v if k == "$ref" and isinstance(v, str) and v.startswith("#") else self.rebase(v))
-                    for k, v in node.items()}
-        if isinstance(node, list):
-            return [self.rebase(item) for item in node]
-        return node
 
-    def schema(self, name: str) -> Dict[str, str]:
-        return {"$ref": f"#/components/schemas/{name}"}
+class Namespace:
+    """`client.feed` and `client.feed.list`: an attribute goes one dot deeper; calling calls the
+    method of that name (a host notification such as `exit` is sent); `.start(...)` gives a `Call`."""
 
-    def errors_of(self, value: Any, schema: Any) -> list:
-        validator = self.validator(schema)
-        if validator.is_valid(value):
-            return []
-        return sorted(f"{'/'.join(map(str, e.instance_path)) or '<root>'}: {e.message}"
-                      for e in validator.iter_errors(value))
+    def __init__(self, client: Any, name: str) -> None:
+        self._client, self._name = client, name
+        spec = client.contract.methods.get(name, {})
+        self.__doc__ = "\n\n".join(filter(None, (spec.get("summary"), spec.get("description"))))
 
-    def declared_codes(self, method: str) -> Set[int]:
-        codes = set(TRANSPORT_CODES)
-        for ref in self.methods.get(method, {}).get("errors", []):
-            codes.add(self.errors[ref["$ref"].rsplit("/", 1)[1]]["code"])
-        return codes
+    def __getattr__(self, name: str) -> "Namespace":
+        return member(self._client, self._name + ".", name)
 
-    def check_reply(self, method: str, reply: Dict[str, Any]) -> None:
-        """A reply to `method`: the result fits its schema, or the error is one it declares."""
-        spec = self.methods.get(method)
-        if spec is None or spec.get("x-notification"):
-            return  # test-only methods (--test-methods) are outside the contract
-        self.checked += 1
-        if "result" in reply:
-            problems = self.errors_of(reply["result"], spec["result"]["schema"])
-            if problems:
-                raise ContractViolation(f"{method} result breaks its schema: {problems[:3]}\nresult: {json.dumps(reply['result'])[:600]}")
-        else:
-            code = reply["error"]["code"]
-            if code == -32800 and method:
-                return  # any request can be cancelled
-            if code not in self.declared_codes(method):
-                raise ContractViolation(f"{method} answered error {code}, which its errors do not declare: {reply['error']}")
-            data = reply["error"].get("data")
-            if data is not None and not isinstance(data, dict):
-                raise ContractViolation(f"{method} error data is not an object: {reply['error']}")
+    def __dir__(self) -> List[str]:
+        return list(self._client.contract.members(self._name + "."))
 
-    def check_notification(self, message: Dict[str, Any]) -> None:
-        spec = self.methods.get(message["method"])
-        if spec is None or spec.get("x-direction") != "server-to-host":
-            raise ContractViolation(f"the server sent an undocumented notification: {message}")
-        self.checked += 1
-        params = message.get("params", {})
-        for descriptor in spec["params"]:
-            name = descriptor["name"]
-            if name not in params:
-                if descriptor.get("required"):
-                    raise ContractViolation(f"{message['method']} lacks {name}: {message}")
-                continue
-            problems = self.errors_of(params[name], descriptor["schema"])
-            if problems:
-                raise ContractViolation(f"{message['method']}.{name} breaks its schema: {problems[:3]}")
-        extra = set(params) - {d["name"] for d in spec["params"]}
-        if extra:
-            raise ContractViolation(f"{message['method']} has undocumented params {extra}")
+    def __call__(self, params: Any = None, /, **named: Any) -> Any:
+        if self._spec().get("x-notification"):
+            return self._client.notify(self._name, params, **named)
+        return self._client.call(self._name, params, **named)
 
+    def start(self, params: Any = None, /, **named: Any) -> Any:
+        self._spec()
+        return self._client.start(self._name, params, **named)
+
+    def _spec(self) -> Mapping[str, Any]:
+        spec = self._client.contract.methods.get(self._name)
+        if spec is None:
+            raise TypeError(f"{self._name} is a namespace of the contract, not a method")
+        return dict(spec)
+
+    def __repr__(self) -> str:
+        return f"<inbox-rpc {self._name}: {', '.join(self.__dir__()) or 'a method'}>"
+
+
+def member(client: Any, prefix: str, name: str) -> Namespace:
+    """`prefix + name` when the contract has a method so named or under it."""
+    if name.startswith("_") or name not in client.contract.members(prefix):
+        raise AttributeError(f"the contract has no method or namespace {prefix + name!r}")
+    return Namespace(client, prefix + name)
