@@ -47,6 +47,14 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(TEST_TIMEOUT))
+    # Files whose tests allow the longest run first, each file's tests in their order: spread over
+    # workers (pytest-xdist, script/test), the fault campaign then ends beside the rest, not after it.
+    longest: dict[str, float] = {}
+    for item in items:
+        marker = item.get_closest_marker("timeout")
+        allowed = float(marker.kwargs.get("timeout", marker.args[0] if marker.args else TEST_TIMEOUT))
+        longest[item.path] = max(longest.get(item.path, 0.0), allowed)
+    items.sort(key=lambda item: -longest[item.path])
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -617,6 +625,33 @@ def load_jsonl(name: str) -> list[dict]:
     return out
 
 
+# --------------------------------------------------------------------------
+# The run's closing lines, added up over pytest-xdist's workers
+# --------------------------------------------------------------------------
+
+FIGURES: list[str] = []  # what tests recorded as record_property("figure", text): shown even under -q
+
+
+def pytest_runtest_logreport(report):
+    """Reports reach the controller from every worker, with the properties their tests recorded."""
+    if report.when == "call":
+        FIGURES.extend(value for name, value in report.user_properties if name == "figure")
+
+
+def pytest_sessionfinish(session):
+    """A worker's frames were validated in its own process: it hands the count to the controller."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["contract_checked"] = CONTRACT.checked
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    CONTRACT.checked += getattr(node, "workeroutput", {}).get("contract_checked", 0)
+
+
 def pytest_terminal_summary(terminalreporter):
+    for figure in FIGURES:
+        terminalreporter.write_line(figure)
     terminalreporter.write_line(
         f"contract: {CONTRACT.checked} replies and notifications validated against Schemas/openrpc.json")

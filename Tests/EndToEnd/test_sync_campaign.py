@@ -39,7 +39,7 @@ LISTED_CAP = 80
 
 
 @pytest.mark.timeout(120 + ROUNDS * 0.3)
-def test_fault_campaign(servers, store_path, backend, capsys):
+def test_fault_campaign(servers, store_path, backend, record_property):
     rng = random.Random(SEED)
     stats = collections.Counter()
     server_side: dict[str, int] = {}  # what the backend itself did to each message (status)
@@ -215,13 +215,13 @@ def test_fault_campaign(servers, store_path, backend, capsys):
 
     assert server.close() == 0
     faults = sum(v for k, v in stats.items() if k.startswith("fault: "))
-    with capsys.disabled():  # the figure is the point of the run: shown even under -q
-        print(
-            f"\nsync fault campaign: {ROUNDS} rounds, {faults} faults, {stats['kills']} SIGKILLs, "
-            f"{stats['local: read'] + stats['local: opened'] + stats['local: dismissed'] + stats['local: all read']} "
-            f"local changes on {len(local)} messages, {len(expected)} messages on the backend, "
-            f"{len(backend.applied)} inboxStatus calls accepted; converged, nothing lost (seed {SEED})"
-        )
-        if os.environ.get("INBOX_RPC_SYNC_VERBOSE"):
-            for key in sorted(stats):
-                print(f"  {key}: {stats[key]}")
+    # The figure is the point of the run: conftest.py shows it at the end, even under -q.
+    figure = (
+        f"sync fault campaign: {ROUNDS} rounds, {faults} faults, {stats['kills']} SIGKILLs, "
+        f"{stats['local: read'] + stats['local: opened'] + stats['local: dismissed'] + stats['local: all read']} "
+        f"local changes on {len(local)} messages, {len(expected)} messages on the backend, "
+        f"{len(backend.applied)} inboxStatus calls accepted; converged, nothing lost (seed {SEED})"
+    )
+    if os.environ.get("INBOX_RPC_SYNC_VERBOSE"):
+        figure += "".join(f"\n  {key}: {stats[key]}" for key in sorted(stats))
+    record_property("figure", figure)
