@@ -18,6 +18,6 @@ from ._framing import Framing
 from .client import Call, Client, Notification, ServerExited, find_server
 from .contract import Contract, InboxRpcError
 
-__version__ = "0.2.0"
+__version__ = "0.1.0"
 
 __all__ = ["Call", "Client", "Contract", "Framing", "InboxRpcError", "Notification", "ServerExited", "find_server"]
