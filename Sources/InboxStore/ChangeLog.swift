@@ -3,32 +3,46 @@ import Synchronization
 /// The store's log of feed changes (`change_log`, schema version 6), from which a process tells
 /// what other processes committed without reading the feed again.
 ///
-/// Each writing connection creates TEMP triggers on `messages` at open, stamping every row with its
+/// Each writing connection has TEMP triggers on `messages`, stamping every row with its
 /// own random `origin`: a reader skips the rows its own process wrote, which it reported when it
 /// wrote them. A row says whether the message was in the feed (not dismissed) before and after;
 /// rows that change nothing a card shows are not written. Nor is any row while no other process
-/// has the store open (`followed`, set by each transaction once it holds the write lock): a lone
-/// server's writes cost what they cost before. One that opens later waits, once it holds its
+/// has the store open (`followed`, set by each transaction once it holds the write lock), and while
+/// none has, the triggers are not there at all (`setTriggers`): SQLite runs an AFTER trigger's
+/// program for every row a statement changes even when its WHEN is false, so a lone server's
+/// writes cost what they cost before only without them. One that opens later waits, once it holds its
 /// presence lock, for the write lock to be free, so it reads where the log stands
 /// (`InboxStore.changeLogTail`) after any write that did not see it.
 enum ChangeLog {
-  /// Creates this connection's triggers, which write while `followed` is on; they last as long
-  /// as the connection.
-  static func install(_ database: Database, origin: Int64, followed: SQLFlag) throws(StoreError) {
+  /// Defines the function this connection's triggers ask whether they should write.
+  static func install(_ database: Database, followed: SQLFlag) throws(StoreError) {
     try database.define("inbox_followed", answering: followed)
+  }
+
+  /// Creates (`on`) or drops this connection's triggers, inside the transaction that found another
+  /// process present or gone, so a rollback undoes the change with the rest.
+  static func setTriggers(_ on: Bool, on database: Database, origin: Int64) throws(StoreError) {
+    guard on else {
+      try database.execute(
+        """
+        DROP TRIGGER IF EXISTS temp.change_log_insert; DROP TRIGGER IF EXISTS temp.change_log_update;
+        DROP TRIGGER IF EXISTS temp.change_log_delete;
+        """)
+      return
+    }
     let insert = "INSERT INTO change_log (message_id, was_visible, is_visible, origin)"
     try database.execute(
       """
-      CREATE TEMP TRIGGER change_log_insert AFTER INSERT ON main.messages
+      CREATE TEMP TRIGGER IF NOT EXISTS change_log_insert AFTER INSERT ON main.messages
         WHEN inbox_followed() AND NEW.status < 4
       BEGIN \(insert) VALUES (NEW.id, 0, 1, \(origin)); END;
-      CREATE TEMP TRIGGER change_log_update AFTER UPDATE ON main.messages
+      CREATE TEMP TRIGGER IF NOT EXISTS change_log_update AFTER UPDATE ON main.messages
         WHEN inbox_followed() AND (OLD.status < 4 OR NEW.status < 4) AND (OLD.status IS NOT NEW.status
           OR OLD.payload IS NOT NEW.payload OR OLD.ingested_at IS NOT NEW.ingested_at
           OR OLD.pinned IS NOT NEW.pinned OR OLD.sort_time IS NOT NEW.sort_time
           OR OLD.expires_at IS NOT NEW.expires_at)
       BEGIN \(insert) VALUES (NEW.id, OLD.status < 4, NEW.status < 4, \(origin)); END;
-      CREATE TEMP TRIGGER change_log_delete AFTER DELETE ON main.messages
+      CREATE TEMP TRIGGER IF NOT EXISTS change_log_delete AFTER DELETE ON main.messages
         WHEN inbox_followed() AND OLD.status < 4
       BEGIN \(insert) VALUES (OLD.id, 1, 0, \(origin)); END;
       """)

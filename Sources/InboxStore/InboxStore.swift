@@ -40,6 +40,10 @@ public final class InboxStore: @unchecked Sendable {
   let lastDataVersion = Atomic<Int64>(0)
   /// On while the transaction in progress has other processes to tell (`ChangeLog`).
   private let followed: SQLFlag
+  /// Whether the change log's triggers are there (`ChangeLog.setTriggers`), and what a transaction
+  /// that changed them makes it once it commits; both only touched on the writer's queue.
+  private var triggersInstalled = false
+  private var triggersAfterCommit: Bool?
 
   // `writer` owns the writing connection; `readLock` guards `reader`. In memory there is one
   // connection, so reads take the writer's turn too.
@@ -110,7 +114,7 @@ public final class InboxStore: @unchecked Sendable {
       let storeID = try Settings.storeID(writer)
       let origin = Int64.random(in: 1...Int64.max)
       let followed = SQLFlag()
-      try ChangeLog.install(writer, origin: origin, followed: followed)
+      try ChangeLog.install(writer, followed: followed)
       var signals: SignalFile?
       if !inMemory {
         reader = try Database(path: path)
@@ -212,7 +216,13 @@ public final class InboxStore: @unchecked Sendable {
     try recordingFailure(on: database) {
       try identity?.verify(path)
       guard case .began = try writer.begin(patient: patient) else { return false }
-      followed.set(signals?.othersPresent() ?? false)
+      let present = signals?.othersPresent() ?? false
+      followed.set(present)
+      triggersAfterCommit = nil
+      if present != triggersInstalled {
+        try ChangeLog.setTriggers(present, on: database, origin: changeOrigin)
+        triggersAfterCommit = present
+      }
       return true
     }
   }
@@ -225,6 +235,7 @@ public final class InboxStore: @unchecked Sendable {
         try database.flushTally()
         return result
       }
+      if let installed = triggersAfterCommit { triggersInstalled = installed }
       signals?.ring()
       return result
     }
