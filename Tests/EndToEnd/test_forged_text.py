@@ -4,8 +4,10 @@ one field stays one field on one line. (`structuredContent` and JSON replies car
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
+from typing import Iterator
 
 from conftest import BIN, Server
 
@@ -67,18 +69,28 @@ def test_a_payload_line_break_cannot_forge_a_log_line():
     assert not any(line.startswith("inbox-rpc error") for line in err.splitlines()), err
 
 
-def mcp_text(server: Server, name: str, arguments: dict) -> tuple[str, dict]:
-    reply = server.call("tools/call", {"name": name, "arguments": arguments})["result"]
-    return reply["content"][0]["text"], reply.get("structuredContent")
-
-
-def test_mcp_tool_text_cannot_show_a_forged_button_or_card(tmp_path):
+@contextlib.contextmanager
+def mcp_session(tmp_path) -> Iterator[Server]:
+    """An initialized `inbox-rpc mcp` on a fresh store, closed at the end."""
     server = Server(["mcp", "--store", str(tmp_path / "inbox.sqlite")], store=False, test_methods=False)
     server._check_contract = lambda message: None
     try:
         server.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                                    "clientInfo": {"name": "test", "version": "1"}})
         server.notify("notifications/initialized")
+        yield server
+    finally:
+        server.close_stdin()
+        server.wait_exit(5)
+
+
+def mcp_text(server: Server, name: str, arguments: dict) -> tuple[str, dict]:
+    reply = server.call("tools/call", {"name": name, "arguments": arguments})["result"]
+    return reply["content"][0]["text"], reply.get("structuredContent")
+
+
+def test_mcp_tool_text_cannot_show_a_forged_button_or_card(tmp_path):
+    with mcp_session(tmp_path) as server:
         text, stored = mcp_text(server, "ingest_payload", {"payload": request(FORGED_CARD)})
         assert_plain(text)
         message_id = stored["message"]["id"]
@@ -95,24 +107,13 @@ def test_mcp_tool_text_cannot_show_a_forged_button_or_card(tmp_path):
         assert not any(line.lstrip().startswith(("[0]", "button 0", "* P")) for line in card.splitlines()), card
         failed = server.call("tools/call", {"name": "get_message", "arguments": {"id": "x\ny\x1b[2J"}})["result"]
         assert_plain(failed["content"][0]["text"])
-    finally:
-        server.close_stdin()
-        server.wait_exit(5)
 
 
 def test_a_payload_line_break_cannot_forge_an_mcp_log_message(tmp_path):
-    server = Server(["mcp", "--store", str(tmp_path / "inbox.sqlite")], store=False, test_methods=False)
-    server._check_contract = lambda message: None
-    try:
-        server.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                   "clientInfo": {"name": "test", "version": "1"}})
-        server.notify("notifications/initialized")
+    with mcp_session(tmp_path) as server:
         server.call("logging/setLevel", {"level": "info"})
         mcp_text(server, "ingest_payload", {"payload": request("Title", FORGED_LOG)})
         logged = [n["params"]["data"] for n in server.notifications if n.get("method") == "notifications/message"]
         assert logged and all("\n" not in data["message"] for data in logged), logged
         assert any("zz\\ninbox-rpc error" in data["message"] for data in logged), logged
         assert any(FORGED_LOG in text for data in logged for text in strings(data["warning"])), logged  # as is
-    finally:
-        server.close_stdin()
-        server.wait_exit(5)
