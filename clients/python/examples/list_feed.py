@@ -13,6 +13,7 @@ import argparse
 from typing import Any, Dict, Iterator, List
 
 from inbox_rpc_client import Client, Notification
+from shown import shown
 
 
 def cards(inbox: Client, **filters: Any) -> Iterator[Dict[str, Any]]:
@@ -30,7 +31,7 @@ def describe(card: Dict[str, Any]) -> str:
     marks = ("*" if not card["read"] else " ") + ("P" if card["pinned"] else " ")
     sent = (card["sentAt"] or "-").replace("T", " ")[:16]
     headline = card["title"] or card["body"] or card["image"] or "(no title)"
-    return f"{marks} {card['id']:<20} {card['kind']:<9} {sent}  {headline}"
+    return f"{marks} {card['id']:<20} {card['kind']:<9} {sent}  {shown(headline)}"
 
 
 def main() -> int:
@@ -43,22 +44,22 @@ def main() -> int:
     warnings: List[Notification] = []
     with Client.from_env() as inbox:
         inbox.on("log", warnings.append)
-        shown = 0
+        listed = 0
         for card in cards(inbox, limit=options.page_size, unreadOnly=options.unread or None):
-            shown += 1
+            listed += 1
             print(describe(card))
             if card["degraded"]:
-                print(f"     degraded from {card['degraded']['from']}: {card['degraded']['reason']}")
+                print(f"     degraded from {card['degraded']['from']}: {shown(card['degraded']['reason'])}")
             for index, button in enumerate(card["buttons"]):
-                print(f"     [{index}] {button['title']}: {button['action']['type']}")
+                print(f"     [{index}] {shown(button['title'])}: {button['action']['type']}")
         counts = inbox.feed.counts()
         print(
-            f"{shown} shown (* unread, P pinned); total {counts['total']}, unread {counts['unread']}, "
+            f"{listed} shown (* unread, P pinned); total {counts['total']}, unread {counts['unread']}, "
             f"unactioned {counts['unactioned']}, pinned {counts['pinned']}"
         )
     if options.warnings:
         for warning in warnings:
-            print(f"warning: {warning.params['message']}")
+            print(f"warning: {shown(warning.params['message'])}")
     elif warnings:
         print(f"{len(warnings)} warnings from the server (--warnings lists them)")
     return 0

@@ -10,6 +10,7 @@ import argparse
 import json
 
 from inbox_rpc_client import Client
+from shown import shown
 
 
 def main() -> int:
@@ -22,16 +23,16 @@ def main() -> int:
         try:
             card = inbox.message.resolve(payload=payload)
         except inbox.errors.NotAnInboxMessage as error:
-            print(f"not an inbox message: {error.data['reason']}")
+            print(f"not an inbox message: {shown(error.data['reason'])}")
             return 5
         asked = f" (asked for {card['requestedKind']})" if card["requestedKind"] != card["kind"] else ""
         print(f"{card['id']}: {card['kind']} card{asked}")
         if card["degraded"]:
-            print(f"  degraded: {card['degraded']['reason']}")
-        print(f"  {card['title']} / {card['body']}")
+            print(f"  degraded: {shown(card['degraded']['reason'])}")
+        print(f"  {shown(card['title'])} / {shown(card['body'])}")
         for index, button in enumerate(card["buttons"]):
-            print(f"  button {index}: {button['title']} -> {button['action']['type']}")
-        print(f"  tapping the row: {card['rowAction']['type']} {card['rowAction'].get('url', '')}".rstrip())
+            print(f"  button {index}: {shown(button['title'])} -> {button['action']['type']}")
+        print(f"  tapping the row: {card['rowAction']['type']} {shown(card['rowAction'].get('url', ''))}".rstrip())
     return 0
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 
 from inbox_rpc_client import Client, Notification
+from shown import shown
 
 
 def on_change(notification: Notification) -> None:
@@ -34,13 +35,13 @@ def main() -> int:
             print(f"no message {error.data['id']!r} in the feed")
             return 3
         except inbox.errors.InvalidParams as error:
-            print(f"cannot tap that: {error.data['reason']}")
+            print(f"cannot tap that: {shown(error.data['reason'])}")
             return 4
         action = tapped["action"]
         if action["type"] == "openURL":
-            print(f"open {action['url']} (the host opens it)")
+            print(f"open {shown(action['url'])} (the host opens it)")
         elif action["type"] == "custom":
-            print(f"custom action for the host: {action['payload']}")
+            print(f"custom action for the host: {shown(action['payload'])}")
         elif tapped["performed"]:
             print(f"{action['type']}: done by the server")
         if tapped["message"] is None:

@@ -73,6 +73,19 @@ def test_dismiss_is_kept_by_the_next_server(env: Dict[str, str]) -> None:
     assert "hero-banner" not in run(env, "list_feed.py").stdout
 
 
+def test_payload_text_reaches_the_terminal_escaped(env: Dict[str, str], tmp_path: Path) -> None:
+    forged = json.loads(PAYLOAD.read_text())
+    forged["aps"]["alert"]["title"] = "Flash\x1b[2J sale\n  button 9: Claim prize -> openURL https://evil.example\u202e"
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged))
+    done = run(env, "resolve.py", str(path))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1] == "  Flash\\u001b[2J sale\\n  button 9: Claim prize -> openURL https://evil.example\\u202e / 40% off shoes until midnight", lines
+    assert "\x1b" not in done.stdout and "\u202e" not in done.stdout
+    assert not any(line.startswith("  button 9") for line in lines), lines
+
+
 def test_resolve_shows_the_card_of_a_payload(env: Dict[str, str], tmp_path: Path) -> None:
     done = run(env, "resolve.py", str(PAYLOAD))
     assert done.returncode == 0, done.stderr
