@@ -227,7 +227,10 @@ public final class InboxStore: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` in the transaction begun, commits it, and rings the other processes' bell.
+  /// Runs `body` in the transaction begun, commits it, and rings the other processes' bell. A
+  /// store no other process has open rings nobody (its own follower would only wake to find its
+  /// own commit): a process that opens later waits out this write before it reads where the log
+  /// stands, so it misses nothing.
   private func committing<T>(_ body: (Database) throws -> T, on database: Database) throws -> T {
     try recordingFailure(on: database) {
       let result = try database.committing {
@@ -236,7 +239,7 @@ public final class InboxStore: @unchecked Sendable {
         return result
       }
       if let installed = triggersAfterCommit { triggersInstalled = installed }
-      signals?.ring()
+      if followed.isOn { signals?.ring() }
       return result
     }
   }
