@@ -27,7 +27,7 @@ extension InboxStore {
       func fetch(_ condition: String, _ values: [SQLValue]) throws {
         let sql =
           "SELECT \(StoredMessage.columns) FROM messages WHERE \(filter)\(condition) ORDER BY \(order) LIMIT ?"
-        try database.query(sql, [.int(now)] + values + [.int(Int64(wanted - rows.count))]) {
+        try database.query(SQL(sql), [.int(now)] + values + [.int(Int64(wanted - rows.count))]) {
           rows.append(StoredMessage(row: $0))
         }
       }

@@ -9,7 +9,7 @@ extension InboxStore {
       var changed: [String] = []
       for id in ids {
         guard let row = try Self.row(database, id: id), !row.isDismissed, !row.status.isRead else { continue }
-        try Self.raise(database, row, to: .read, column: "read_at", now: now)
+        try Self.raise(database, row, to: .read, now: now)
         changed.append(id)
       }
       return changed
@@ -20,11 +20,8 @@ extension InboxStore {
   public func markAllRead(now: Int64) throws -> [String] {
     try write { database in
       var rows: [StoredMessage] = []
-      try database.query(
-        "SELECT \(StoredMessage.columns) FROM messages WHERE status < 2 AND (expires_at IS NULL OR expires_at > ?)",
-        [.int(now)]
-      ) { rows.append(StoredMessage(row: $0)) }
-      for row in rows { try Self.raise(database, row, to: .read, column: "read_at", now: now) }
+      try database.query(Self.unreadSQL, [.int(now)]) { rows.append(StoredMessage(row: $0)) }
+      for row in rows { try Self.raise(database, row, to: .read, now: now) }
       return rows.map(\.id)
     }
   }
@@ -33,10 +30,10 @@ extension InboxStore {
   public func markOpened(id: String, now: Int64) throws -> StoredMessage? {
     try write { database in
       guard let row = try Self.row(database, id: id), !row.isDismissed else { return nil }
-      if !row.status.isRead { try Self.raise(database, row, to: .read, column: "read_at", now: now) }
+      if !row.status.isRead { try Self.raise(database, row, to: .read, now: now) }
       if !row.status.isActionPerformed {
         let current = try Self.row(database, id: id) ?? row
-        try Self.raise(database, current, to: .opened, column: "opened_at", now: now)
+        try Self.raise(database, current, to: .opened, now: now)
       }
       return try Self.row(database, id: id)
     }
@@ -46,19 +43,43 @@ extension InboxStore {
   public func dismiss(id: String, now: Int64) throws -> Bool {
     try write { database in
       guard let row = try Self.row(database, id: id), !row.isDismissed else { return false }
-      try Self.raise(database, row, to: .deletedByUser, column: "dismissed_at", now: now)
+      try Self.raise(database, row, to: .dismissed, now: now)
       return true
     }
   }
 
+  private static let unreadSQL = SQL(
+    once: "SELECT \(StoredMessage.columns) FROM messages WHERE status < 2 AND (expires_at IS NULL OR expires_at > ?)")
+
   /// Raises the effective status (never lowers it), stamps the change time, and queues the change.
-  static func raise(
-    _ database: Database, _ row: StoredMessage, to status: MessageStatus, column: String, now: Int64
-  ) throws {
-    try database.run(
-      "UPDATE messages SET status = max(status, ?), \(column) = coalesce(\(column), ?) WHERE id = ?",
-      [.int(status.rawValue), .int(now), .text(row.id)])
+  static func raise(_ database: Database, _ row: StoredMessage, to change: LocalChange, now: Int64) throws {
+    let status = change.status
+    try database.run(change.statement, [.int(status.rawValue), .int(now), .text(row.id)])
     database.tally(from: (row.status, row.pinned), to: (max(row.status, status), row.pinned))
     try Outbox.enqueue(database, messageID: row.id, status: status, order: row.order, hash: row.hash, now: now)
+  }
+}
+
+/// A local status change, and the column that stamps when the message first had it.
+enum LocalChange {
+  case read, opened, dismissed
+
+  var status: MessageStatus {
+    switch self {
+    case .read: .read
+    case .opened: .opened
+    case .dismissed: .deletedByUser
+    }
+  }
+
+  /// Raises the status and stamps the time once; a literal each, so the statement cache finds it
+  /// by address.
+  var statement: SQL {
+    switch self {
+    case .read: "UPDATE messages SET status = max(status, ?), read_at = coalesce(read_at, ?) WHERE id = ?"
+    case .opened: "UPDATE messages SET status = max(status, ?), opened_at = coalesce(opened_at, ?) WHERE id = ?"
+    case .dismissed:
+      "UPDATE messages SET status = max(status, ?), dismissed_at = coalesce(dismissed_at, ?) WHERE id = ?"
+    }
   }
 }

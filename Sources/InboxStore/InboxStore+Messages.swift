@@ -82,27 +82,30 @@ extension InboxStore {
       ])
   }
 
-  // Built once: the statement cache is keyed by the text, so a sync of 10k rows reuses one statement.
+  // Built once and kept: the statement cache finds each by address, so a sync of 10k rows reuses one.
   private static let upsertRaisingSQL = upsertSQL(
     statuses: "server_status = max(server_status, excluded.server_status), status = max(status, excluded.status)")
   private static let upsertSettingSQL = upsertSQL(
     statuses: "server_status = excluded.server_status, status = excluded.status")
 
-  private static func upsertSQL(statuses: String) -> String {
-    """
-    INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
-      expires_at, server_status, status)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
-      source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
-      hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,
-      sent_at = excluded.sent_at, expires_at = excluded.expires_at, \(statuses)
-    """
+  private static func upsertSQL(statuses: String) -> SQL {
+    SQL(
+      once: """
+        INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
+          expires_at, server_status, status)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
+          source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
+          hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,
+          sent_at = excluded.sent_at, expires_at = excluded.expires_at, \(statuses)
+        """)
   }
+
+  private static let rowSQL = SQL(once: "SELECT \(StoredMessage.columns) FROM messages WHERE id = ?")
 
   static func row(_ database: Database, id: String) throws -> StoredMessage? {
     var found: StoredMessage?
-    try database.query("SELECT \(StoredMessage.columns) FROM messages WHERE id = ?", [.text(id)]) {
+    try database.query(rowSQL, [.text(id)]) {
       found = StoredMessage(row: $0)
     }
     return found

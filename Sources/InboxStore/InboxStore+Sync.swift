@@ -63,7 +63,7 @@ public final class SyncTransaction {
   public func messages(payloads: Bool = true) throws -> [StoredMessage] {
     var rows: [StoredMessage] = []
     let columns = payloads ? StoredMessage.columns : StoredMessage.columnsWithoutPayload
-    try database.query("SELECT \(columns) FROM messages") { rows.append(StoredMessage(row: $0)) }
+    try database.query(SQL("SELECT \(columns) FROM messages")) { rows.append(StoredMessage(row: $0)) }
     known.reserveCapacity(rows.count)
     for row in rows { known[row.id] = (row.status, row.pinned) }
     knowsEveryRow = true
@@ -80,7 +80,7 @@ public final class SyncTransaction {
   /// The queued changes of the account in force, oldest first.
   public func pendingOutbox() throws -> [OutboxEntry] {
     var entries: [OutboxEntry] = []
-    try database.query("SELECT \(Outbox.columns) FROM outbox WHERE account = '' ORDER BY seq") {
+    try database.query(SQL("SELECT \(Outbox.columns) FROM outbox WHERE account = '' ORDER BY seq")) {
       entries.append(Outbox.entry($0))
     }
     return entries

@@ -18,7 +18,7 @@ public struct MessageEdit {
   /// Marks the message read; false when it already was or is dismissed.
   public mutating func markRead() throws -> Bool {
     guard !row.isDismissed, !row.status.isRead else { return false }
-    try raise(to: .read, column: "read_at")
+    try raise(to: .read)
     row.readAt = row.readAt ?? now
     return true
   }
@@ -27,7 +27,7 @@ public struct MessageEdit {
   public mutating func markOpened() throws -> Bool {
     guard !row.isDismissed, !row.status.isActionPerformed else { return false }
     _ = try markRead()
-    try raise(to: .opened, column: "opened_at")
+    try raise(to: .opened)
     row.openedAt = row.openedAt ?? now
     return true
   }
@@ -35,14 +35,14 @@ public struct MessageEdit {
   /// Dismisses the message for good; false when it already was.
   public mutating func dismiss() throws -> Bool {
     guard !row.isDismissed else { return false }
-    try raise(to: .deletedByUser, column: "dismissed_at")
+    try raise(to: .dismissed)
     row.dismissedAt = row.dismissedAt ?? now
     return true
   }
 
-  private mutating func raise(to status: MessageStatus, column: String) throws {
-    try InboxStore.raise(database, row, to: status, column: column, now: now)
-    row.status = max(row.status, status)
+  private mutating func raise(to change: LocalChange) throws {
+    try InboxStore.raise(database, row, to: change, now: now)
+    row.status = max(row.status, change.status)
   }
 }
 

@@ -64,7 +64,7 @@ extension InboxStore {
   public func outbox() throws -> [OutboxEntry] {
     try read { database in
       var entries: [OutboxEntry] = []
-      try database.query("SELECT \(Outbox.columns) FROM outbox ORDER BY seq") { entries.append(Outbox.entry($0)) }
+      try database.query(SQL("SELECT \(Outbox.columns) FROM outbox ORDER BY seq")) { entries.append(Outbox.entry($0)) }
       return entries
     }
   }
@@ -75,7 +75,9 @@ extension InboxStore {
     try read { database in
       var entries: [OutboxEntry] = []
       try database.query(
-        "SELECT \(Outbox.columns) FROM outbox WHERE order_code IS NOT NULL AND next_attempt_at <= ? ORDER BY seq LIMIT ?",
+        SQL(
+          "SELECT \(Outbox.columns) FROM outbox WHERE order_code IS NOT NULL AND next_attempt_at <= ? ORDER BY seq LIMIT ?"
+        ),
         [.int(now), .int(Int64(limit))]
       ) { entries.append(Outbox.entry($0)) }
       return entries

@@ -9,7 +9,7 @@ import Posix
 /// `close()`. Not thread-safe by itself: `InboxStore` confines it behind one lock.
 final class Database {
   fileprivate(set) var handle: OpaquePointer?
-  private var statements: [String: Statement] = [:]
+  private var statements: [SQL: Statement] = [:]
   /// What the open transaction changed in the stored counts (`CountsTally`).
   var countChanges = FeedCounts()
 
@@ -90,16 +90,16 @@ final class Database {
   }
 
   /// A prepared statement for `sql`, cached for the life of the connection.
-  func statement(_ sql: String) throws(StoreError) -> Statement {
+  func statement(_ sql: SQL) throws(StoreError) -> Statement {
     if let cached = statements[sql] { return cached }
-    let prepared = try Statement(database: self, sql: sql)
+    let prepared = try Statement(database: self, sql: sql.text)
     statements[sql] = prepared
     return prepared
   }
 
   /// Runs `sql` with `values`, for statements that return no rows; returns the rows changed.
   @discardableResult
-  func run(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) -> Int {
+  func run(_ sql: SQL, _ values: [SQLValue] = []) throws(StoreError) -> Int {
     let prepared = try statement(sql)
     prepared.bind(values)
     while try prepared.step() {}
@@ -107,14 +107,14 @@ final class Database {
   }
 
   /// Calls `row` for each result row of `sql`.
-  func query(_ sql: String, _ values: [SQLValue] = [], row: (Statement) throws -> Void) throws {
+  func query(_ sql: SQL, _ values: [SQLValue] = [], row: (Statement) throws -> Void) throws {
     let prepared = try statement(sql)
     prepared.bind(values)
     while try prepared.step() { try row(prepared) }
   }
 
   /// The first column of the first row, as an integer.
-  func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> Int64? {
+  func scalar(_ sql: SQL, _ values: [SQLValue] = []) throws -> Int64? {
     var result: Int64?
     try query(sql, values) { row in if result == nil { result = row.optionalInt(0) } }
     return result
