@@ -4,11 +4,11 @@ import Posix
 import Synchronization
 
 /// Commits other processes make to the store, reported as this process reports its own: a ring
-/// on the store's signal file (`FileWatcher`; every commit rings it) wakes it on a queue of its
-/// own, SQLite's `data_version` says whether anything committed since the last look, and the
-/// change log says which messages changed. It forgets what the caches hold of them, then reports
-/// one `FeedChange` with reason `elsewhere`, so a read made after the report is fresh. No thread
-/// waits and nothing runs until a ring.
+/// on the store's signal file (`FileWatcher`; another process's commit rings it) wakes it on a
+/// queue of its own, SQLite's `data_version` says whether anything committed since the last look,
+/// and the change log says which messages changed. It forgets what the caches hold of them, then
+/// reports one `FeedChange` with reason `elsewhere`, so a read made after the report is fresh. No
+/// thread waits and nothing runs until a ring.
 public final class StoreFollower: Sendable {
   private let inbox: Inbox
   private let queue = DispatchQueue(label: "inbox-rpc.store-follower")

@@ -34,7 +34,8 @@ public final class InboxStore: @unchecked Sendable {
   public let path: String
   /// This open store's random number, stamped on the change-log rows its writes add (`ChangeLog`).
   public let changeOrigin: Int64
-  /// Rung after every commit, so other processes on the store read what changed (nil in memory).
+  /// Rung after every commit made while other processes have the store open, so they read what
+  /// changed (nil in memory).
   public let signals: SignalFile?
   /// The reading connection's `data_version` when `changes(after:)` last looked.
   let lastDataVersion = Atomic<Int64>(0)
