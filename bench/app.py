@@ -18,7 +18,6 @@ standard library only.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import shutil
@@ -30,7 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-from results_section import markdown_table, write_section
+from results_section import markdown_table, now, publish
 from store import NOW, Server, build, dismiss_us, make_store, raw_commit_us
 
 BENCH = Path(__file__).resolve().parent
@@ -187,17 +186,14 @@ def main() -> int:
          f"C floor (same SELECT, same reply, jansson): {floored * 1e6:.0f} µs", f"{listed / floored:.2f} (goal ≤ 3)"),
     ]
     table = markdown_table(["measure", "inbox-rpc", "floor", "ratio"], rows)
-    print(table)
-    if args.quick or args.no_write:
-        return 0
-    write_section("app", (
-        f"## Application layer: resolve, dismiss, a page\n\nMeasured "
-        f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC by `bench/app.py` (release build; "
+    publish("app", "Application layer: resolve, dismiss, a page", table, (
+        f"Measured {now()} by `bench/app.py` (release build; "
         f"each pair alternated {repetitions} times, medians). The dismissal is a round trip from a Python client "
         f"with the same client's rpc.ping round trip taken off, so what is left is the server's own work and "
         f"the commit; client and server share one CPU for it, so neither round trip carries a wake-up of the "
         f"other core (on this machine an idle core wakes more slowly the longer it idled, which adds some "
-        f"50 µs to the slower request's round trip when the two run on two cores).\n\n{table}\n"))
+        f"50 µs to the slower request's round trip when the two run on two cores)."),
+        write=not (args.quick or args.no_write))
     return 0
 
 

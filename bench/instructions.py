@@ -24,7 +24,6 @@ Needs valgrind (its callgrind tool and callgrind_control). Python 3 standard lib
 from __future__ import annotations
 
 import argparse
-import datetime
 import glob
 import os
 import shutil
@@ -38,7 +37,7 @@ sys.path.insert(0, str(BENCH))
 from app import MARKETING  # noqa: E402
 from mcp import INITIALIZE  # noqa: E402
 from preview import CARDS, CLOCK  # noqa: E402
-from results_section import markdown_table, write_section  # noqa: E402
+from results_section import markdown_table, now, publish  # noqa: E402
 from store import NOW, Server, build, make_store  # noqa: E402
 
 
@@ -144,15 +143,12 @@ def main() -> int:
             cells.append(f"{counts['this build'][key] / counts['previous build'][key]:.3f}")
         rows.append((title.format(big=f"{big // 1000}k"), *cells))
     table = markdown_table(header, rows)
-    print(table)
-    if args.quick or args.no_write:
-        return 0
-    write_section("instructions", (
-        f"## Instructions per request\n\nCounted {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC "
+    publish("instructions", "Instructions per request", table, (
+        f"Counted {now()} "
         f"by `bench/instructions.py{' --before …' if args.before else ''}` (release builds, each under "
         f"`valgrind --tool=callgrind`, the counters zeroed after a warm-up; {count} round trips each, "
         f"{max(count // 4, 10)} of the page). A count does not move with the machine's load, so it separates "
-        f"two builds whose times differ by less than the noise.\n\n{table}\n"))
+        f"two builds whose times differ by less than the noise."), write=not (args.quick or args.no_write))
     return 0
 
 

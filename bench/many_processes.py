@@ -184,8 +184,8 @@ def main() -> None:
         f"a lone server in the same seconds {cpu['lone']:.2f} s"
         + (f" (ratio {ratio:.1f})." if cpu["lone"] else " (neither used a tick)."),
         "",
-        "A server is woken only by the ring every commit makes on the store's signal file (inotify, read by a "
-        "Dispatch source): while nobody writes, nothing runs.",
+        "A server is woken only by the ring a commit makes on the store's signal file while another process "
+        "has the store open (inotify, read by a Dispatch source): while nobody writes, nothing runs.",
     ])
     base = os.environ.get("INBOX_RPC_BASE_BIN")
     if base:
@@ -200,14 +200,14 @@ def main() -> None:
             cost_rows.append((f"`{method}`", ms(mine), ms(theirs), f"{mine / theirs:.2f}"))
         text += "\n\n" + "\n".join([
             f"Write cost on a lone server: median round trip over {changes} requests, median of "
-            f"{len(runs['server'])} repetitions alternating with the base build (`INBOX_RPC_BASE_BIN`, main "
-            "before this change).",
+            f"{len(runs['server'])} repetitions alternating with the base build (`INBOX_RPC_BASE_BIN`; "
+            "bench/RESULTS.md says which build it was).",
             "",
             markdown_table(["request", "this build", "base build", "ratio"], cost_rows),
             "",
-            "What a lone server's write pays: one `fcntl` asking whether another process has the store open, and "
-            "a one-byte `pwrite` after the commit; beside another server it also writes the change-log row of each "
-            "message it changes.",
+            "What a lone server's write pays: one `fcntl` asking whether another process has the store open. "
+            "Beside another server it also rings (a one-byte `pwrite` after the commit) and writes the change-log "
+            "row of each message it changes.",
         ])
     print(text)
     if not args.quick:

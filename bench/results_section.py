@@ -6,6 +6,7 @@ keeps them when it rewrites the rest of the file.
 
 from __future__ import annotations
 
+import datetime
 import re
 from pathlib import Path
 
@@ -29,3 +30,15 @@ def markdown_table(header: list[str], rows: list[tuple[str, ...]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def now() -> str:
+    """The time a section is measured at, as its text gives it."""
+    return f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
+
+
+def publish(name: str, title: str, table: str, text: str, write: bool) -> None:
+    """Prints `table`; when `write`, makes it section `name`: the title, `text` (how it was measured), the table."""
+    print(table)
+    if write:
+        write_section(name, f"## {title}\n\n{text}\n\n{table}\n")

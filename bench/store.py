@@ -15,7 +15,6 @@ build made here). Python 3 standard library only.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import random
@@ -27,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from results_section import markdown_table, write_section
+from results_section import markdown_table, now, publish
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -260,11 +259,8 @@ def main() -> int:
          "RSS after one rpc.ping", f"{rss / baseline:.2f} ({baseline / 1024:.1f} MiB)"),
     ]
     table = markdown_table(["measure", "inbox-rpc", "reference", "ratio"], rows)
-    print(table)
-    if args.quick or args.no_write:
-        return 0
-    write_section("store", (
-        f"## Store\n\nMeasured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC by "
+    publish("store", "Store", table, (
+        f"Measured {now()} by "
         f"`bench/store.py` (release build; stores built through `message.ingest`, {big:,} messages in {built:.0f} s).\n"
         f"Round trips are medians from a Python client over pipes, so they include its own cost (an rpc.ping\n"
         f"round trip on the same server is given for scale); the dismissals' client and server share one CPU,\n"
@@ -272,7 +268,8 @@ def main() -> int:
         f"than the page it serves. After a SIGKILL the server replays the write-ahead log the killed one left\n"
         f"(bounded by SQLite's checkpoint at 1000 pages, not by the store) and runs quick_check on a thread of\n"
         f"its own from 250 ms in, which the first reply does not wait for; the first write does (see docs/performance.md).\n"
-        f"Start-up ratios are medians of paired runs, 1k and {big // 1000}k alternated so both see the same load.\n\n{table}\n"))
+        f"Start-up ratios are medians of paired runs, 1k and {big // 1000}k alternated so both see the same load."),
+        write=not (args.quick or args.no_write))
     return 0
 
 
