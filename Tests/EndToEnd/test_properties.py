@@ -26,6 +26,10 @@ SKIP = {"shutdown", "exit", "$/cancelRequest", "rpc.discover"}
 METHODS = [m for m in CONTRACT.document["methods"] if not m.get("x-notification") and m["name"] not in SKIP]
 EXAMPLES = int(os.environ.get("PROPERTY_EXAMPLES", "40"))
 RAN = {"valid": 0, "invalid": 0}
+# The tests share one server: a test cut short by the per-test cap would leave its reply pending
+# for the next test to read, failing the rest of the file. Forty examples of a method take a few
+# seconds alone and several times that on a loaded machine, so the cap here is well above both.
+pytestmark = pytest.mark.timeout(120)
 
 
 def params_schema(method: dict) -> dict:
