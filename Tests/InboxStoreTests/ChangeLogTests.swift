@@ -60,6 +60,23 @@ struct ChangeLogTests {
     #expect(try rows() == 1)
   }
 
+  /// A ring writes the signal file's one byte; a commit nobody else follows writes nothing there.
+  @Test func aLoneStoreRingsNobody() throws {
+    let first = try TemporaryStore()
+    let signal = first.path + "-signal"
+    let size = { (try FileManager.default.attributesOfItem(atPath: signal)[.size] as? Int) ?? -1 }
+    try first.store.add(try backendMessage("alone", sentAt: 100))
+    _ = try first.store.dismiss(id: "alone", now: 200)
+    #expect(try size() == 0)
+    let other = try InboxStore.open(InboxStore.Options(path: first.path))
+    try first.store.add(try backendMessage("heard", sentAt: 300))
+    #expect(try size() == 1)
+    try other.close()
+    #expect(truncate(signal, 0) == 0)
+    try first.store.add(try backendMessage("alone-again", sentAt: 400))
+    #expect(try size() == 0)
+  }
+
   @Test func aStoreOfTheLastSchemaGainsAnEmptyLog() throws {
     let temporary = try TemporaryStore()
     #expect(try temporary.store.changeLogTail() == 0)
