@@ -1,4 +1,5 @@
 import InboxCore
+import InboxStore
 
 /// How a use case changed the feed, for the host to hear once the change has committed (the RPC
 /// front sends it as `feed.changed`). Ids are message ids, in the order the change met them.
@@ -14,6 +15,9 @@ public struct FeedChange: Sendable, Hashable {
   public var added: [String]
   public var updated: [String]
   public var removed: [String]
+  /// The feed's counts (no filter) once the change has committed, so a badge needs no further
+  /// call; set by `Inbox.counted(_:)` when the change is reported, nil before.
+  public var counts: FeedCounts?
 
   public init(_ reason: Reason, added: [String] = [], updated: [String] = [], removed: [String] = []) {
     self.reason = reason

@@ -18,18 +18,23 @@ public struct PageRequest: Sendable, Hashable {
   }
 }
 
-/// Which cards a page shows: unread ones only, and only cards of these kinds (nil: every kind).
+/// Which cards a page shows: unread ones only, only cards of these kinds (nil: every kind), and
+/// only messages whose custom data matches (nil: all; the same filter `counts`, `markAllRead` and
+/// `dismissAll` take).
 public struct FeedFilter: Sendable, Hashable {
   public var unreadOnly: Bool
   public var kinds: Set<CardKind>?
+  public var customData: CustomDataFilter?
 
-  public init(unreadOnly: Bool = false, kinds: Set<CardKind>? = nil) {
+  public init(unreadOnly: Bool = false, kinds: Set<CardKind>? = nil, customData: CustomDataFilter? = nil) {
     self.unreadOnly = unreadOnly
     self.kinds = kinds
+    self.customData = customData
   }
 }
 
-/// A page of cards in feed order, the cursor after it (nil at the end) and the counts.
+/// A page of cards in feed order, the cursor after it (nil at the end) and the counts (of the
+/// messages the page's custom-data filter selects, when it has one).
 public struct FeedPageResult: Sendable, Hashable {
   public var cards: [Card]
   /// Each card's wire shape (`Card.json`), made once per resolved card and kept with it, so
@@ -46,6 +51,12 @@ public struct CountsResult: Sendable, Hashable {
   public var effects: Effects
 }
 
+/// Ids that a bulk dismissal removed from the feed, in feed order.
+public struct DismissAllResult: Sendable, Hashable {
+  public var dismissed: [String]
+  public var effects: Effects
+}
+
 /// Ids that became read.
 public struct MarkReadResult: Sendable, Hashable {
   public var changed: [String]
@@ -55,7 +66,8 @@ public struct MarkReadResult: Sendable, Hashable {
 }
 
 extension Inbox {
-  /// A page of the feed (SPEC.md §5). Keyset pages: a card never appears twice nor is skipped
+  /// A page of the feed (SPEC.md §5), of the messages `filter.customData` selects when it is set
+  /// (a cursor made under another filter is refused). Keyset pages: a card never appears twice nor is skipped
   /// while a host pages. `kinds` filters on the resolved kind, so the store is read in batches
   /// until the page is full; at most `max(10 × limit, 1000)` messages are read for one page, and a
   /// page that hits that comes back short with a cursor to go on from. A message no page may carry
@@ -65,11 +77,13 @@ extension Inbox {
   public func list(page: PageRequest = PageRequest(), filter: FeedFilter = FeedFilter()) throws -> FeedPageResult {
     let attributes = self.attributes
     let unreadFirst = attributes.unreadFirst
+    let customData = filter.customData
     let limit = page.limit
     var next: FeedCursor?
     if let token = page.cursor {
       do {
-        next = try FeedCursor(token: token, storeID: store.storeID, unreadFirst: unreadFirst)
+        next = try FeedCursor(
+          token: token, storeID: store.storeID, unreadFirst: unreadFirst, filter: customData?.fingerprint ?? "")
       } catch {
         throw InboxError.invalidArgument(argument: "cursor", reason: error.reason)
       }
@@ -88,7 +102,7 @@ extension Inbox {
       let start = next
       let batch = try store.page(
         after: next, limit: filter.kinds == nil ? limit - cards.count : limit, unreadOnly: filter.unreadOnly,
-        unreadFirst: unreadFirst, now: now)
+        unreadFirst: unreadFirst, customData: customData, now: now)
       next = batch.next
       var previous: StoredMessage?
       for stored in batch.messages {
@@ -98,7 +112,7 @@ extension Inbox {
         guard filter.kinds?.contains(found.card.kind) ?? true else { continue }
         if bytes + found.size > maxBytes {
           // Full by size: resume at this message (a page's first card always fits).
-          next = previous.map { store.cursor(after: $0, unreadFirst: unreadFirst) } ?? start
+          next = previous.map { store.cursor(after: $0, unreadFirst: unreadFirst, customData: customData) } ?? start
           full = true
           break
         }
@@ -107,13 +121,16 @@ extension Inbox {
         cardsJSON.append(found.json)
         if cards.count == limit {
           // Full: resume right after this message (later ones of the batch are read again).
-          if batch.messages.last != stored { next = store.cursor(after: stored, unreadFirst: unreadFirst) }
+          if batch.messages.last != stored {
+            next = store.cursor(after: stored, unreadFirst: unreadFirst, customData: customData)
+          }
           break
         }
       }
     } while !full && cards.count < limit && next != nil && scanned < scanLimit
     return FeedPageResult(
-      cards: cards, cardsJSON: cardsJSON, next: next, counts: try store.counts(now: now), effects: effects)
+      cards: cards, cardsJSON: cardsJSON, next: next, counts: try store.counts(now: now, customData: customData),
+      effects: effects)
   }
 
   /// The card of `stored` if a page may carry it; else nil, with a warning saying why it is left out.
@@ -138,12 +155,22 @@ extension Inbox {
     Warning(messageId: id, reason: "left out of the page: " + reason + "; it stays in the store", code: .messageOmitted)
   }
 
-  /// `{total, unread, unactioned, pinned}` over visible messages, expired ones purged first.
-  public func counts() throws -> CountsResult {
+  /// `{total, unread, unactioned, pinned}` over visible messages (those `customData` selects),
+  /// expired ones purged first.
+  public func counts(customData: CustomDataFilter? = nil) throws -> CountsResult {
     let now = clock.now
     var effects = Effects()
     try purgeExpired(now: now, &effects)
-    return CountsResult(counts: try store.counts(now: now), effects: effects)
+    return CountsResult(counts: try store.counts(now: now, customData: customData), effects: effects)
+  }
+
+  /// `change` with the feed's counts as they stand now, after it committed (a later change may
+  /// be in them too; its own report follows). Without counts when the store cannot be read: the
+  /// change itself has committed and is reported all the same.
+  public func counted(_ change: FeedChange) -> FeedChange {
+    var change = change
+    change.counts = try? store.counts(now: clock.now)
+    return change
   }
 
   /// Marks these messages read; each change is queued for the backend.
@@ -155,11 +182,22 @@ extension Inbox {
       effects: Effects(changes: changed.isEmpty ? [] : [FeedChange(.read, updated: changed)]))
   }
 
-  /// Marks every visible unread message read.
-  public func markAllRead() throws -> MarkReadResult {
-    let changed = try store.markAllRead(now: clock.now)
+  /// Marks every visible unread message (that `customData` selects) read.
+  public func markAllRead(customData: CustomDataFilter? = nil) throws -> MarkReadResult {
+    let changed = try store.markAllRead(now: clock.now, customData: customData)
     return MarkReadResult(
       changed: changed, unchanged: [],
       effects: Effects(changes: changed.isEmpty ? [] : [FeedChange(.read, updated: changed)]))
+  }
+
+  /// Dismisses every visible message (that `customData` selects), or only the read ones, pinned
+  /// or not, in one transaction; each dismissal is queued for the backend (status 4), and one
+  /// change lists every id.
+  public func dismissAll(readOnly: Bool, customData: CustomDataFilter? = nil) throws -> DismissAllResult {
+    let dismissed = try store.dismissAll(readOnly: readOnly, customData: customData, now: clock.now)
+    cache.forget(dismissed, all: false)
+    return DismissAllResult(
+      dismissed: dismissed,
+      effects: Effects(changes: dismissed.isEmpty ? [] : [FeedChange(.dismissed, removed: dismissed)]))
   }
 }

@@ -7,7 +7,8 @@ import Synchronization
 /// on the store's signal file (`FileWatcher`; another process's commit rings it) wakes it on a
 /// queue of its own, SQLite's `data_version` says whether anything committed since the last look,
 /// and the change log says which messages changed. It forgets what the caches hold of them, then
-/// reports one `FeedChange` with reason `elsewhere`, so a read made after the report is fresh. No
+/// reports one `FeedChange` with reason `elsewhere` and the counts after it, so a read made after
+/// the report is fresh and a badge needs no further call. No
 /// thread waits and nothing runs until a ring.
 public final class StoreFollower: Sendable {
   private let inbox: Inbox
@@ -78,7 +79,8 @@ public final class StoreFollower: Sendable {
     position.withLock { $0 = found.through }
     guard !found.isEmpty else { return }
     inbox.forget(found)
-    changed(FeedChange(.elsewhere, added: found.added, updated: found.updated, removed: found.removed))
+    changed(
+      inbox.counted(FeedChange(.elsewhere, added: found.added, updated: found.updated, removed: found.removed)))
   }
 }
 

@@ -136,13 +136,14 @@ public struct OperationContext: Sendable {
     self.logger = logger
   }
 
-  /// Tells the face what a use case did: its warnings (once each, also on stderr), then its changes.
+  /// Tells the face what a use case did: its warnings (once each, also on stderr), then its
+  /// changes, each with the counts after it.
   public func report(_ effects: Effects) {
     for warning in warnings.fresh(effects.warnings) {
       logger.warn(warning.description)
       reporter.warned(warning)
     }
-    for change in effects.changes { reporter.changed(change) }
+    for change in effects.changes { reporter.changed(inbox.counted(change)) }
   }
 
   /// Tells the face what a configuration change did: the account change on stderr, then its effects.
@@ -160,7 +161,7 @@ public struct OperationContext: Sendable {
     let reporter = reporter
     return SyncObserver(
       progress: { step in if progress { reporter.progress(step) } },
-      changed: { change in reporter.changed(change) },
+      changed: { [inbox] change in reporter.changed(inbox.counted(change)) },
       warnings: { found in report(Effects(warnings: found)) },
       log: { [logger] note in logger.info("sync: \(note)") })
   }

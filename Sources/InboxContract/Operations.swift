@@ -6,7 +6,8 @@ import JSONRPC
 public enum Operations {
   public static let all: [AnyOperation] = [
     ConfigGet.erased, ConfigSet.erased, FeedList.erased, FeedCountsMethod.erased, FeedMarkAllRead.erased,
-    FeedSync.erased, MessageGet.erased, MessageTap.erased, ButtonTap.erased, SlideTap.erased, MessageDismiss.erased,
+    FeedDismissRead.erased, FeedDismissAll.erased, FeedSync.erased, MessageGet.erased, MessageTap.erased,
+    ButtonTap.erased, SlideTap.erased, MessageDismiss.erased,
     MessageMarkRead.erased, MessageIngest.erased, MessageResolve.erased, MessageRender.erased,
   ]
 

@@ -78,12 +78,13 @@ extension SyncProgress {
 }
 
 extension FeedChange {
-  /// `feed.changed {reason, added?, updated?, removed?}`.
+  /// `feed.changed {reason, added?, updated?, removed?, counts?}`.
   public var json: JSONValue {
     var params: JSONObject = ["reason": .string(reason.rawValue)]
     if !added.isEmpty { params["added"] = .array(added.map(JSONValue.string)) }
     if !updated.isEmpty { params["updated"] = .array(updated.map(JSONValue.string)) }
     if !removed.isEmpty { params["removed"] = .array(removed.map(JSONValue.string)) }
+    if let counts { params["counts"] = counts.json }
     return .object(params)
   }
 }

@@ -16,12 +16,31 @@ extension InboxStore {
     }
   }
 
-  /// Marks every visible unread message read; returns their ids.
-  public func markAllRead(now: Int64) throws -> [String] {
+  /// Marks every visible unread message (that `customData` selects) read; returns their ids.
+  public func markAllRead(now: Int64, customData: CustomDataFilter? = nil) throws -> [String] {
+    try changeAll(FeedScope(filter: customData, now: now), where: "< 2", to: .read, now: now)
+  }
+
+  /// Dismisses every visible message (that `customData` selects), or only the read ones (pinned
+  /// or not, as InboxKit's `deleteAllReadMessages`); returns their ids, in feed order. One
+  /// transaction: each dismissal queued for the backend as `message.dismiss` queues it.
+  public func dismissAll(readOnly: Bool, customData: CustomDataFilter? = nil, now: Int64) throws -> [String] {
+    try changeAll(
+      FeedScope(filter: customData, now: now), where: readOnly ? "BETWEEN 2 AND 3" : "< 4", to: .dismissed, now: now)
+  }
+
+  /// Applies `change` to every visible message of `scope` whose status is `status`, in one write.
+  private func changeAll(_ scope: FeedScope, where status: String, to change: LocalChange, now: Int64) throws
+    -> [String]
+  {
     try write { database in
       var rows: [StoredMessage] = []
-      try database.query(Self.unreadSQL, [.int(now)]) { rows.append(StoredMessage(row: $0)) }
-      for row in rows { try Self.raise(database, row, to: .read, now: now) }
+      let order = [scope.column("pinned") + " DESC", scope.column("sort_time") + " DESC", scope.column("id")]
+      let select = scope.select(
+        scope.filter == nil ? StoredMessage.columnsWithoutPayload : StoredMessage.joinedColumnsWithoutPayload,
+        extra: " AND \(scope.column("status")) \(status) ORDER BY " + order.joined(separator: ", "))
+      try database.query(SQL(select.sql), select.values) { rows.append(StoredMessage(row: $0)) }
+      for row in rows { try Self.raise(database, row, to: change, now: now) }
       return rows.map(\.id)
     }
   }
@@ -47,9 +66,6 @@ extension InboxStore {
       return true
     }
   }
-
-  private static let unreadSQL = SQL(
-    once: "SELECT \(StoredMessage.columns) FROM messages WHERE status < 2 AND (expires_at IS NULL OR expires_at > ?)")
 
   /// Raises the effective status (never lowers it), stamps the change time, and queues the change.
   static func raise(_ database: Database, _ row: StoredMessage, to change: LocalChange, now: Int64) throws {

@@ -79,6 +79,7 @@ extension InboxStore {
         .text(message.source.rawValue),
         message.order.sql, message.hash.sql, .int(pinned ? 1 : 0), .int(message.sentAt ?? Int64.min),
         message.sentAt.sql, message.expiresAt.sql, .int(serverStatus.rawValue), .int(status.rawValue),
+        CustomDataFilter.tags(of: message.customData).sql,
       ])
   }
 
@@ -92,12 +93,12 @@ extension InboxStore {
     SQL(
       once: """
         INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
-          expires_at, server_status, status)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          expires_at, server_status, status, tags)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
           source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
           hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,
-          sent_at = excluded.sent_at, expires_at = excluded.expires_at, \(statuses)
+          sent_at = excluded.sent_at, expires_at = excluded.expires_at, tags = excluded.tags, \(statuses)
         """)
   }
 

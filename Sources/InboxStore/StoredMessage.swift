@@ -41,6 +41,16 @@ public struct StoredMessage: Sendable, Hashable {
 
   static let columns = "id, payload, " + stateColumns
 
+  /// `columns` read from `messages` aliased `m` (a join with the tag index).
+  static let joinedColumns = joined(columns)
+
+  /// `columnsWithoutPayload` read from `messages` aliased `m`.
+  static let joinedColumnsWithoutPayload = joined(columnsWithoutPayload)
+
+  private static func joined(_ columns: String) -> String {
+    columns.split(separator: ", ").map { $0.hasPrefix("'") ? String($0) : "m.\($0)" }.joined(separator: ", ")
+  }
+
   /// `columns` with an empty payload in its place.
   static let columnsWithoutPayload = "id, '', " + stateColumns
 

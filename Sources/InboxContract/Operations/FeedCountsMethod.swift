@@ -3,12 +3,13 @@ import InboxStore
 import JSON
 import JSONRPC
 
-/// `feed.counts` -> `{total, unread, unactioned, pinned}` over visible messages.
+/// `feed.counts {customData?}` -> `{total, unread, unactioned, pinned}` over visible messages (those
+/// the filter selects).
 enum FeedCountsMethod: Operation {
   static let name = "feed.counts"
 
-  static func run(_ params: NoParams, _ context: OperationContext) throws -> JSONValue {
-    let result = try context.inbox.counts()
+  static func run(_ params: CustomDataParams, _ context: OperationContext) throws -> JSONValue {
+    let result = try context.inbox.counts(customData: params.customData)
     context.report(result.effects)
     return result.counts.json
   }

@@ -1,14 +1,16 @@
 import InboxApp
 import InboxCore
+import InboxStore
 import JSON
 import JSONRPC
 
-/// `feed.list {cursor?, limit?, unreadOnly?, kinds?}`.
+/// `feed.list {cursor?, limit?, unreadOnly?, kinds?, customData?}`.
 public struct FeedListParams: OperationParams, Hashable {
   public var cursor: String?
   public var limit: Int?
   public var unreadOnly: Bool?
   public var kinds: [CardKind]?
+  public var customData: CustomDataFilter?
 
   public init(_ params: ParamsReader) throws(RPCError) {
     cursor = try params.string("cursor")
@@ -16,10 +18,13 @@ public struct FeedListParams: OperationParams, Hashable {
     unreadOnly = try params.bool("unreadOnly")
     // The contract admits only the kinds' names.
     kinds = try params.strings("kinds")?.compactMap(CardKind.init(rawValue:))
+    customData = try params.customData()
   }
 
   public var page: PageRequest { PageRequest(cursor: cursor, limit: limit ?? PageRequest().limit) }
-  public var filter: FeedFilter { FeedFilter(unreadOnly: unreadOnly ?? false, kinds: kinds.map(Set.init)) }
+  public var filter: FeedFilter {
+    FeedFilter(unreadOnly: unreadOnly ?? false, kinds: kinds.map(Set.init), customData: customData)
+  }
 
   public var json: JSONObject {
     var out = ParamsWriter()
@@ -27,7 +32,33 @@ public struct FeedListParams: OperationParams, Hashable {
     out.set("limit", limit.map { .int(Int64($0)) })
     out.set("unreadOnly", unreadOnly.map(JSONValue.bool))
     out.set("kinds", kinds.map { .array($0.map { .string($0.rawValue) }) })
+    out.set("customData", customData?.json)
     return out.object
+  }
+}
+
+/// `{customData?}`: `feed.counts`, `feed.markAllRead`, `feed.dismissRead`, `feed.dismissAll`.
+public struct CustomDataParams: OperationParams, Hashable {
+  public var customData: CustomDataFilter?
+
+  public init(_ params: ParamsReader) throws(RPCError) { customData = try params.customData() }
+
+  public var json: JSONObject {
+    var out = ParamsWriter()
+    out.set("customData", customData?.json)
+    return out.object
+  }
+}
+
+extension ParamsReader {
+  /// `customData`, the filter on a message's custom data; an empty object is no filter.
+  func customData() throws(RPCError) -> CustomDataFilter? {
+    guard let object = try object("customData") else { return nil }
+    do {
+      return try CustomDataFilter(object)
+    } catch {
+      throw .invalidParams(error.key.isEmpty ? "customData" : "customData.\(error.key)", error.reason)
+    }
   }
 }
 

@@ -3,6 +3,8 @@ struct Migration: Sendable {
   /// A stable identifier, recorded in `schema_migrations` when applied.
   let id: String
   let sql: String
+  /// Work SQL cannot do, run after `sql` in the same transaction (values only the engine computes).
+  var backfill: (@Sendable (Database) throws -> Void)? = nil
 
   /// Every migration, oldest first; `PRAGMA user_version` is the count applied.
   static let all: [Migration] = [
@@ -12,6 +14,7 @@ struct Migration: Sendable {
     Migration(id: "0004-feed-counts", sql: feedCounts),
     Migration(id: "0005-outbox-lean", sql: outboxLean),
     Migration(id: "0006-change-log", sql: changeLog),
+    Migration(id: "0007-custom-data-tags", sql: customDataTags, backfill: MessageTags.backfill),
   ]
 
   /// Version 1: messages with their local state, the outbox, settings.
@@ -130,6 +133,67 @@ struct Migration: Sendable {
     CREATE TRIGGER change_log_prune AFTER INSERT ON change_log WHEN NEW.seq % 1024 = 0
     BEGIN
       DELETE FROM change_log WHERE seq <= NEW.seq - 8192;
+    END;
+    """
+
+  /// Version 7: the custom data a filter names (`CustomDataFilter`). `messages.tags` keeps each
+  /// scalar top-level key of the message's normalised `u` (the engine's reading: an object or a
+  /// JSON string, else `userdata`) with its canonical value text; triggers keep one `message_tags`
+  /// row per key beside it, carrying the message's feed-order key and status, so a filtered page
+  /// is a keyset seek of `tag_order` (or `tag_unread_first`) as an unfiltered one is of
+  /// `feed_order`, and `tag_counts` keeps each key and value's counts as `feed_counts` does. A
+  /// benchmark (bench/store.py) chose this over a scan of a stored column: a scan costs what the
+  /// rows before the page's last match cost, so a rare tab on a large store reads the whole store.
+  /// Existing rows are tagged once, here (`MessageTags.backfill`).
+  private static let customDataTags = """
+    ALTER TABLE messages ADD COLUMN tags TEXT;
+    CREATE TABLE message_tags (
+      message_id TEXT NOT NULL,
+      key TEXT NOT NULL,
+      value TEXT NOT NULL,
+      pinned INTEGER NOT NULL,
+      sort_time INTEGER NOT NULL,
+      status INTEGER NOT NULL,
+      expires_at INTEGER,
+      PRIMARY KEY (message_id, key)
+    ) WITHOUT ROWID;
+    CREATE INDEX tag_order ON message_tags(key, value, pinned DESC, sort_time DESC, message_id) WHERE status < 4;
+    CREATE INDEX tag_unread_first
+      ON message_tags(key, value, pinned DESC, (status < 2) DESC, sort_time DESC, message_id) WHERE status < 4;
+    CREATE TABLE tag_counts (
+      key TEXT NOT NULL, value TEXT NOT NULL,
+      total INTEGER NOT NULL, unread INTEGER NOT NULL, unactioned INTEGER NOT NULL, pinned INTEGER NOT NULL,
+      PRIMARY KEY (key, value)
+    ) WITHOUT ROWID;
+    CREATE TRIGGER message_tags_insert AFTER INSERT ON messages WHEN NEW.tags IS NOT NULL
+    BEGIN
+      INSERT INTO message_tags (message_id, key, value, pinned, sort_time, status, expires_at)
+        SELECT NEW.id, key, value, NEW.pinned, NEW.sort_time, NEW.status, NEW.expires_at FROM json_each(NEW.tags);
+    END;
+    CREATE TRIGGER message_tags_update AFTER UPDATE OF tags, pinned, sort_time, status, expires_at ON messages
+      WHEN (OLD.tags IS NOT NULL OR NEW.tags IS NOT NULL) AND (OLD.tags IS NOT NEW.tags OR OLD.pinned IS NOT NEW.pinned
+        OR OLD.sort_time IS NOT NEW.sort_time OR OLD.status IS NOT NEW.status OR OLD.expires_at IS NOT NEW.expires_at)
+    BEGIN
+      DELETE FROM message_tags WHERE message_id = OLD.id;
+      INSERT INTO message_tags (message_id, key, value, pinned, sort_time, status, expires_at)
+        SELECT NEW.id, key, value, NEW.pinned, NEW.sort_time, NEW.status, NEW.expires_at FROM json_each(NEW.tags);
+    END;
+    CREATE TRIGGER message_tags_delete AFTER DELETE ON messages WHEN OLD.tags IS NOT NULL
+    BEGIN
+      DELETE FROM message_tags WHERE message_id = OLD.id;
+    END;
+    CREATE TRIGGER tag_counts_add AFTER INSERT ON message_tags WHEN NEW.status < 4
+    BEGIN
+      INSERT INTO tag_counts (key, value, total, unread, unactioned, pinned)
+        VALUES (NEW.key, NEW.value, 1, NEW.status < 2, NEW.status < 3, NEW.pinned)
+        ON CONFLICT (key, value) DO UPDATE SET total = total + 1, unread = unread + excluded.unread,
+          unactioned = unactioned + excluded.unactioned, pinned = pinned + excluded.pinned;
+    END;
+    CREATE TRIGGER tag_counts_remove AFTER DELETE ON message_tags WHEN OLD.status < 4
+    BEGIN
+      UPDATE tag_counts SET total = total - 1, unread = unread - (OLD.status < 2),
+        unactioned = unactioned - (OLD.status < 3), pinned = pinned - OLD.pinned
+        WHERE key = OLD.key AND value = OLD.value;
     END;
     """
 }

@@ -48,6 +48,7 @@ enum Migrator {
             "CREATE TABLE schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) WITHOUT ROWID")
         }
         try database.execute(migration.sql)
+        try migration.backfill?(database)
         try database.run(
           "INSERT INTO schema_migrations (id, applied_at) VALUES (?, strftime('%s','now'))", [.text(migration.id)])
         try database.execute("PRAGMA user_version = \(offset + 1)")
