@@ -7,7 +7,8 @@ enum ToolCatalog {
       name: "list_feed", title: "List the inbox feed",
       description:
         "One page of the inbox in feed order (pinned first, then newest first) with the counts. Filter with "
-        + "unreadOnly and kinds; pass nextCursor back as cursor for the next page. Card ids are what the other tools take.",
+        + "unreadOnly, kinds and customData (a tab: {\"category\": \"promo\"} matches cards whose customData has it); "
+        + "pass nextCursor back as cursor, with the same filter, for the next page. Card ids are what the other tools take.",
       method: "feed.list", hints: reads, text: ToolText.feed),
     Tool(
       name: "get_message", title: "Get one message",
@@ -48,6 +49,18 @@ enum ToolCatalog {
       name: "dismiss_message", title: "Dismiss a message",
       description: "Removes a message from the feed for good (stored before the reply); it never comes back.",
       method: "message.dismiss", hints: Tool.Hints(destructive: true, idempotent: true), text: ToolText.dismiss),
+    Tool(
+      name: "clear_read", title: "Clear read messages",
+      description:
+        "Dismisses every read message, pinned or not (those customData selects, if given) for good, in one step; "
+        + "unread ones stay. Each dismissal is queued for the backend.",
+      method: "feed.dismissRead", hints: Tool.Hints(destructive: true, idempotent: true), text: ToolText.cleared),
+    Tool(
+      name: "clear_all", title: "Clear the inbox",
+      description:
+        "Dismisses every message, read or not (those customData selects, if given) for good, in one step. Each "
+        + "dismissal is queued for the backend.",
+      method: "feed.dismissAll", hints: Tool.Hints(destructive: true, idempotent: true), text: ToolText.cleared),
     Tool(
       name: "ingest_payload", title: "Add a message from a payload",
       description:

@@ -73,6 +73,8 @@ enum ToolText {
     result["dismissed"]?.boolValue == true ? "dismissed" : "already dismissed"
   }
 
+  static func cleared(_ result: JSONValue) -> String { "\(int(result, "dismissed")) dismissed" }
+
   static func ingest(_ result: JSONValue) -> String {
     "\(result["outcome"]?.stringValue ?? "stored"): " + card(result["message"] ?? .null)
   }

@@ -64,7 +64,8 @@ def test_a_dismissal_a_read_and_an_ingest_reach_every_other_process(store_path, 
         # Read right after the notification: fresh.
         assert other.call("feed.counts")["total"] == 9
         assert "welcome" not in other.feed()
-    assert changes(b, "dismissed") == [{"reason": "dismissed", "removed": ["welcome"]}]
+    assert changes(b, "dismissed") == [{"reason": "dismissed", "removed": ["welcome"],
+                                        "counts": {"total": 9, "unread": 9, "unactioned": 9, "pinned": 0}}]
 
     c.call("message.markRead", {"ids": ["the-reveal"]})
     for other in (a, b):

@@ -27,6 +27,7 @@ TOOL_METHODS = {
     "tap_button": "button.tap", "tap_slide": "slide.tap", "mark_read": "message.markRead",
     "mark_all_read": "feed.markAllRead", "dismiss_message": "message.dismiss", "ingest_payload": "message.ingest",
     "resolve_payload": "message.resolve", "lint_payload": "message.resolve", "sync_inbox": "feed.sync",
+    "clear_read": "feed.dismissRead", "clear_all": "feed.dismissAll",
 }
 
 
@@ -238,7 +239,7 @@ def test_tool_schemas_are_derived_from_the_contract(mcp):
 
 
 def test_tool_list_is_small_and_cards_are_given_compact(mcp):
-    """A host sends the tool list to its model in every session: at most 24 KiB for all 13 tools
+    """A host sends the tool list to its model in every session: at most 24 KiB for all 15 tools
     (96 KiB when each output carried the card's full shape), the card as every card's members, typed."""
     server = mcp()
     server.initialize()

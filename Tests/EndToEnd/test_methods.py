@@ -72,7 +72,8 @@ def test_a_row_tap_marks_read_and_opened_unless_suppressed(store):
     assert tap["message"]["read"] and tap["message"]["actionPerformed"]
     assert tap["customData"] is None
     changed = [n["params"] for n in server.notifications if n["method"] == "feed.changed"]
-    assert {"reason": "opened", "updated": ["plain-note"]} in changed
+    assert {"reason": "opened", "updated": ["plain-note"],
+            "counts": {"total": 10, "unread": 9, "unactioned": 9, "pinned": 1}} in changed
     assert ok(server, "feed.counts")["unactioned"] == 9
 
 

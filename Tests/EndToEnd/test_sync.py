@@ -23,6 +23,7 @@ from sync_support import (  # noqa: F401  (fixtures)
     token_env,
 )
 
+ZERO = {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0}  # feed.changed's counts of an empty feed
 COMMON = {"application": APP, "hwid": "hw-test", "userId": USER, "v": "0.1.0", "device_type": 3}
 
 
@@ -319,7 +320,7 @@ def test_a_new_user_id_clears_the_inbox_and_the_old_change_is_still_sent(servers
     server.notifications.clear()
     result = server.call("config.set", {"backend": {"userId": "user-2"}})
     assert result["backend"]["userId"] == "user-2" and result["backend"]["pending"] == 1
-    assert server.notifications_of("feed.changed")[-1]["params"] == {"reason": "config", "removed": ["mine"]}
+    assert server.notifications_of("feed.changed")[-1]["params"] == {"reason": "config", "removed": ["mine"], "counts": ZERO}
     assert server.feed() == {}
     backend.up()
     result = server.sync()
@@ -441,7 +442,8 @@ def test_background_sync_notifies_and_backs_off(servers, store_path, backend):
     deadline = time.monotonic() + 5
     while not server.notifications_of("feed.changed") and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert server.notifications_of("feed.changed")[0]["params"] == {"reason": "sync", "added": ["a"]}
+    assert server.notifications_of("feed.changed")[0]["params"] == {"reason": "sync", "added": ["a"],
+                                                                 "counts": {**ZERO, "total": 1, "unread": 1, "unactioned": 1}}
     assert not server.notifications_of("sync.progress"), "progress belongs to feed.sync requests"
 
     # A refused change waits for its retry time: the clock is pinned, so it is not tried again.

@@ -330,6 +330,19 @@ export interface CreateMessageRequestRequest {
 }
 
 /**
+ * Selects the messages whose custom data (the marketer's data, delivered as u: the card's
+ * customData) has every key given here at its top level, equal to the value given: {"category":
+ * "promo"} is a tab of promotions; more than one key means all of them. Values are strings,
+ * numbers or booleans, compared as JSON values (3 equals 3.0; "3" does not equal 3); a key holding
+ * an object, an array or null in a message never matches. An empty object is no filter. Nothing
+ * richer (nested paths, ranges, any-of): every filtered page must stay one seek of the store's
+ * index of top-level keys, so a page costs the same on a store of 1,000 or 100,000 messages.
+ * feed.list, feed.counts, feed.markAllRead, feed.dismissRead and feed.dismissAll read it the same
+ * way.
+ */
+export type CustomDataFilter = { [key: string]: string | number | boolean };
+
+/**
  * Why a rich card fell back to `classic`: the kind asked for and the reason (also reported as a
  * WARN).
  */
@@ -420,7 +433,10 @@ export interface FeedPage {
    * dismissed; refused by another store.
    */
   nextCursor: string | null;
-  /** Counts over the whole visible feed, not just this page. */
+  /**
+   * Counts over the whole visible feed, not just this page; with a customData filter, over the
+   * messages the filter selects (the tab's badge).
+   */
   counts: Counts;
 }
 
@@ -872,24 +888,70 @@ export interface FeedListParams {
   unreadOnly?: boolean | null;
   /** Only cards of these kinds. */
   kinds?: CardKind[] | null;
+  /**
+   * Only messages whose custom data (u) has these top-level keys and values (CustomDataFilter).
+   * The page's counts are then the filter's, and a cursor made under one filter is refused under
+   * another (-32602 naming cursor).
+   */
+  customData?: CustomDataFilter | null;
 }
 
 export type FeedListResult = FeedPage;
 
 /** The params of feed.counts. */
 export interface FeedCountsParams {
+  /**
+   * Count only messages whose custom data (u) has these top-level keys and values
+   * (CustomDataFilter): a tab's badge.
+   */
+  customData?: CustomDataFilter | null;
 }
 
 export type FeedCountsResult = Counts;
 
 /** The params of feed.markAllRead. */
 export interface FeedMarkAllReadParams {
+  /**
+   * Only messages whose custom data (u) has these top-level keys and values (CustomDataFilter);
+   * the others stay as they are.
+   */
+  customData?: CustomDataFilter | null;
 }
 
 /** The outcome. */
 export interface FeedMarkAllReadResult {
   /** How many became read. */
   changed: number;
+}
+
+/** The params of feed.dismissRead. */
+export interface FeedDismissReadParams {
+  /**
+   * Only messages whose custom data (u) has these top-level keys and values (CustomDataFilter);
+   * the others stay.
+   */
+  customData?: CustomDataFilter | null;
+}
+
+/** The outcome. */
+export interface FeedDismissReadResult {
+  /** How many messages were dismissed now. */
+  dismissed: number;
+}
+
+/** The params of feed.dismissAll. */
+export interface FeedDismissAllParams {
+  /**
+   * Only messages whose custom data (u) has these top-level keys and values (CustomDataFilter);
+   * the others stay.
+   */
+  customData?: CustomDataFilter | null;
+}
+
+/** The outcome. */
+export interface FeedDismissAllResult {
+  /** How many messages were dismissed now. */
+  dismissed: number;
 }
 
 /** The params of feed.sync. */
@@ -1083,6 +1145,12 @@ export interface FeedChangedParams {
   updated?: string[];
   /** Ids that left the feed. */
   removed?: string[];
+  /**
+   * The feed's counts (no filter) once the change has committed: equal to what feed.counts answers
+   * right after, unless something changed since (whose own feed.changed follows). Absent only when
+   * the store could not be read after the change.
+   */
+  counts?: Counts;
 }
 
 /** The params of log. */
@@ -1152,13 +1220,42 @@ export interface Methods {
    * one message: its cards fill at most half of --max-reply-bytes (a page whose next card would
    * pass that ends early, with a cursor to it), and a stored message past --max-message-bytes
    * (kept from before that limit) or whose card alone is larger than a page may hold is left out
-   * with a warning (log, code messageOmitted) and stays in the store.
+   * with a warning (log, code messageOmitted) and stays in the store. With customData the page is
+   * read from the store's tag index: a filtered page costs O(limit) whatever the store's size,
+   * like an unfiltered one; its cursor carries the filter and is refused under any other.
    */
   "feed.list": { params: FeedListParams; result: FeedListResult };
-  /** Counts over the visible messages. */
+  /**
+   * Counts over the visible messages. Over the visible messages (not dismissed, not expired), or
+   * those customData selects. The store keeps the counts of the whole feed and of each top-level
+   * key and value, so a count with no filter or a one-key filter costs the same whatever the
+   * store's size; a filter of several keys is counted over the first key's messages.
+   */
   "feed.counts": { params: FeedCountsParams; result: FeedCountsResult };
-  /** Marks every visible unread message read; each change is queued for the backend. */
+  /**
+   * Marks every visible unread message (that customData selects) read; each change is queued for
+   * the backend. One transaction; feed.changed {reason: read} lists every id.
+   */
   "feed.markAllRead": { params: FeedMarkAllReadParams; result: FeedMarkAllReadResult };
+  /**
+   * Dismisses every visible read message (that customData selects), pinned or not: a "clear read"
+   * action. What InboxKit's deleteAllReadMessages does: every read message leaves the feed, pinned
+   * ones too; unread ones stay, pinned or not. In one transaction, committed before the reply:
+   * each dismissal is stored and queued for the backend exactly as message.dismiss queues it
+   * (inboxStatus with status 4, kept in the outbox until the backend confirms, across restarts),
+   * and one feed.changed {reason: dismissed} lists every id removed. A dismissed message never
+   * comes back, whatever a later sync returns.
+   */
+  "feed.dismissRead": { params: FeedDismissReadParams; result: FeedDismissReadResult };
+  /**
+   * Dismisses every visible message (that customData selects): a "clear all" action. Read or not,
+   * pinned or not. In one transaction, committed before the reply: each dismissal is stored and
+   * queued for the backend exactly as message.dismiss queues it (inboxStatus with status 4, kept
+   * in the outbox until the backend confirms, across restarts), and one feed.changed {reason:
+   * dismissed} lists every id removed. A dismissed message never comes back, whatever a later sync
+   * returns.
+   */
+  "feed.dismissAll": { params: FeedDismissAllParams; result: FeedDismissAllResult };
   /**
    * Pull-to-refresh: pushes queued status changes, fetches the inbox from the backend, merges it.
    * Sends every queued status change to inboxStatus, fetches getInboxMessages unless the last

@@ -20,6 +20,7 @@ views() {
       def state: [if .read then "read" else "unread" end, (if .actionPerformed then "opened" else empty end),
         (if .pinned then "pinned" else empty end)] | join(", ");
       def tally: "\(.total) messages: \(.unread) unread, \(.unactioned) not opened, \(.pinned) pinned";
+      def tab: if $asked.customData then "in the tab \($asked.customData | tojson | seen): " else "" end;
       def card: "card \(.id | seen), kind \(.kind)"
           + (if .requestedKind != .kind then " (its payload asks for \(.requestedKind | seen))" else "" end),
         (if .degraded then "  fallback  \(.degraded.reason | seen)" else empty end),
@@ -37,9 +38,12 @@ views() {
         (if (.buttons | length) > 0
           then "     " + ([.buttons | to_entries[] | "(\(.key)) \(.value.title | seen) -> \(.value.action | goes)"] | join("  "))
           else empty end)),
-      "this page: \(.items | length) (u unread, p pinned); \(.counts | tally)",
+      "this page: \(.items | length) (u unread, p pinned); \(tab)\(.counts | tally)",
       (if .nextCursor then "next page: inbox feed.list cursor=\(.nextCursor | seen)" else empty end)' ;;
-    feed.counts) printf '%s' 'tally' ;;
+    feed.counts) printf '%s' 'tab + tally' ;;
+    feed.markAllRead) printf '%s' 'tab + "newly read: \(.changed)"' ;;
+    feed.dismissRead) printf '%s' 'tab + "dismissed \(.dismissed) read messages, pinned or not"' ;;
+    feed.dismissAll) printf '%s' 'tab + "dismissed \(.dismissed) messages"' ;;
     message.get | message.resolve) printf '%s' 'card' ;;
     message.ingest) printf '%s' '"\(.outcome) to the store:", (.message | card)' ;;
     message.tap) printf '%s' '"\(.message.id | seen) (\(.message | heading)) is now \(.message | state)",

@@ -24,8 +24,9 @@ describe('notifications', () => {
     client.on('notification', (method, params) => all.push([method, params]));
     const { message, outcome } = await client.message.ingest({ payload: PUSH });
     assert.deepEqual([message.id, outcome], ['push-node', 'added']);
-    assert.deepEqual(named, [{ reason: 'ingested', added: ['push-node'] }]);
-    assert.deepEqual(all, [['feed.changed', { reason: 'ingested', added: ['push-node'] }]]);
+    const counts = { total: 11, unread: 11, unactioned: 11, pinned: 1 };
+    assert.deepEqual(named, [{ reason: 'ingested', added: ['push-node'], counts }]);
+    assert.deepEqual(all, [['feed.changed', { reason: 'ingested', added: ['push-node'], counts }]]);
   });
 
   test('log notifications carry the feed degradations', async (t) => {

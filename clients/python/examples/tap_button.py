@@ -5,7 +5,7 @@
 
 `dismiss` and `markRead` are performed by the server; `openURL` and `custom` are the host's to
 act on. Every tap marks the message opened (the backend counts it as an open). The `feed.changed`
-notification a tap causes is printed as it arrives.
+notification a tap causes is printed as it arrives, with the unread count it carries (a badge).
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from shown import shown
 
 
 def on_change(notification: Notification) -> None:
-    changes = {k: v for k, v in notification.params.items() if k != "reason"}
-    print(f"feed.changed: {notification.params['reason']} {changes}")
+    changes = {k: v for k, v in notification.params.items() if k not in ("reason", "counts")}
+    badge = notification.params.get("counts", {}).get("unread")
+    print(f"feed.changed: {notification.params['reason']} {changes}, {badge} unread")
 
 
 def main() -> int:

@@ -157,6 +157,16 @@ class CreateMessageRequestRequest(TypedDict):
     auth: NotRequired[str]
     notifications: List[SendRequestNotification]
 
+# Selects the messages whose custom data (the marketer's data, delivered as u: the card's
+# customData) has every key given here at its top level, equal to the value given: {"category":
+# "promo"} is a tab of promotions; more than one key means all of them. Values are strings, numbers
+# or booleans, compared as JSON values (3 equals 3.0; "3" does not equal 3); a key holding an
+# object, an array or null in a message never matches. An empty object is no filter. Nothing richer
+# (nested paths, ranges, any-of): every filtered page must stay one seek of the store's index of
+# top-level keys, so a page costs the same on a store of 1,000 or 100,000 messages. feed.list,
+# feed.counts, feed.markAllRead, feed.dismissRead and feed.dismissAll read it the same way.
+CustomDataFilter: TypeAlias = Dict[str, Union[str, float, bool]]
+
 # Why a rich card fell back to `classic`: the kind asked for and the reason (also reported as a
 # WARN).
 Degradation = TypedDict("Degradation", {"from": CardKind, "reason": str})
@@ -420,6 +430,14 @@ class FeedMarkAllReadResult(TypedDict):
     """The outcome."""
     changed: int
 
+class FeedDismissReadResult(TypedDict):
+    """The outcome."""
+    dismissed: int
+
+class FeedDismissAllResult(TypedDict):
+    """The outcome."""
+    dismissed: int
+
 FeedSyncResult: TypeAlias = SyncReport
 
 MessageGetResult: TypeAlias = Card
@@ -477,15 +495,25 @@ class ConfigMethods:
         ...
 
 class FeedMethods:
-    def list(self, *, cursor: Optional[str] = ..., limit: Optional[int] = ..., unreadOnly: Optional[bool] = ..., kinds: Optional[List[CardKind]] = ...) -> FeedListResult:
+    def list(self, *, cursor: Optional[str] = ..., limit: Optional[int] = ..., unreadOnly: Optional[bool] = ..., kinds: Optional[List[CardKind]] = ..., customData: Optional[CustomDataFilter] = ...) -> FeedListResult:
         """feed.list: One page of the feed, in feed order."""
         ...
-    def counts(self) -> FeedCountsResult:
+    def counts(self, *, customData: Optional[CustomDataFilter] = ...) -> FeedCountsResult:
         """feed.counts: Counts over the visible messages."""
         ...
-    def markAllRead(self) -> FeedMarkAllReadResult:
-        """feed.markAllRead: Marks every visible unread message read; each change is queued for the
-        backend.
+    def markAllRead(self, *, customData: Optional[CustomDataFilter] = ...) -> FeedMarkAllReadResult:
+        """feed.markAllRead: Marks every visible unread message (that customData selects) read;
+        each change is queued for the backend.
+        """
+        ...
+    def dismissRead(self, *, customData: Optional[CustomDataFilter] = ...) -> FeedDismissReadResult:
+        """feed.dismissRead: Dismisses every visible read message (that customData selects), pinned
+        or not: a "clear read" action.
+        """
+        ...
+    def dismissAll(self, *, customData: Optional[CustomDataFilter] = ...) -> FeedDismissAllResult:
+        """feed.dismissAll: Dismisses every visible message (that customData selects): a "clear
+        all" action.
         """
         ...
     def sync(self, *, force: Optional[bool] = ...) -> FeedSyncResult:

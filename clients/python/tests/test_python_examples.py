@@ -50,13 +50,13 @@ def test_list_feed_prints_every_card_and_the_counts(env: Dict[str, str]) -> None
 
 def test_tap_button_acts_on_each_kind_of_action(env: Dict[str, str]) -> None:
     assert run(env, "tap_button.py", "summer-sale", "0").stdout.splitlines() == [
-        "feed.changed: opened {'updated': ['summer-sale']}",
+        "feed.changed: opened {'updated': ['summer-sale']}, 9 unread",
         "open https://example.com/promo/SUMMER2026 (the host opens it)",
         "summer-sale stays in the feed, opened",
     ]
     assert "custom action for the host: {'tag': 'save_promo'}" in run(env, "tap_button.py", "summer-sale", "1").stdout.splitlines()
     assert run(env, "tap_button.py", "welcome", "1").stdout.splitlines() == [
-        "feed.changed: dismissed {'removed': ['welcome']}",
+        "feed.changed: dismissed {'removed': ['welcome']}, 9 unread",
         "dismiss: done by the server",
         "welcome left the feed",
     ]
@@ -101,7 +101,8 @@ def test_listen_calls_methods_by_name_and_prints_notifications_first(env: Dict[s
     done = run(env, "listen.py", input=lines)
     assert done.returncode == 1, done.stderr  # two of the calls failed
     assert done.stdout.splitlines() == [
-        'feed.changed {"reason": "dismissed", "removed": ["welcome"]}',
+        'feed.changed {"reason": "dismissed", "removed": ["welcome"], "counts": {"total": 9, "unread": 9, '
+        '"unactioned": 9, "pinned": 0}}',
         'message.dismiss -> {"dismissed": true}',
         'feed.counts -> {"total": 9, "unread": 9, "unactioned": 9, "pinned": 0}',
         'message.get -> MessageNotFound -32001 {"id": "welcome"}',

@@ -101,6 +101,20 @@ def test_feed_list_pages_with_the_cursor_it_prints(inbox: Runner) -> None:
     assert [card["id"] for card in second["items"]] == SAMPLE_IDS[4:8]
 
 
+def test_a_tab_is_listed_counted_marked_read_and_cleared_with_its_filter_named(inbox: Runner) -> None:
+    captioned = 'customData={"displayType":"captioned"}'
+    lines = ok(inbox("feed.list", captioned)).splitlines()
+    assert [line[3:].split()[0] for line in lines if line.startswith("u")] == ["summer-sale"]
+    assert lines[-1] == ('this page: 1 (u unread, p pinned); in the tab {"displayType":"captioned"}: '
+                         "1 messages: 1 unread, 1 not opened, 0 pinned")
+    assert ok(inbox("feed.markAllRead", captioned)) == 'in the tab {"displayType":"captioned"}: newly read: 1\n'
+    assert ok(inbox("feed.counts")) == "10 messages: 9 unread, 10 not opened, 1 pinned\n"
+    assert ok(inbox("feed.dismissRead")) == "dismissed 1 read messages, pinned or not\n"
+    assert ok(inbox("feed.dismissAll", 'customData={"campaign":"q4"}')) == (
+        'in the tab {"campaign":"q4"}: dismissed 1 messages\n')
+    assert ok(inbox("feed.counts")) == "8 messages: 8 unread, 8 not opened, 1 pinned\n"
+
+
 def test_key_value_words_are_typed_by_the_param_schema(inbox: Runner) -> None:
     videos = json.loads(ok(inbox("--json", "feed.list", 'kinds=["video","carousel"]', "unreadOnly=true")))
     assert [card["id"] for card in videos["items"]] == ["new-arrivals", "the-reveal"]
