@@ -52,15 +52,8 @@ enum ToolCatalog {
     Tool(
       name: "clear_read", title: "Clear read messages",
       description:
-        "Dismisses every read message, pinned or not (those customData selects, if given) for good, in one step; "
-        + "unread ones stay. Each dismissal is queued for the backend.",
+        "Dismisses every read message, pinned or not (of the customData tab, if given) for good; unread ones stay.",
       method: "feed.dismissRead", hints: Tool.Hints(destructive: true, idempotent: true), text: ToolText.cleared),
-    Tool(
-      name: "clear_all", title: "Clear the inbox",
-      description:
-        "Dismisses every message, read or not (those customData selects, if given) for good, in one step. Each "
-        + "dismissal is queued for the backend.",
-      method: "feed.dismissAll", hints: Tool.Hints(destructive: true, idempotent: true), text: ToolText.cleared),
     Tool(
       name: "ingest_payload", title: "Add a message from a payload",
       description:

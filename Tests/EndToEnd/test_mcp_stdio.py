@@ -27,7 +27,7 @@ TOOL_METHODS = {
     "tap_button": "button.tap", "tap_slide": "slide.tap", "mark_read": "message.markRead",
     "mark_all_read": "feed.markAllRead", "dismiss_message": "message.dismiss", "ingest_payload": "message.ingest",
     "resolve_payload": "message.resolve", "lint_payload": "message.resolve", "sync_inbox": "feed.sync",
-    "clear_read": "feed.dismissRead", "clear_all": "feed.dismissAll",
+    "clear_read": "feed.dismissRead",
 }
 
 
@@ -239,12 +239,13 @@ def test_tool_schemas_are_derived_from_the_contract(mcp):
 
 
 def test_tool_list_is_small_and_cards_are_given_compact(mcp):
-    """A host sends the tool list to its model in every session: at most 24 KiB for all 15 tools
+    """A host sends the tool list to its model in every session: at most 28 KiB for all 14 tools (24 KiB
+    before the custom-data filter, whose schema four tools carry, and clear_read)
     (96 KiB when each output carried the card's full shape), the card as every card's members, typed."""
     server = mcp()
     server.initialize()
     listed = server.call("tools/list")["result"]
-    assert len(json.dumps(listed, separators=(",", ":")).encode()) <= 24 * 1024
+    assert len(json.dumps(listed, separators=(",", ":")).encode()) <= 28 * 1024
     with open(DOCUMENT_PATH, encoding="utf-8") as file:
         common = json.load(file)["components"]["schemas"]["CardCommon"]
     cards = [tool["outputSchema"]["$defs"]["Card"] for tool in listed["tools"] if "Card" in tool["outputSchema"].get("$defs", {})]

@@ -109,7 +109,8 @@ def test_dismissal_survives_a_restart_and_the_sample_is_not_reseeded(store):
     server = start(store)
     assert ok(server, "message.dismiss", {"id": "the-reveal"}) == {"dismissed": True}
     assert ok(server, "message.dismiss", {"id": "the-reveal"}) == {"dismissed": False}
-    assert {"reason": "dismissed", "removed": ["the-reveal"]} in [n["params"] for n in server.notifications]
+    assert {"reason": "dismissed", "removed": ["the-reveal"],
+            "counts": {"total": 9, "unread": 9, "unactioned": 9, "pinned": 1}} in [n["params"] for n in server.notifications]
     fail(server, "message.dismiss", {"id": "never-existed"}, -32001)
     server.close_stdin()
     assert server.wait_exit()[0] == 0

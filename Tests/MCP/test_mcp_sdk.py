@@ -22,10 +22,10 @@ MODERN = "2026-07-28"
 TOOLS = {
     "list_feed", "get_message", "inbox_counts", "tap_message", "tap_button", "tap_slide", "mark_read",
     "mark_all_read", "dismiss_message", "ingest_payload", "resolve_payload", "lint_payload", "sync_inbox",
-    "clear_read", "clear_all",
+    "clear_read",
 }
 READ_ONLY = {"list_feed", "get_message", "inbox_counts", "tap_slide", "resolve_payload", "lint_payload"}
-DESTRUCTIVE = {"tap_button", "dismiss_message", "sync_inbox", "clear_read", "clear_all"}
+DESTRUCTIVE = {"tap_button", "dismiss_message", "sync_inbox", "clear_read"}
 
 with open(os.path.join(REPO, "clients", "examples", "flash-sale-push.json"), encoding="utf-8") as _file:
     PUSH = json.load(_file)

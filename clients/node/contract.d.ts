@@ -330,15 +330,9 @@ export interface CreateMessageRequestRequest {
 }
 
 /**
- * Selects the messages whose custom data (the marketer's data, delivered as u: the card's
- * customData) has every key given here at its top level, equal to the value given: {"category":
- * "promo"} is a tab of promotions; more than one key means all of them. Values are strings,
- * numbers or booleans, compared as JSON values (3 equals 3.0; "3" does not equal 3); a key holding
- * an object, an array or null in a message never matches. An empty object is no filter. Nothing
- * richer (nested paths, ranges, any-of): every filtered page must stay one seek of the store's
- * index of top-level keys, so a page costs the same on a store of 1,000 or 100,000 messages.
- * feed.list, feed.counts, feed.markAllRead, feed.dismissRead and feed.dismissAll read it the same
- * way.
+ * Messages whose custom data (u: the card's customData) has each key given at its top level, equal
+ * to its value: {"category": "promo"} is a tab. Values compare as JSON (3 equals 3.0, not "3"); {}
+ * is no filter.
  */
 export type CustomDataFilter = { [key: string]: string | number | boolean };
 

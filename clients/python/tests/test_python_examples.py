@@ -56,7 +56,7 @@ def test_tap_button_acts_on_each_kind_of_action(env: Dict[str, str]) -> None:
     ]
     assert "custom action for the host: {'tag': 'save_promo'}" in run(env, "tap_button.py", "summer-sale", "1").stdout.splitlines()
     assert run(env, "tap_button.py", "welcome", "1").stdout.splitlines() == [
-        "feed.changed: dismissed {'removed': ['welcome']}, 9 unread",
+        "feed.changed: dismissed {'removed': ['welcome']}, 8 unread",
         "dismiss: done by the server",
         "welcome left the feed",
     ]
