@@ -84,10 +84,11 @@ def backend_message(index: int) -> dict:
             "status": 1, "hash": f"H{index}"}
 
 
-def make_store(binary: str, path: str, count: int) -> None:
+def make_store(binary: str, path: str, count: int, message=backend_message) -> None:
+    """A store of `count` messages, `message(k)` each, ingested 500 to a batch."""
     server = Server(binary, path)
     for start in range(0, count, 500):
-        batch = [{"jsonrpc": "2.0", "id": f"i{k}", "method": "message.ingest", "params": {"payload": backend_message(k)}}
+        batch = [{"jsonrpc": "2.0", "id": f"i{k}", "method": "message.ingest", "params": {"payload": message(k)}}
                  for k in range(start, min(count, start + 500))]
         os.write(server.process.stdin.fileno(), json.dumps(batch).encode() + b"\n")
         while True:  # feed.changed notifications come first, then the batch's one array reply

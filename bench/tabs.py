@@ -29,7 +29,7 @@ import tempfile
 import time
 
 from results_section import markdown_table, now, publish
-from store import NOW, Server, build, round_trips
+from store import NOW, Server, build, make_store, round_trips
 
 CATEGORIES = ("promo", "orders", "account")
 
@@ -41,24 +41,6 @@ def tagged_message(index: int, status: int = 1) -> dict:
     return {"inbox_id": f"m{index:06d}", "order": str(index + 1), "rt": str(NOW + 10**7),
             "send_date": str(NOW - index), "title": f"Message {index}", "text": "Body", "action_type": 0,
             "action_params": json.dumps({"u": custom}), "status": status, "hash": f"H{index}"}
-
-
-def make_store(binary: str, path: str, count: int, status: int = 1) -> None:
-    server = Server(binary, path)
-    for start in range(0, count, 500):
-        batch = [{"jsonrpc": "2.0", "id": f"i{k}", "method": "message.ingest",
-                  "params": {"payload": tagged_message(k, status)}} for k in range(start, min(count, start + 500))]
-        os.write(server.process.stdin.fileno(), json.dumps(batch).encode() + b"\n")
-        while True:  # feed.changed notifications come first, then the batch's one array reply
-            while server.pending.find(b"\n") < 0:
-                server.pending += os.read(server.process.stdout.fileno(), 1 << 20)
-            line, _, rest = bytes(server.pending).partition(b"\n")
-            server.pending = bytearray(rest)
-            reply = json.loads(line)
-            if isinstance(reply, list):
-                assert all("result" in r for r in reply), reply[:2]
-                break
-    server.close()
 
 
 def filtered_us(binary: str, store: str, method: str, category: str, count: int) -> float:
@@ -134,9 +116,9 @@ def main() -> int:
         small, large = os.path.join(directory, "1k.sqlite"), os.path.join(directory, "big.sqlite")
         read = os.path.join(directory, "read.sqlite")
         t0 = time.perf_counter()
-        make_store(binary, small, 1_000)
-        make_store(binary, large, big)
-        make_store(binary, read, clearing, status=2)
+        make_store(binary, small, 1_000, tagged_message)
+        make_store(binary, large, big, tagged_message)
+        make_store(binary, read, clearing, lambda k: tagged_message(k, status=2))
         built = time.perf_counter() - t0
         figures = {}
         for method in ("feed.list", "feed.counts"):

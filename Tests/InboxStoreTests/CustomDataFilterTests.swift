@@ -44,19 +44,14 @@ struct CustomDataFilterTests {
   }
 
   @Test func aStoreMadeBeforeTheTagIndexIsTaggedByItsMigration() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-tags-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("old.sqlite").path
-    try FileManager.default.copyItem(
-      atPath: StoreFileTests.fixtures.appendingPathComponent("store-v1.sqlite").path, toPath: path)
-    let store = try InboxStore.open(InboxStore.Options(path: path))
-    defer { try? store.close() }
-    let pinned = try filter(["pinned": true])
-    let page = try store.page(
-      after: nil, limit: 10, unreadOnly: false, unreadFirst: false, customData: pinned, now: Self.now)
-    #expect(page.messages.map(\.id) == ["m-pinned"])
-    #expect(
-      try store.counts(now: Self.now, customData: pinned) == FeedCounts(total: 1, unread: 1, unactioned: 1, pinned: 1))
+    try withVersionOneStore { store in
+      let pinned = try filter(["pinned": true])
+      let page = try store.page(
+        after: nil, limit: 10, unreadOnly: false, unreadFirst: false, customData: pinned, now: Self.now)
+      #expect(page.messages.map(\.id) == ["m-pinned"])
+      #expect(
+        try store.counts(now: Self.now, customData: pinned) == FeedCounts(total: 1, unread: 1, unactioned: 1, pinned: 1)
+      )
+    }
   }
 }

@@ -11,26 +11,20 @@ struct OutboxAccountTests {
 
   /// A version-1 store keeps every queued change, in order, as changes of the account in force.
   @Test func migrationKeepsQueuedChangesAndTheirOrder() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-outbox-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("old.sqlite").path
-    try FileManager.default.copyItem(
-      atPath: StoreFileTests.fixtures.appendingPathComponent("store-v1.sqlite").path, toPath: path)
-    let store = try InboxStore.open(InboxStore.Options(path: path))
-    defer { try? store.close() }
-    let entries = try store.outbox()
-    #expect(entries.map(\.messageID) == ["m-read", "m-gone"])
-    #expect(entries.map(\.account) == ["", ""])
-    #expect(entries.map(\.seq) == entries.map(\.seq).sorted())
-    // New changes get later sequence numbers than the migrated ones.
-    try store.add(try backendMessage("fresh", sentAt: 100))
-    _ = try store.markRead(ids: ["fresh"], now: now)
-    #expect(try store.outbox().last.map { $0.messageID } == "fresh")
-    #expect(try store.outbox().last.map(\.seq) ?? 0 > entries.map(\.seq).max() ?? 0)
-    // Version 5: the table and its unique key, without the index that duplicated it.
-    let btrees = try store.read { try $0.scalar("SELECT count(*) FROM sqlite_master WHERE tbl_name = 'outbox'") }
-    #expect(btrees == 2)
+    try withVersionOneStore { store in
+      let entries = try store.outbox()
+      #expect(entries.map(\.messageID) == ["m-read", "m-gone"])
+      #expect(entries.map(\.account) == ["", ""])
+      #expect(entries.map(\.seq) == entries.map(\.seq).sorted())
+      // New changes get later sequence numbers than the migrated ones.
+      try store.add(try backendMessage("fresh", sentAt: 100))
+      _ = try store.markRead(ids: ["fresh"], now: now)
+      #expect(try store.outbox().last.map { $0.messageID } == "fresh")
+      #expect(try store.outbox().last.map(\.seq) ?? 0 > entries.map(\.seq).max() ?? 0)
+      // Version 5: the table and its unique key, without the index that duplicated it.
+      let btrees = try store.read { try $0.scalar("SELECT count(*) FROM sqlite_master WHERE tbl_name = 'outbox'") }
+      #expect(btrees == 2)
+    }
   }
 
   /// A change's number never comes back, even after the newest change has left the outbox: a sync

@@ -22,6 +22,20 @@ final class TemporaryStore {
   }
 }
 
+/// Runs `body` on a copy of the version-1 store (Fixtures/store-v1.sqlite), opened, so migrated
+/// to the latest schema, in a temp directory removed afterwards.
+func withVersionOneStore<T>(_ body: (InboxStore) throws -> T) throws -> T {
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-v1-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: directory) }
+  let path = directory.appendingPathComponent("old.sqlite").path
+  try FileManager.default.copyItem(
+    atPath: StoreFileTests.fixtures.appendingPathComponent("store-v1.sqlite").path, toPath: path)
+  let store = try InboxStore.open(InboxStore.Options(path: path))
+  defer { try? store.close() }
+  return try body(store)
+}
+
 /// A backend-shaped message, read by the engine as the store would receive it.
 func backendMessage(
   _ id: String, sentAt: Int64, expiresAt: Int64 = 4_102_444_800, pinned: Bool = false, order: String? = nil,
