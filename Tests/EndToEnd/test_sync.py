@@ -113,7 +113,8 @@ def test_progress_notifications_and_feed_changed(servers, store_path, backend):
     assert stages.index("fetch") < stages.index("merge") < stages.index("done")
     changed = server.notifications_of("feed.changed")
     assert changed == [
-        {"jsonrpc": "2.0", "method": "feed.changed", "params": {"reason": "sync", "added": ["a"], "updated": ["p"]}}
+        {"jsonrpc": "2.0", "method": "feed.changed", "params": {"reason": "sync", "added": ["a"], "updated": ["p"],
+                                                               "counts": {**ZERO, "total": 2, "unread": 1, "unactioned": 2}}}
     ]
 
 
