@@ -71,7 +71,12 @@ public struct CustomDataFilter: Sendable, Hashable {
   /// scalar top-level key and its canonical text; nil when there is none.
   static func tags(of customData: JSONObject?) -> String? {
     guard let customData else { return nil }
-    let tags = customData.compactMap { member in canonical(member.value).map { (member.key, JSONValue.string($0)) } }
+    // One row per key (`message_tags` is keyed by it), with the value a lookup of the key finds.
+    var seen = Set<String>()
+    let tags = customData.compactMap { member -> (String, JSONValue)? in
+      guard seen.insert(member.key).inserted, let value = customData[member.key].flatMap(canonical) else { return nil }
+      return (member.key, .string(value))
+    }
     return tags.isEmpty ? nil : JSONValue.object(JSONObject(tags)).jsonString
   }
 }

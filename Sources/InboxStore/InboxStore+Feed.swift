@@ -8,12 +8,12 @@ public struct FeedPage: Sendable {
 }
 
 extension InboxStore {
-  /// Reads up to `limit` visible messages after `cursor`, in feed order (SPEC.md §5): pinned first,
-  /// (unread first when asked), newest first, ties by id.
+  /// Reads up to `limit` visible messages (those `customData` selects) after `cursor`, in feed
+  /// order (SPEC.md §5): pinned first, (unread first when asked), newest first, ties by id.
   ///
   /// Keyset paging: the position after the cursor is split into a few index range seeks (same key
   /// prefix with a later id, then a later sort time, then a later group), so a page costs O(limit)
-  /// whatever the store size.
+  /// whatever the store size. Under a filter the same seeks run over the tag index (`FeedScope`).
   public func page(
     after cursor: FeedCursor?, limit: Int, unreadOnly: Bool, unreadFirst: Bool,
     customData: CustomDataFilter? = nil, now: Int64
@@ -85,15 +85,15 @@ extension InboxStore {
   /// several keys is counted over the first key's index range.
   public func counts(now: Int64, customData: CustomDataFilter? = nil) throws -> FeedCounts {
     try read { database in
-      guard let customData else { return try Self.keptCounts(database: database, now: now) }
+      guard let customData else { return try Self.feedCounts(database, now: now) }
       guard customData.terms.count == 1, let term = customData.terms.first else {
         return try Self.countedCounts(database, FeedScope(filter: customData, now: now))
       }
-      return try Self.keptCounts(database, term: term, now: now)
+      return try Self.tagCounts(database, term: term, now: now)
     }
   }
 
-  private static func keptCounts(database: Database, now: Int64) throws -> FeedCounts {
+  private static func feedCounts(_ database: Database, now: Int64) throws -> FeedCounts {
     var counts = FeedCounts()
     try database.query("SELECT total, unread, unactioned, pinned FROM feed_counts") { counts = FeedCounts(row: $0) }
     try database.query(
@@ -105,7 +105,7 @@ extension InboxStore {
     return counts
   }
 
-  private static func keptCounts(_ database: Database, term: (key: String, value: String), now: Int64) throws
+  private static func tagCounts(_ database: Database, term: (key: String, value: String), now: Int64) throws
     -> FeedCounts
   {
     var counts = FeedCounts()
