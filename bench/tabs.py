@@ -30,6 +30,7 @@ import time
 
 from results_section import markdown_table, now, publish
 from store import NOW, Server, build, make_store, round_trips
+from sync_memory import cpu_seconds
 
 CATEGORIES = ("promo", "orders", "account")
 
@@ -51,14 +52,19 @@ def tagged_message(index: int, status: int = 1, rare: bool = False) -> dict:
             "action_params": json.dumps({"u": custom}), "status": status, "hash": f"H{index}"}
 
 
-def filtered_us(binary: str, store: str, method: str, category: str, count: int) -> float:
-    """The median round trip of `method` under {"category": category} (a first page: limit 50)."""
+def filtered_us(binary: str, store: str, method: str, category: str | None, count: int) -> tuple[float, float]:
+    """`method` under {"category": category} (a first page: limit 50; None: no filter): the median round trip, and
+    the server's CPU time per request (user + system, /proc), which the load of a shared machine
+    moves far less than a round trip."""
     server = Server(binary, store)
-    params = {"customData": {"category": category}, **({"limit": 50} if method == "feed.list" else {})}
+    params = {**({"customData": {"category": category}} if category else {}),
+              **({"limit": 50} if method == "feed.list" else {})}
     server.call(method, params)  # warm: the first read of the tab's rows
+    before = cpu_seconds(server.process.pid)
     samples = round_trips(server, method, lambda _: params, count)
+    cpu = (cpu_seconds(server.process.pid) - before) / count * 1e6
     server.close()
-    return statistics.median(samples)
+    return statistics.median(samples), cpu
 
 
 def scan_us(store: str, category: str, count: int) -> float:
@@ -118,7 +124,7 @@ def main() -> int:
     args = parser.parse_args()
     binary = build(args)
     big = 10_000 if args.quick else 100_000
-    rounds = 100 if args.quick else 400
+    rounds = 100 if args.quick else 1000
     clearing = 2_000 if args.quick else 10_000
     with tempfile.TemporaryDirectory() as directory:
         small, large = os.path.join(directory, "1k.sqlite"), os.path.join(directory, "big.sqlite")
@@ -130,23 +136,24 @@ def main() -> int:
         built = time.perf_counter() - t0
         figures = {}
         for method in ("feed.list", "feed.counts"):
-            for category in ("promo", "rare"):
+            for category in ("promo", "rare", None):
                 # Alternated, five times: both stores see the same load.
                 pairs = [(filtered_us(binary, small, method, category, rounds),
                           filtered_us(binary, large, method, category, rounds)) for _ in range(5)]
-                figures[method, category] = (statistics.median(p[0] for p in pairs),
-                                             statistics.median(p[1] for p in pairs),
-                                             statistics.median(p[1] / p[0] for p in pairs))
+                figures[method, category] = [
+                    (statistics.median(p[0][k] for p in pairs), statistics.median(p[1][k] for p in pairs),
+                     statistics.median(p[1][k] / p[0][k] for p in pairs)) for k in (0, 1)]
         scans = {category: (scan_us(small, category, rounds), scan_us(large, category, rounds))
                  for category in ("promo", "rare")}
         clears = [(clear_read_ms(binary, read, directory), raw_delete_ms(read, directory)) for _ in range(3)]
     clear, raw = statistics.median(c for c, _ in clears), statistics.median(r for _, r in clears)
     rows = []
-    for (method, category), (one, many, ratio) in figures.items():
+    for (method, category), ((one, many, ratio), (cpu_one, cpu_many, cpu_ratio)) in figures.items():
         what = "first page, limit 50" if method == "feed.list" else "count"
-        share = f"{RARE} messages" if category == "rare" else "a third"
-        rows.append((f"{method} {what}, tab of {share}, {big // 1000}k store", f"{many:.0f} µs",
-                     f"the 1k store ({one:.0f} µs)", f"{ratio:.2f}"))
+        share = {"rare": f"tab of {RARE} messages", "promo": "tab of a third", None: "no filter"}[category]
+        rows.append((f"{method} {what}, {share}, {big // 1000}k store: round trip; server CPU per request",
+                     f"{many:.0f} µs; {cpu_many:.0f} µs", f"the 1k store ({one:.0f} µs; {cpu_one:.0f} µs)",
+                     f"{ratio:.2f}; {cpu_ratio:.2f}"))
     for category, (one, many) in scans.items():
         share = f"{RARE} messages" if category == "rare" else "a third"
         rows.append((f"reference: stored column scanned in feed order, tab of {share}, {big // 1000}k store",
@@ -157,7 +164,8 @@ def main() -> int:
     publish("tabs", "Tabs and clearing", table, (
         f"Measured {now()} by `bench/tabs.py` (release build; stores built through `message.ingest`, every\n"
         f"message in one of three categories but {RARE}, spread over the store, in \"rare\"; {big:,} messages and the rest in\n"
-        f"{built:.0f} s). Filtered figures are medians of {rounds} round trips from a Python client over pipes,\n"
+        f"{built:.0f} s). Filtered figures are medians of {rounds} round trips from a Python client over pipes, and the\n"
+        f"server's CPU time (user + system) over them per request, which the load of the shared machine moves less;\n"
         f"1k and {big // 1000}k alternated five times, the ratio the median of the five paired ratios. The reference rows read the\n"
         f"same page with Python's sqlite3 from the `tags` column alone, scanning `feed_order`: a common tab\n"
         f"costs what its page costs, a rare one what the rows before its 51st match cost, which grows with the\n"
