@@ -16,7 +16,7 @@ enum MCPHelp {
     (server/discover, then the revision in each request's _meta).
 
     TOOLS: list_feed, get_message, inbox_counts, tap_message, tap_button, tap_slide, mark_read,
-      mark_all_read, dismiss_message, ingest_payload, resolve_payload, lint_payload, sync_inbox.
+      mark_all_read, dismiss_message, clear_read, ingest_payload, resolve_payload, lint_payload, sync_inbox.
       Each runs the JSON-RPC method of the same meaning; its schemas come from Schemas/openrpc.json.
 
     RESOURCES: inbox://feed, inbox://counts, inbox://message/{id}, inbox://schemas/openrpc.json
