@@ -71,6 +71,9 @@ extension InboxStore {
   static func raise(_ database: Database, _ row: StoredMessage, to change: LocalChange, now: Int64) throws {
     let status = change.status
     try database.run(change.statement, [.int(status.rawValue), .int(now), .text(row.id)])
+    if max(row.status, status) != row.status {
+      try MessageTags.setStatus(database, id: row.id, max(row.status, status).rawValue)
+    }
     database.tally(from: (row.status, row.pinned), to: (max(row.status, status), row.pinned))
     try Outbox.enqueue(database, messageID: row.id, status: status, order: row.order, hash: row.hash, now: now)
   }

@@ -60,6 +60,7 @@ extension InboxStore {
         ids.append(row.text(0) ?? "")
         database.tally(from: (MessageStatus(rawValue: row.int(1)), row.int(2) != 0), to: nil)
       }
+      for id in ids { try MessageTags.remove(database, id: id) }
       try database.run("DELETE FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)])
       return ids
     }
@@ -72,6 +73,7 @@ extension InboxStore {
     status: MessageStatus,
     onlyRaise: Bool
   ) throws {
+    let tags = CustomDataFilter.tags(of: message.customData)
     try database.run(
       onlyRaise ? upsertRaisingSQL : upsertSettingSQL,
       [
@@ -79,8 +81,9 @@ extension InboxStore {
         .text(message.source.rawValue),
         message.order.sql, message.hash.sql, .int(pinned ? 1 : 0), .int(message.sentAt ?? Int64.min),
         message.sentAt.sql, message.expiresAt.sql, .int(serverStatus.rawValue), .int(status.rawValue),
-        CustomDataFilter.tags(of: message.customData).sql,
+        tags.sql,
       ])
+    try MessageTags.refresh(database, id: message.id, tagged: tags != nil)
   }
 
   // Built once and kept: the statement cache finds each by address, so a sync of 10k rows reuses one.

@@ -28,6 +28,8 @@ extension InboxStore {
       // A change already queued for that account under the same key stays queued once.
       try database.run("DELETE FROM outbox WHERE account = ''")
       try database.run("DELETE FROM messages")
+      try database.run("DELETE FROM message_tags")
+      try database.run("DELETE FROM tag_counts")
       try database.run("UPDATE feed_counts SET total = 0, unread = 0, unactioned = 0, pinned = 0")
       for (key, value) in settings { try Settings.set(database, key, value) }
       return (removed, dropped)
@@ -130,12 +132,16 @@ public final class SyncTransaction {
       UPDATE messages SET status = ?, server_status = ?, order_code = coalesce(?, order_code),
         hash = coalesce(hash, ?) WHERE id = ?
       """, [.int(status.rawValue), .int(serverStatus.rawValue), order.sql, hash.sql, .text(id)])
-    if changed > 0, let old { record(id, from: old, to: (status, old.pinned)) }
+    if changed > 0, let old {
+      if old.status != status { try MessageTags.setStatus(database, id: id, status.rawValue) }
+      record(id, from: old, to: (status, old.pinned))
+    }
   }
 
   /// Deletes a message row.
   public func delete(id: String) throws {
     let old = try state(of: id)
+    try MessageTags.remove(database, id: id)
     try database.run("DELETE FROM messages WHERE id = ?", [.text(id)])
     record(id, from: old, to: nil)
   }

@@ -138,11 +138,13 @@ struct Migration: Sendable {
 
   /// Version 7: the custom data a filter names (`CustomDataFilter`). `messages.tags` keeps each
   /// scalar top-level key of the message's normalised `u` (the engine's reading: an object or a
-  /// JSON string, else `userdata`) with its canonical value text; triggers keep one `message_tags`
-  /// row per key beside it, carrying the message's feed-order key and status, so a filtered page
-  /// is a keyset seek of `tag_order` (or `tag_unread_first`) as an unfiltered one is of
-  /// `feed_order`, and `tag_counts` keeps each key and value's counts as `feed_counts` does. A
-  /// benchmark (bench/store.py) chose this over a scan of a stored column: a scan costs what the
+  /// JSON string, else `userdata`) with its canonical value text; one `message_tags` row per key
+  /// beside it carries the message's feed-order key and status (kept by the store's writes,
+  /// `MessageTags`: a trigger on `messages` would run for every row a sync writes, tagged or not,
+  /// and made a 100k insert three times slower), so a filtered page is a keyset seek of
+  /// `tag_order` (or `tag_unread_first`) as an unfiltered one is of `feed_order`; triggers on
+  /// `message_tags` keep each key and value's counts in `tag_counts` as `feed_counts` is kept. A
+  /// benchmark (bench/tabs.py) chose this over a scan of a stored column: a scan costs what the
   /// rows before the page's last match cost, so a rare tab on a large store reads the whole store.
   /// Existing rows are tagged once, here (`MessageTags.backfill`).
   private static let customDataTags = """
@@ -165,35 +167,26 @@ struct Migration: Sendable {
       total INTEGER NOT NULL, unread INTEGER NOT NULL, unactioned INTEGER NOT NULL, pinned INTEGER NOT NULL,
       PRIMARY KEY (key, value)
     ) WITHOUT ROWID;
-    CREATE TRIGGER message_tags_insert AFTER INSERT ON messages WHEN NEW.tags IS NOT NULL
-    BEGIN
-      INSERT INTO message_tags (message_id, key, value, pinned, sort_time, status, expires_at)
-        SELECT NEW.id, key, value, NEW.pinned, NEW.sort_time, NEW.status, NEW.expires_at FROM json_each(NEW.tags);
-    END;
-    CREATE TRIGGER message_tags_update AFTER UPDATE OF tags, pinned, sort_time, status, expires_at ON messages
-      WHEN (OLD.tags IS NOT NULL OR NEW.tags IS NOT NULL) AND (OLD.tags IS NOT NEW.tags OR OLD.pinned IS NOT NEW.pinned
-        OR OLD.sort_time IS NOT NEW.sort_time OR OLD.status IS NOT NEW.status OR OLD.expires_at IS NOT NEW.expires_at)
-    BEGIN
-      DELETE FROM message_tags WHERE message_id = OLD.id;
-      INSERT INTO message_tags (message_id, key, value, pinned, sort_time, status, expires_at)
-        SELECT NEW.id, key, value, NEW.pinned, NEW.sort_time, NEW.status, NEW.expires_at FROM json_each(NEW.tags);
-    END;
-    CREATE TRIGGER message_tags_delete AFTER DELETE ON messages WHEN OLD.tags IS NOT NULL
-    BEGIN
-      DELETE FROM message_tags WHERE message_id = OLD.id;
-    END;
-    CREATE TRIGGER tag_counts_add AFTER INSERT ON message_tags WHEN NEW.status < 4
+    CREATE TRIGGER tag_counts_add AFTER INSERT ON message_tags
     BEGIN
       INSERT INTO tag_counts (key, value, total, unread, unactioned, pinned)
-        VALUES (NEW.key, NEW.value, 1, NEW.status < 2, NEW.status < 3, NEW.pinned)
-        ON CONFLICT (key, value) DO UPDATE SET total = total + 1, unread = unread + excluded.unread,
+        VALUES (NEW.key, NEW.value, NEW.status < 4, NEW.status < 2, NEW.status < 3, NEW.pinned * (NEW.status < 4))
+        ON CONFLICT (key, value) DO UPDATE SET total = total + excluded.total, unread = unread + excluded.unread,
           unactioned = unactioned + excluded.unactioned, pinned = pinned + excluded.pinned;
     END;
-    CREATE TRIGGER tag_counts_remove AFTER DELETE ON message_tags WHEN OLD.status < 4
+    CREATE TRIGGER tag_counts_remove AFTER DELETE ON message_tags
     BEGIN
-      UPDATE tag_counts SET total = total - 1, unread = unread - (OLD.status < 2),
-        unactioned = unactioned - (OLD.status < 3), pinned = pinned - OLD.pinned
+      UPDATE tag_counts SET total = total - (OLD.status < 4), unread = unread - (OLD.status < 2),
+        unactioned = unactioned - (OLD.status < 3), pinned = pinned - OLD.pinned * (OLD.status < 4)
         WHERE key = OLD.key AND value = OLD.value;
+    END;
+    CREATE TRIGGER tag_counts_status AFTER UPDATE OF status ON message_tags WHEN OLD.status IS NOT NEW.status
+    BEGIN
+      UPDATE tag_counts SET total = total - (OLD.status < 4) + (NEW.status < 4),
+        unread = unread - (OLD.status < 2) + (NEW.status < 2),
+        unactioned = unactioned - (OLD.status < 3) + (NEW.status < 3),
+        pinned = pinned + NEW.pinned * ((NEW.status < 4) - (OLD.status < 4))
+        WHERE key = NEW.key AND value = NEW.value;
     END;
     """
 }
