@@ -18,6 +18,8 @@ public final class StoreFollower: Sendable {
   private let watcher = Mutex<FileWatcher?>(nil)
   /// Run after each wake's report, on `queue`: work waiting for another process (a sync's lease).
   private let wakeHandlers = Mutex<[@Sendable () -> Void]>([])
+  /// Where `start` was told to log.
+  private let logger = Mutex<(@Sendable (String) -> Void)?>(nil)
 
   /// Follows from where the log stands now: only commits made after this are reported.
   init(inbox: Inbox) {
@@ -28,17 +30,53 @@ public final class StoreFollower: Sendable {
   /// Starts following; `changed` hears each change made elsewhere, `log` a failure to read it.
   public func start(changed: @escaping @Sendable (FeedChange) -> Void, log: @escaping @Sendable (String) -> Void) {
     guard let signals = inbox.store.signals else { return }
+    logger.withLock { $0 = log }
     do {
-      let watching = try FileWatcher(path: signals.path, queue: queue) { [self] in
-        wake(changed: changed, log: log)
-      }
-      watcher.withLock { $0 = watching }
+      try watch(signals, changed: changed, log: log)
       // Commits made between the open and now rang before anyone watched: look once.
       queue.async { [self] in wake(changed: changed, log: log) }
     } catch {
       log("changes made by other processes will not be reported: \(error)")
     }
   }
+
+  /// Watches the signal file for rings, and for its name being deleted or given to another file.
+  private func watch(
+    _ signals: SignalFile, changed: @escaping @Sendable (FeedChange) -> Void,
+    log: @escaping @Sendable (String) -> Void
+  ) throws {
+    let watching = try FileWatcher(path: signals.path, events: [.written, .attributes], queue: queue) { [self] in
+      if signals.isReplaced { reestablish(signals, changed: changed, log: log) }
+      wake(changed: changed, log: log)
+    }
+    watcher.withLock { old in
+      old?.cancel()
+      old = watching
+    }
+  }
+
+  /// The signal file was deleted (a cleanup script) or replaced: the processes still on the old one
+  /// and those that open the store later would never hear each other. Every process that sees it
+  /// opens the file the name now gives (creating it, vetted as at open), watches it and rings it,
+  /// so they are one group again. One it cannot be held to the store's rules is said, with what to do.
+  private func reestablish(
+    _ signals: SignalFile, changed: @escaping @Sendable (FeedChange) -> Void,
+    log: @escaping @Sendable (String) -> Void
+  ) {
+    do {
+      try signals.reopen()
+      try watch(signals, changed: changed, log: log)
+      signals.ring()
+    } catch {
+      log(
+        "the store's signal file \(signals.path) was deleted or replaced and cannot be used again (\(error)): "
+          + "changes other processes make are not reported, nor do syncs take turns with theirs; "
+          + "move it away and restart the servers on this store")
+    }
+  }
+
+  /// Logs `line` where `start` was told to (nowhere before it).
+  func log(_ line: String) { logger.withLock { $0 }?(line) }
 
   /// True once `start` watches the store's signal file.
   var isWatching: Bool { watcher.withLock { $0 != nil } }
@@ -78,6 +116,9 @@ public final class StoreFollower: Sendable {
     position.withLock { $0 = found.through }
     guard !found.isEmpty else { return }
     inbox.forget(found)
+    // More changed than the log still lists (or than it showed in order): the note without ids,
+    // after which the host reads the feed again.
+    guard !found.incomplete else { return changed(FeedChange(.elsewhere)) }
     changed(FeedChange(.elsewhere, added: found.added, updated: found.updated, removed: found.removed))
   }
 }
