@@ -1100,8 +1100,12 @@ export interface LogParams {
 
 /** The params of sync.progress. */
 export interface SyncProgressParams {
-  /** push (status changes sent; done of total), fetch, merge (total: messages fetched), done. */
-  stage: "push" | "fetch" | "merge" | "done";
+  /**
+   * wait (another server on the same store is syncing: this one waits for its lease, at most 15 s
+   * after that server's last sign of life), push (status changes sent; done of total), fetch,
+   * merge (total: messages fetched), done.
+   */
+  stage: "wait" | "push" | "fetch" | "merge" | "done";
   /** Items of the stage done so far. */
   done?: number;
   /** Items the stage has. */
