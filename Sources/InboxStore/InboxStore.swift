@@ -123,6 +123,10 @@ public final class InboxStore: @unchecked Sendable {
       return try SignalFile(path: path + "-signal", vet: StoreTrust.vet(warn: warn))
     } catch let error as StoreError {
       throw error
+    } catch let error as SystemError where error.code == ELOOP {
+      throw StoreTrust.refusal(path + "-signal", "is a symbolic link")
+    } catch let error as SystemError where error.code == EISDIR {
+      throw StoreTrust.refusal(path + "-signal", "is not a regular file")
     } catch {
       throw StoreError(kind: .cannotOpen, message: "\(error)")
     }
