@@ -348,3 +348,25 @@ def test_sigstop_of_any_one_of_three_leaves_the_others_reading_writing_and_synci
     fresh = SyncServer(store_path, [], clock=None)
     servers.append(fresh)
     assert {"push-0", "push-1", "remote-1"} <= set(fresh.feed())
+
+
+def test_an_mcp_subscription_to_another_form_of_a_uri_is_notified_in_that_form(store_path, servers):
+    (rpc,) = peers(store_path, 1, servers)
+    mcp = MCPPeer(store_path)
+    try:
+        mcp.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                "clientInfo": {"name": "test", "version": "1"}})
+        mcp.notify("notifications/initialized")
+        odd = "inbox://message/%77elcome"  # `welcome`, one letter percent-encoded
+        assert mcp.call("resources/subscribe", {"uri": odd}) == {}
+        assert '"welcome"' in mcp.call("resources/read", {"uri": odd})["contents"][0]["text"]
+        rpc.call("message.markRead", {"ids": ["welcome"]})
+        mcp.wait("notifications/resources/updated", uri=odd)
+        # Unsubscribed in its canonical form, it is heard no more.
+        assert mcp.call("resources/unsubscribe", {"uri": "inbox://message/welcome"}) == {}
+        rpc.call("message.dismiss", {"id": "welcome"})
+        mcp.wait("notifications/resources/list_changed")
+        updated = [n for n in mcp.notifications if n.get("method") == "notifications/resources/updated"]
+        assert len(updated) == 1, updated
+    finally:
+        mcp.close()
