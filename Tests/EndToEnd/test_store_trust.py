@@ -271,3 +271,26 @@ def test_another_users_lock_on_the_store_directory_does_not_stop_the_server(plac
     finally:
         holder.kill()
         holder.wait(5)
+
+
+def test_a_new_store_beside_a_log_of_another_is_refused_until_that_store_is_back(place):
+    path = os.path.join(place, "inbox.sqlite")
+    # A server killed after a change leaves its frames in the -wal; the store is then moved alone.
+    server = subprocess.Popen([BIN, "--store", path, "--sample-feed"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    server.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"message.dismiss","params":{"id":"welcome"}}\n')
+    server.stdin.flush()
+    while b'"id":1' not in server.stdout.readline():  # the reply, after the feed.changed it reports
+        pass
+    server.kill()
+    server.wait(5)
+    assert os.path.getsize(path + "-wal") > 0
+    os.rename(path, path + ".moved")
+    refused = start(path)
+    text = refused.stderr.decode()
+    assert refused.returncode == 3 and f"{path}-wal holds changes of another store" in text, text
+    assert os.path.getsize(path) == 0
+    os.replace(path + ".moved", path)
+    counts = subprocess.run([BIN, "--store", path], capture_output=True, timeout=30,
+                            input=b'{"jsonrpc":"2.0","id":1,"method":"feed.counts"}\n')
+    assert counts.returncode == 0 and b'"total":9' in counts.stdout, counts  # the dismissal is there
