@@ -16,6 +16,8 @@ public final class StoreFollower: Sendable {
   /// (a damaged store fails its requests, not the start).
   private let position: Mutex<Int64?>
   private let watcher = Mutex<FileWatcher?>(nil)
+  /// Watches the store's directory for a new signal file (`reestablish`).
+  private let directoryWatcher = Mutex<FileWatcher?>(nil)
   /// Run after each wake's report, on `queue`: work waiting for another process (a sync's lease).
   private let wakeHandlers = Mutex<[@Sendable () -> Void]>([])
   /// Where `start` was told to log.
@@ -33,6 +35,11 @@ public final class StoreFollower: Sendable {
     logger.withLock { $0 = log }
     do {
       try watch(signals, changed: changed, log: log)
+      let directory = try FileWatcher(path: Files.directory(of: signals.path), events: .created, queue: queue) {
+        [self] in
+        if signals.isReplaced { reestablish(signals, changed: changed, log: log) }
+      }
+      directoryWatcher.withLock { $0 = directory }
       // Commits made between the open and now rang before anyone watched: look once.
       queue.async { [self] in wake(changed: changed, log: log) }
     } catch {
@@ -40,13 +47,12 @@ public final class StoreFollower: Sendable {
     }
   }
 
-  /// Watches the signal file for rings, and for its name being deleted or given to another file.
+  /// Watches the signal file for rings.
   private func watch(
     _ signals: SignalFile, changed: @escaping @Sendable (FeedChange) -> Void,
     log: @escaping @Sendable (String) -> Void
   ) throws {
-    let watching = try FileWatcher(path: signals.path, events: [.written, .attributes], queue: queue) { [self] in
-      if signals.isReplaced { reestablish(signals, changed: changed, log: log) }
+    let watching = try FileWatcher(path: signals.path, queue: queue) { [self] in
       wake(changed: changed, log: log)
     }
     watcher.withLock { old in
@@ -55,10 +61,13 @@ public final class StoreFollower: Sendable {
     }
   }
 
-  /// The signal file was deleted (a cleanup script) or replaced: the processes still on the old one
-  /// and those that open the store later would never hear each other. Every process that sees it
-  /// opens the file the name now gives (creating it, vetted as at open), watches it and rings it,
-  /// so they are one group again. One it cannot be held to the store's rules is said, with what to do.
+  /// The signal file's name names another file: the file was deleted (a cleanup script) and a
+  /// process opening the store made it again, or another file was moved there. The processes still
+  /// on the old one and those on the new one would never hear each other, so every process that
+  /// sees the new file appear opens it (vetted as at open), watches it and rings it: they are one
+  /// group again. One it cannot hold to the store's rules is said, with what to do. A file deleted
+  /// and not made again is not made here: the servers still share the old one, and a deleted
+  /// directory stays deleted.
   private func reestablish(
     _ signals: SignalFile, changed: @escaping @Sendable (FeedChange) -> Void,
     log: @escaping @Sendable (String) -> Void
@@ -83,6 +92,7 @@ public final class StoreFollower: Sendable {
 
   /// Stops following; once it returns no report is made.
   public func stop() {
+    directoryWatcher.withLock { $0?.cancel() }
     watcher.withLock { $0?.cancel() }
     queue.sync {}
   }

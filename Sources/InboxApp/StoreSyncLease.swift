@@ -51,8 +51,9 @@ final class StoreSyncLease: SyncGate {
     }
     decided.check(every: 1, on: queue) { [self, started = Clock.monotonicNanoseconds] in
       guard isStale(waitingSince: started), decided.claim() else { return }
-      follower.log("the process holding the store's sync lease has shown no sign of life for "
-        + "\(Int(Self.staleSeconds)) s (stopped?); syncing without it")
+      follower.log(
+        "the process holding the store's sync lease has shown no sign of life for "
+          + "\(Int(Self.staleSeconds)) s (stopped?); syncing without it")
       grant(true)
     }
     attempt(decided, grant)

@@ -24,6 +24,8 @@ public final class FileWatcher: @unchecked Sendable {
     public static let written = Events(rawValue: UInt32(IN_MODIFY | IN_CLOSE_WRITE))
     /// Its mode, owner or link count changed: a deletion or a replacement of its name included.
     public static let attributes = Events(rawValue: UInt32(IN_ATTRIB))
+    /// A file was created in, or moved into, the directory watched.
+    public static let created = Events(rawValue: UInt32(IN_CREATE | IN_MOVED_TO))
     /// The file itself was renamed or deleted.
     public static let moved = Events(rawValue: UInt32(IN_MOVE_SELF | IN_DELETE_SELF))
   }

@@ -165,12 +165,12 @@ public final class SignalFile: Sendable {
 
   // MARK: - Replacement
 
-  /// True when the path no longer names the open file: it was deleted, or another put in its place.
+  /// True when the path names another file than the one open: the file was deleted and made
+  /// again (by a process opening the store), or another was put in its place.
   public var isReplaced: Bool {
     var named = stat()
     var open = stat()
-    guard stat(path, &named) == 0 else { return true }
-    guard withDescriptor({ fstat($0, &open) }) == 0 else { return false }
+    guard stat(path, &named) == 0, withDescriptor({ fstat($0, &open) }) == 0 else { return false }
     return named.st_dev != open.st_dev || named.st_ino != open.st_ino
   }
 

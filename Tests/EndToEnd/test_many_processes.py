@@ -240,13 +240,24 @@ def test_a_listener_further_behind_than_the_log_keeps_hears_the_note_without_ids
     b = start_server(servers, store_path, backend)
     for index in range(10_000):
         backend.add_message(f"bulk-{index:05}")
-    assert b.sync(timeout=120)["added"] == 10_000
-    untold(a)
-    # No ids at all: nothing named that could stand for the whole change.
-    assert all(set(p) == {"reason"} for p in changes(a, "elsewhere")), changes(a, "elsewhere")[:1]
-    # Then it hears the next change exactly.
-    b.call("message.dismiss", {"id": "bulk-00042"})
-    elsewhere(a, removed=["bulk-00042"])
+    b.sync(timeout=120)
+    mcp = MCPPeer(store_path)
+    try:
+        mcp.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                "clientInfo": {"name": "test", "version": "1"}})
+        mcp.notify("notifications/initialized")
+        assert mcp.call("resources/subscribe", {"uri": "inbox://message/bulk-00001"}) == {}
+        b.call("feed.markAllRead", timeout=120)
+        untold(a)
+        # No ids at all: nothing named that could stand for the whole change.
+        assert all(set(p) == {"reason"} for p in changes(a, "elsewhere")), changes(a, "elsewhere")[:1]
+        # MCP: every subscribed URI may have changed.
+        mcp.wait("notifications/resources/updated", uri="inbox://message/bulk-00001")
+        # Then it hears the next change exactly.
+        b.call("message.dismiss", {"id": "bulk-00042"})
+        elsewhere(a, removed=["bulk-00042"])
+    finally:
+        mcp.close()
 
 
 def test_a_row_a_third_program_plants_in_the_log_is_not_trusted(store_path, servers):
@@ -271,11 +282,10 @@ def test_a_deleted_signal_file_is_made_again_and_old_and_new_servers_hear_each_o
     import os
     a, b = peers(store_path, 2, servers)
     os.unlink(store_path + "-signal")
-    # Every running server opens the file again, and a new one joins them there.
-    deadline = time.monotonic() + WAIT
-    while not os.path.exists(store_path + "-signal"):
-        assert time.monotonic() < deadline, "the signal file was not made again"
-        time.sleep(0.02)
+    # The old servers still hear each other on the file they share.
+    a.call("message.markRead", {"ids": ["plain-note"]})
+    elsewhere(b, updated=["plain-note"])
+    # A new server makes the file again; the running ones see it appear and join it.
     c = SyncServer(store_path, [], clock=None)
     servers.append(c)
     c.call("message.dismiss", {"id": "welcome"})
@@ -284,6 +294,19 @@ def test_a_deleted_signal_file_is_made_again_and_old_and_new_servers_hear_each_o
     a.call("message.markRead", {"ids": ["summer-sale"]})
     elsewhere(c, updated=["summer-sale"])
     elsewhere(b, updated=["summer-sale"])
+
+
+def test_a_fifo_put_in_place_of_the_signal_file_makes_every_server_warn(store_path, servers):
+    import os
+    a, b = peers(store_path, 2, servers)
+    os.unlink(store_path + "-signal")
+    os.mkfifo(store_path + "-signal", 0o600)
+    for server in (a, b):
+        deadline = time.monotonic() + WAIT
+        while "cannot be used again" not in server.stderr_text():
+            assert time.monotonic() < deadline, server.stderr_text()[-800:]
+            time.sleep(0.02)
+        assert "not a regular file" in server.stderr_text() and "restart the servers" in server.stderr_text()
 
 
 def test_a_store_moved_away_while_open_keeps_every_acknowledged_change(store_path, servers):
