@@ -105,9 +105,7 @@ def test_an_mcp_subscriber_hears_a_change_made_through_json_rpc_elsewhere(store_
     (rpc,) = peers(store_path, 1, servers)
     mcp = MCPPeer(store_path)
     try:
-        mcp.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                "clientInfo": {"name": "test", "version": "1"}})
-        mcp.notify("notifications/initialized")
+        mcp.handshake()
         for uri in ("inbox://counts", "inbox://message/summer-sale"):
             assert mcp.call("resources/subscribe", {"uri": uri}) == {}
         rpc.call("message.dismiss", {"id": "welcome"})
@@ -145,6 +143,11 @@ class MCPPeer(SyncServer):
 
     def __init__(self, store: str):
         super().__init__(store, [], clock=None, face="mcp")
+
+    def handshake(self) -> None:
+        self.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                 "clientInfo": {"name": "test", "version": "1"}})
+        self.notify("notifications/initialized")
 
     def call(self, method, params=None, timeout=10.0):
         reply = self.reply(self.send(method, params), timeout)
@@ -243,9 +246,7 @@ def test_a_listener_further_behind_than_the_log_keeps_hears_the_note_without_ids
     b.sync(timeout=120)
     mcp = MCPPeer(store_path)
     try:
-        mcp.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                "clientInfo": {"name": "test", "version": "1"}})
-        mcp.notify("notifications/initialized")
+        mcp.handshake()
         assert mcp.call("resources/subscribe", {"uri": "inbox://message/bulk-00001"}) == {}
         b.call("feed.markAllRead", timeout=120)
         untold(a)
@@ -377,9 +378,7 @@ def test_an_mcp_subscription_to_another_form_of_a_uri_is_notified_in_that_form(s
     (rpc,) = peers(store_path, 1, servers)
     mcp = MCPPeer(store_path)
     try:
-        mcp.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                "clientInfo": {"name": "test", "version": "1"}})
-        mcp.notify("notifications/initialized")
+        mcp.handshake()
         odd = "inbox://message/%77elcome"  # `welcome`, one letter percent-encoded
         assert mcp.call("resources/subscribe", {"uri": odd}) == {}
         assert '"welcome"' in mcp.call("resources/read", {"uri": odd})["contents"][0]["text"]
