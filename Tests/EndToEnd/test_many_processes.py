@@ -392,3 +392,24 @@ def test_an_mcp_subscription_to_another_form_of_a_uri_is_notified_in_that_form(s
         assert len(updated) == 1, updated
     finally:
         mcp.close()
+
+
+def test_a_process_stopped_while_opening_the_store_holds_up_another_start_for_a_bounded_time(store_path, servers):
+    import fcntl
+    import os
+    import struct
+    (a,) = peers(store_path, 1, servers)
+    # What a server stopped while opening holds: the open-file-description lock on the signal
+    # file's first byte.
+    fd = os.open(store_path + "-signal", os.O_RDWR)
+    try:
+        fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqixxxx", fcntl.F_WRLCK, os.SEEK_SET, 0, 1, 0))
+        late = SyncServer(store_path, [], clock=None)
+        servers.append(late)
+        assert late.call("feed.counts", timeout=60)["total"] == 10
+        assert "opening it anyway" in late.stderr_text()
+        # Once open, it hears the others as usual.
+        a.call("message.dismiss", {"id": "welcome"})
+        elsewhere(late, removed=["welcome"])
+    finally:
+        os.close(fd)
