@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -58,6 +59,7 @@ public final class SignalFile: Sendable {
   // descriptor of the file does not drop them.
   private static let getOpenFileLock: Int32 = 36
   private static let setOpenFileLock: Int32 = 37
+  private static let waitForOpenFileLock: Int32 = 38
 
   private static func range(start: Int, type: Int32) -> flock {
     var range = flock()
@@ -103,19 +105,19 @@ public final class SignalFile: Sendable {
   // MARK: - Opening
 
   /// Runs `body` holding the exclusive lock on the first byte, so two processes opening the store
-  /// take turns; waits at most `seconds` for it (checking every 10 ms), then runs `body` anyway and
-  /// tells `late` (the holder is stopped, or slow). Only processes that can open the file (its
-  /// owner's) can hold it.
+  /// take turns; waits at most `seconds` for it, then runs `body` anyway and tells `late` (the
+  /// holder is stopped, or slow). Only processes that can open the file (its owner's) can hold it.
+  ///
+  /// The wait is the kernel's (`F_OFD_SETLKW`), woken by the release, on a thread of its own and
+  /// on a duplicate of the descriptor (one open file description, so the lock it takes is this
+  /// file's); given up at the deadline, that thread releases the lock whenever it gets it.
   public func whileOpening<T, E: Error>(waitingAtMost seconds: Double, late: () -> Void, _ body: () throws(E) -> T)
     throws(E) -> T
   {
-    let deadline = Clock.monotonicNanoseconds + UInt64(seconds * 1_000_000_000)
-    var lock = Self.range(start: 0, type: F_WRLCK)
-    var held = false
-    while true {
-      held = withDescriptor { fcntl($0, Self.setOpenFileLock, &lock) == 0 } ?? false
-      if held || Clock.monotonicNanoseconds >= deadline { break }
-      usleep(10_000)
+    var probe = Self.range(start: 0, type: F_WRLCK)
+    var held = withDescriptor { fcntl($0, Self.setOpenFileLock, &probe) == 0 } ?? false
+    if !held, let waiter = withDescriptor({ dup($0) }), waiter >= 0 {
+      held = Self.waitForLock(on: waiter, seconds: seconds)
     }
     if !held { late() }
     defer {
@@ -125,6 +127,33 @@ public final class SignalFile: Sendable {
       }
     }
     return try body()
+  }
+
+  /// Takes the opening lock through `fd` (closed after), waiting at most `seconds`; false when the
+  /// deadline came first.
+  private static func waitForLock(on fd: Int32, seconds: Double) -> Bool {
+    let outcome = Mutex<Bool?>(nil)  // true: taken in time; false: given up
+    let taken = DispatchSemaphore(value: 0)
+    Threads.start {
+      var lock = range(start: 0, type: F_WRLCK)
+      var locked = fcntl(fd, waitForOpenFileLock, &lock) == 0
+      while !locked && errno == EINTR { locked = fcntl(fd, waitForOpenFileLock, &lock) == 0 }
+      let givenUp = outcome.withLock { state -> Bool in
+        if state == nil { state = locked }
+        return state == false
+      }
+      if givenUp && locked {
+        var unlock = range(start: 0, type: F_UNLCK)
+        _ = fcntl(fd, setOpenFileLock, &unlock)
+      }
+      Glibc.close(fd)
+      taken.signal()
+    }
+    _ = taken.wait(timeout: .now() + .nanoseconds(Int(seconds * 1_000_000_000)))
+    return outcome.withLock { state in
+      if state == nil { state = false }
+      return state == true
+    }
   }
 
   // MARK: - The lease
