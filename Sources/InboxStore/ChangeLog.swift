@@ -80,8 +80,9 @@ enum ChangeLog {
     let through = try tail(database)
     guard through > after else { return StoreChanges(through: max(through, after)) }
     var previous = after
-    var order: [String] = []
-    var was: [String: Bool] = [:]
+    // Each message once, with whether it was in the feed before its first row.
+    var first: [(id: String, was: Bool)] = []
+    var named: Set<String> = []
     var incomplete = false
     try database.query(
       "SELECT seq, message_id, was_visible, origin FROM change_log WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
@@ -91,15 +92,14 @@ enum ChangeLog {
       defer { previous = seq }
       guard !incomplete else { return }
       if seq != previous + 1 { return incomplete = true }
-      guard row.int(3) != origin, let id = row.text(1), was[id] == nil else { return }
-      order.append(id)
-      was[id] = row.int(2) != 0
+      guard row.int(3) != origin, let id = row.text(1), named.insert(id).inserted else { return }
+      first.append((id, row.int(2) != 0))
     }
     guard !incomplete, previous == through else { return StoreChanges(through: through, incomplete: true) }
     var changes = StoreChanges(through: through)
-    for id in order {
+    for (id, was) in first {
       let now = try database.scalar("SELECT status < 4 FROM messages WHERE id = ?", [.text(id)]) == 1
-      switch (was[id]!, now) {
+      switch (was, now) {
       case (false, true): changes.added.append(id)
       case (true, true): changes.updated.append(id)
       case (true, false): changes.removed.append(id)
