@@ -49,7 +49,8 @@ enum MCPHelp {
     if tool.destructive { marks.append("destructive") }
     if tool.openWorld { marks.append("open world") }
     let name = tool.name.padding(toLength: 16)
-    return "  \(name)  \(tool.summary)" + (marks.isEmpty ? "" : " [\(marks.joined(separator: ", "))]")
+    return "  \(name)  \(tool.summary.filter { $0 != "`" })"
+      + (marks.isEmpty ? "" : " [\(marks.joined(separator: ", "))]")
   }
 
   /// Why the tool flags cannot be used as given (a bad command line), or nil.
