@@ -73,24 +73,24 @@ public struct ParamsContract: Sendable {
     // A method has a few params: a search of them costs less than building a set per request.
     if let unknown = given.members.first(where: { member in !known.contains { $0.name == member.key } }) {
       let expected = known.isEmpty ? "none" : known.map(\.name).joined(separator: ", ")
-      throw RPCError(
-        .invalidParams, "Invalid params: \(unknown.key): unknown parameter (expected: \(expected))",
-        data: [
-          "param": .string(unknown.key), "reason": .string("unknown parameter (expected: \(expected))"),
-          "sent": .string(Self.shown(unknown.value)),
-        ])
+      throw Self.refusal(unknown.key, "unknown parameter (expected: \(expected))", sent: unknown.value)
     }
   }
 
   /// -32602 for a value its schema refuses: where (`param`), what was expected (`reason`, the
-  /// keyword in `rule`) and what was sent (`sent`, compact JSON, cut short), the data both faces give.
+  /// keyword in `rule`) and what was sent (`sent`), the data both faces give. A missing member has
+  /// nothing sent; its pointer names it.
   static func refusal(_ violation: SchemaViolation, in value: JSONValue) -> RPCError {
-    var data: JSONObject = [
-      "param": .string(violation.path), "reason": .string(violation.message), "rule": .string(violation.rule),
-    ]
-    var message = "Invalid params: \(violation.path): \(violation.message)"
-    // A missing member has nothing sent; its pointer names it.
-    if violation.rule != "required", let sent = violation.pointer.value(in: value) {
+    let sent = violation.rule == "required" ? nil : violation.pointer.value(in: value)
+    return refusal(violation.path, violation.message, rule: violation.rule, sent: sent)
+  }
+
+  /// -32602 `{param, reason, rule?, sent?}`, its message saying the same: `sent` as compact JSON, cut short.
+  static func refusal(_ param: String, _ reason: String, rule: String? = nil, sent: JSONValue?) -> RPCError {
+    var data: JSONObject = ["param": .string(param), "reason": .string(reason)]
+    var message = "Invalid params: \(param): \(reason)"
+    if let rule { data["rule"] = .string(rule) }
+    if let sent {
       data["sent"] = .string(shown(sent))
       message += " (sent \(shown(sent)))"
     }
