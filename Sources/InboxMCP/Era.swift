@@ -9,7 +9,7 @@ final class Era: Sendable {
 
   var isHandshake: Bool { negotiated.withLock { $0 != nil } }
 
-  func markHandshake(_ revision: String) { negotiated.withLock { $0 = revision } }
+  func markHandshake(_ revision: String = Revision.handshake[0]) { negotiated.withLock { $0 = revision } }
 
   /// The revision a request is answered in: the one its `_meta` names (the stateless revision),
   /// else the one `initialize` settled, else the newest served through `initialize`.
