@@ -33,16 +33,15 @@ public struct ToolSelection: Sendable {
     return nil
   }
 
-  /// How the selection was made, for the handshake's instructions; nil for every tool.
+  /// How the selection was made, for the handshake's instructions (which name the tools offered);
+  /// nil for every tool.
   var summary: String? {
     switch (readOnly, names) {
     case (false, nil): return nil
     case (true, nil): return "This server is read-only (--read-only): it offers only the tools that change nothing."
-    case (false, let names?):
-      return "This server offers only the tools its --tools list names: \(names.joined(separator: ", "))."
-    case (true, let names?):
-      return "This server is read-only (--read-only) and offers only the read-only tools its --tools list names: "
-        + "\(names.joined(separator: ", "))."
+    case (false, _?): return "This server offers only the tools its --tools list names."
+    case (true, _?):
+      return "This server is read-only (--read-only) and offers only the read-only tools its --tools list names."
     }
   }
 }

@@ -48,12 +48,16 @@ def test_the_server_lists_the_catalog_of_the_contract(tmp_path):
         assert entry["name"] in initialized["instructions"], entry["name"]
 
 
-def test_the_instructions_name_only_the_tools_offered(tmp_path):
-    initialized, tools = listed("--read-only", tmp_path=tmp_path)
-    offered = {tool["name"] for tool in tools}
-    assert offered == {entry["name"] for entry in catalog() if entry["hints"]["readOnly"]}
+@pytest.mark.parametrize("flags,offered", [
+    (["--read-only"], {"list_feed", "get_message", "inbox_counts", "tap_slide", "resolve_payload", "lint_payload"}),
+    (["--tools", "list_feed,get_message"], {"list_feed", "get_message"}),
+    (["--read-only", "--tools", "list_feed,dismiss_message,get_message"], {"list_feed", "get_message"}),
+])
+def test_the_instructions_name_only_the_tools_offered(tmp_path, flags, offered):
+    initialized, tools = listed(*flags, tmp_path=tmp_path)
+    assert {tool["name"] for tool in tools} == offered
     words = initialized["instructions"]
-    assert all(name in words for name in offered) and "--read-only" in words
+    assert all(name in words for name in offered) and flags[0] in words
     assert not any(entry["name"] in words for entry in catalog() if entry["name"] not in offered), words
 
 
