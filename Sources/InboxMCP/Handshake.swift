@@ -67,13 +67,14 @@ struct Handshake: Sendable {
     ]
   }
 
-  /// `server/discover`: the stateless revisions served, the capabilities, serverInfo and instructions.
+  /// `server/discover`: the stateless revisions served, the capabilities and instructions.
   func discover(_ request: RequestContext) throws -> JSONValue {
     let asked = Revision.requested(request.params)
     guard let asked, Revision.modern.contains(asked) else { throw Revision.unsupported(asked) }
     return [
+      // No serverInfo member: that revision carries it in every result's `_meta` (`MCPServer.stamped`).
       "supportedVersions": .array(Revision.modern.map(JSONValue.string)), "capabilities": Self.capabilities,
-      "serverInfo": Self.serverInfo, "instructions": .string(instructions), "ttlMs": 0,
+      "instructions": .string(instructions), "ttlMs": 0,
       "cacheScope": "private",
     ]
   }

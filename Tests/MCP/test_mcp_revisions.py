@@ -1,6 +1,6 @@
 """Every reply of `inbox-rpc mcp` is valid for the revision negotiated, checked against that
 revision's own schema.json (see revisions.py): 2025-03-26, 2025-06-18 and 2025-11-25 through
-`initialize`, strictly (a member the revision does not name fails), and the stateless 2026-07-28.
+`initialize` and the stateless 2026-07-28, strictly (a member the revision does not name fails).
 Each session lists and calls every tool on its method's first example, reads every resource, gets
 both prompts, subscribes and hears a change, and breaks a tool's schema: from 2025-11-25 on that is
 a result with isError, naming the argument, what was expected and what was sent, in the words of the
@@ -32,7 +32,7 @@ def first_example(method: str) -> dict:
 
 
 def open_session(revision: str, store: str) -> BareSession:
-    schema = RevisionSchema(revision, strict=revision != STATELESS)
+    schema = RevisionSchema(revision, strict=True)
     if revision == STATELESS:
         session = BareSession(schema, store, "--sample-feed", "--test-clock", CLOCK, meta=META)
         discovered = session.result("server/discover")
