@@ -31,8 +31,8 @@ struct Handshake: Sendable {
   static func instructions(tools: [Tool], selection: ToolSelection) -> String {
     func names(_ group: [Tool]) -> String {
       let names = group.map(\.name)
-      guard names.count > 1 else { return names.joined() }
-      return names.dropLast().joined(separator: ", ") + " and " + names.last!
+      guard let last = names.last, names.count > 1 else { return names.joined() }
+      return names.dropLast().joined(separator: ", ") + " and " + last
     }
     let reads = tools.filter { $0.hints.readOnly }
     let acts = tools.filter { !$0.hints.readOnly && !$0.hints.openWorld }
