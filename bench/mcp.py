@@ -126,7 +126,8 @@ def main() -> None:
         ("MCP session: start, `initialize`, `tools/call inbox_counts`, exit", f"{mcp_start:.2f} ms",
          f"start, one `feed.counts`, exit, {plain_start:.2f} ms", f"{mcp_start / plain_start:.2f}"),
         ("`tools/list` result, compact JSON (13 tools)", f"{listed:,} bytes",
-         f"every output with the card's full shape, {listed_before:,} bytes", f"{listed / listed_before:.2f}"),
+         ("the previous build's (`--before`)" if args.before else "every output with the card's full shape")
+         + f", {listed_before:,} bytes", f"{listed / listed_before:.2f}"),
         ("`tools/call get_message` at revision 2025-03-26 (no structured output)", f"{call_oldest:.0f} µs",
          f"the same call at 2025-11-25, {call:.0f} µs", f"{call_oldest / call:.2f}"),
         ("`tools/list` at revision 2025-03-26 (no titles, no output schemas)", f"{listed_oldest:,} bytes",
@@ -141,7 +142,8 @@ def main() -> None:
         "",
         f"Measured by `bench/mcp.py` on {datetime.date.today()}: {platform.machine()}, {os.cpu_count()} cores, "
         f"Linux {platform.release()}; release build; medians of {repetitions * len(CARDS)} alternating round trips "
-        f"and {len(plain_starts)} alternating sessions, on the sample feed.",
+        f"and {len(plain_starts)} alternating sessions, on the sample feed; load average {os.getloadavg()[0]:.1f} at "
+        "the end (a shared machine: absolute times are inflated, and ratios moved by about 0.1 between runs).",
         "",
         markdown_table(["measure", "inbox-rpc mcp", "reference (the JSON-RPC face)", "ratio"], rows),
         "",
