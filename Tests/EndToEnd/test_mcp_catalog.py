@@ -49,7 +49,7 @@ def test_the_server_lists_the_catalog_of_the_contract(tmp_path):
 
 
 @pytest.mark.parametrize("flags,offered", [
-    (["--read-only"], {"list_feed", "get_message", "inbox_counts", "tap_slide", "resolve_payload", "lint_payload"}),
+    (["--read-only"], {entry["name"] for entry in catalog() if entry["hints"]["readOnly"]}),
     (["--tools", "list_feed,get_message"], {"list_feed", "get_message"}),
     (["--read-only", "--tools", "list_feed,dismiss_message,get_message"], {"list_feed", "get_message"}),
 ])
