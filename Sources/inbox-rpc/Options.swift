@@ -40,6 +40,10 @@ struct Options {
   var traceMaxBytes = 64 * 1024 * 1024
   /// `--version --json`: the version report as one JSON object.
   var versionJSON = false
+  /// `inbox-rpc mcp --read-only`: only the tools whose annotations say read-only.
+  var readOnly = false
+  /// `inbox-rpc mcp --tools NAME,...`: only the tools named (nil: every tool).
+  var tools: [String]?
 
   /// A mistake on the command line: printed with a hint, exit code 2.
   struct UsageError: Error, CustomStringConvertible {
@@ -147,6 +151,13 @@ struct Options {
       case "--version": options.showVersion = true
       case "--json": options.versionJSON = true
       case "--test-methods": options.testMethods = true
+      case "--read-only": options.readOnly = true
+      case "--tools":
+        let names = try value().split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !names.contains("") else {
+          throw UsageError(description: "--tools needs a comma-separated list of tool names")
+        }
+        options.tools = (options.tools ?? []) + names
       case "--framing":
         let name = try value()
         guard name == "auto" || Framing(rawValue: name) != nil else {

@@ -42,6 +42,11 @@ if options.showHelp {
   StandardStreams.writeStdout((mcpMode ? MCPHelp.text : Options.help) + "\n")
   exit(0)
 }
+let toolSelection = ToolSelection(readOnly: options.readOnly, names: options.tools)
+if let problem = MCPHelp.problem(with: toolSelection, mcpMode: mcpMode) {
+  StandardStreams.writeStderr("inbox-rpc: \(problem)\nRun 'inbox-rpc mcp --help' for usage.\n")
+  exit(2)
+}
 if options.showVersion {
   let report = VersionReport(libcurl: environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl)
   StandardStreams.writeStdout(options.versionJSON ? report.json.jsonString + "\n" : report.text)
@@ -131,7 +136,7 @@ let writer = OutputWriter(fd: protocolFD, tracer: tracer) {
   logger.flush()
   _exit(0)
 }
-let mcp = mcpMode ? MCPServer(inbox: session.inbox) : nil
+let mcp = mcpMode ? MCPServer(inbox: session.inbox, tools: toolSelection) : nil
 if let mcp { mcp.configure(&configuration) }
 let connection = Connection(
   configuration: configuration, registry: mcp?.registry ?? session.registry, writer: writer, logger: logger)

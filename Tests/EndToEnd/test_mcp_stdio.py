@@ -68,9 +68,10 @@ def mcp(tmp_path):
             server.proc.kill()
 
 
-def test_both_handshake_revisions_are_echoed_and_others_get_the_newest(mcp):
+def test_each_handshake_revision_is_echoed_and_others_get_the_newest(mcp):
     server = mcp("--sample-feed")
-    for asked, answered in [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"), ("2024-11-05", "2025-11-25")]:
+    for asked, answered in [("2025-03-26", "2025-03-26"), ("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"),
+                            ("2024-11-05", "2025-11-25")]:
         result = server.initialize(asked)
         assert result["protocolVersion"] == answered
         assert result["serverInfo"]["name"] == "inbox-rpc" and result["instructions"]
@@ -81,7 +82,8 @@ def test_both_handshake_revisions_are_echoed_and_others_get_the_newest(mcp):
 def test_the_stateless_revision_checks_every_request(mcp):
     server = mcp("--sample-feed")
     discovered = server.call("server/discover", {"_meta": META})["result"]
-    assert discovered["supportedVersions"] == [MODERN] and discovered["serverInfo"]["name"] == "inbox-rpc"
+    assert discovered["supportedVersions"] == [MODERN] and "serverInfo" not in discovered  # not in DiscoverResult
+    assert discovered["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "inbox-rpc"
     listed = server.call("tools/list", {"_meta": META})["result"]
     assert listed["resultType"] == "complete" and listed["ttlMs"] == 0 and listed["cacheScope"] == "private"
     assert listed["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "inbox-rpc"

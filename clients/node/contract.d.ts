@@ -341,11 +341,11 @@ export interface Degradation {
 }
 
 /**
- * Always an object. Invalid params: {param, reason, rule?}. Parse errors: {reason, kind, line,
- * column, position}. Invalid requests: {reason, limit?, size?, ran?}. Unknown method: {method}.
- * Message not found: {id}. Not an inbox message: {reason, code}. Store failure: {kind, message}.
- * Sync errors: {method, reason?, httpStatus?, statusCode?, statusMessage?, location?, path?,
- * missing?, pushed, pending}.
+ * Always an object. Invalid params: {param, reason, rule?, sent?}. Parse errors: {reason, kind,
+ * line, column, position}. Invalid requests: {reason, limit?, size?, ran?}. Unknown method:
+ * {method}. Message not found: {id}. Not an inbox message: {reason, code}. Store failure: {kind,
+ * message}. Sync errors: {method, reason?, httpStatus?, statusCode?, statusMessage?, location?,
+ * path?, missing?, pushed, pending}.
  */
 export interface ErrorData {
   /** Invalid params: the parameter's path, such as payload.buttons[2] or limit. */
@@ -361,6 +361,12 @@ export interface ErrorData {
    * refused a value the schema allows (such as a button index the card lacks).
    */
   rule?: string;
+  /**
+   * Invalid params: what was sent at param, as compact JSON (cut at 120 characters, control
+   * characters escaped); absent for a missing param. The MCP face's isError text for schema-
+   * breaking tool arguments quotes the same param, reason and sent.
+   */
+  sent?: string;
   /**
    * Method not found: the name asked for. Sync errors: the backend call that failed
    * (getInboxMessages or inboxStatus).

@@ -162,15 +162,16 @@ class CreateMessageRequestRequest(TypedDict):
 Degradation = TypedDict("Degradation", {"from": CardKind, "reason": str})
 
 class ErrorData(TypedDict):
-    """Always an object. Invalid params: {param, reason, rule?}. Parse errors: {reason, kind, line,
-    column, position}. Invalid requests: {reason, limit?, size?, ran?}. Unknown method:
-    {method}. Message not found: {id}. Not an inbox message: {reason, code}. Store failure:
-    {kind, message}. Sync errors: {method, reason?, httpStatus?, statusCode?, statusMessage?,
-    location?, path?, missing?, pushed, pending}.
+    """Always an object. Invalid params: {param, reason, rule?, sent?}. Parse errors: {reason,
+    kind, line, column, position}. Invalid requests: {reason, limit?, size?, ran?}. Unknown
+    method: {method}. Message not found: {id}. Not an inbox message: {reason, code}. Store
+    failure: {kind, message}. Sync errors: {method, reason?, httpStatus?, statusCode?,
+    statusMessage?, location?, path?, missing?, pushed, pending}.
     """
     param: NotRequired[str]
     reason: NotRequired[str]
     rule: NotRequired[str]
+    sent: NotRequired[str]
     method: NotRequired[str]
     id: NotRequired[str]
     code: NotRequired[str]
