@@ -67,7 +67,8 @@ extension Inbox {
 
   /// Resolves a payload into a card without storing anything; `attributes` apply over those in force
   /// for this call only. With `perPlatform`, a send request that names `platforms` also gets
-  /// `platforms: [{platform: {code, name}, card, warnings}]`, its card on each (`PlatformVerdicts`).
+  /// `platforms: [{platform, card}]`, its card on each (`PlatformVerdicts`; a card's `degraded` says why
+  /// it is not what was asked for there).
   public func resolve(
     payload: JSONValue, context: PayloadContext = PayloadContext(), attributes partial: JSONValue? = nil,
     perPlatform: Bool = false
@@ -78,9 +79,8 @@ extension Inbox {
     var json = resolution.card.json
     if perPlatform, resolution.message.platforms?.isEmpty == false {
       let verdicts = PlatformVerdicts.hosts(for: resolution.message, attributes: attributes).map { host in
-        let (card, warnings) = Resolver.resolve(resolution.message, attributes: host.attributes)
-        let platform = host.platform.map { ["code": .int(Int64($0.code)), "name": .string($0.name)] } ?? JSONValue.null
-        return ["platform": platform, "card": card.json, "warnings": .array(warnings.map(\.json))] as JSONValue
+        let card = Resolver.resolve(resolution.message, attributes: host.attributes).card
+        return ["platform": .string(host.platform?.name ?? ""), "card": card.json] as JSONValue
       }
       var object = json.objectValue ?? [:]
       object["platforms"] = .array(verdicts)

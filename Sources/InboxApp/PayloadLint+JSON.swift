@@ -22,7 +22,7 @@ extension PayloadLint.Report {
         schemaProblems.map { ["path": .string($0.path), "rule": .string($0.rule), "message": .string($0.message)] }),
       "languageGaps": .array(languageGaps.map(\.json)),
     ]
-    if let platform { object["platform"] = ["code": .int(Int64(platform.code)), "name": .string(platform.name)] }
+    if let platform { object["platform"] = .string(platform.name) }
     if let locale { object["locale"] = .string(locale) }
     return .object(object)
   }
