@@ -56,7 +56,9 @@ import Testing
     "inbox_days": 7, "ios_title": "T", "content": "B",
     "data": [
       "displayType": "carousel",
-      "carousel": [["image": "https://cdn.example.com/1.jpg"], ["image": "https://cdn.example.com/2.jpg", "title": "Neu"]],
+      "carousel": [
+        ["image": "https://cdn.example.com/1.jpg"], ["image": "https://cdn.example.com/2.jpg", "title": "Neu"],
+      ],
     ],
   ]
 
