@@ -64,7 +64,7 @@ public enum PayloadLint {
     } else {
       items = [(value, "payload", JSONPointer())]
     }
-    let validator = SchemaValidator(document: Contract.document)
+    let validator = Self.validator
     return Parallel.map(items) { payload, label, pointer in
       reports(payload, label: label, at: pointer, attributes: attributes, now: now, options: options, validator)
     }.flatMap { $0 }
@@ -127,6 +127,9 @@ public enum PayloadLint {
     }
     return codes.isEmpty ? [attributes.locale] : codes
   }
+
+  /// The input schemas' validator, made once per process.
+  private static let validator = SchemaValidator.indexed(Contract.document)
 
   private static func isSendRequest(_ payload: JSONValue) -> Bool {
     payload["inbox_id"] == nil && payload["pw_inbox"] == nil
