@@ -109,7 +109,7 @@ public enum PayloadLint {
         reports.append(
           Report(
             label: label, card: card, refusal: nil, warnings: ingestWarnings + warnings, schemaProblems: problems,
-            pointer: pointer, platform: host.platform, locale: options.everyLocale ? locale : attributes.locale,
+            pointer: pointer, platform: host.platform, locale: locale,
             languageGaps: gaps))
         (problems, ingestWarnings, gaps) = ([], [], [])
       }

@@ -17,8 +17,6 @@ public struct LocalizedText: Sendable, Hashable {
   /// The text of each of `codes`.
   public private(set) var texts: [String] = []
 
-  public init(shared: String) { self.shared = shared }
-
   /// Reads a string or a language object; nil for anything else (the caller warns).
   public init?(_ value: JSONValue) {
     switch value {
