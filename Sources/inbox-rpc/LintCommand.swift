@@ -89,14 +89,14 @@ enum LintCommand {
     let (chosen, keepsEntries) = (format, html != nil)
     var run = LintRun(format: format, failOn: failOn, keepsEntries: keepsEntries)
     let files = LintInput.expand(paths)
-    // Files are linted a few per core at a time, their output written in the order named: the
-    // memory held is that of the batch's files, whatever the corpus.
-    let batch = max(1, Threads.cores * 4)
+    // Files are linted a batch at a time, spread over the cores, their output written in the order
+    // named, one write per batch: the memory held is that of the batch's files, whatever the corpus.
+    let batch = max(1, Threads.cores * 32)
     for start in stride(from: 0, to: files.count, by: batch) {
       let done = Parallel.map(Array(files[start..<min(start + batch, files.count)])) { path in
         LintedFile.lint(path, flags: flags, format: chosen, keepsEntries: keepsEntries)
       }
-      for file in done { run.add(file) }
+      run.add(done)
     }
     let report = Report(
       tool: LintRun.tool,
@@ -173,11 +173,14 @@ struct LintRun {
     self.keepsEntries = keepsEntries
   }
 
-  mutating func add(_ file: LintedFile) {
-    if !file.output.isEmpty { StandardStreams.writeStdout(file.output) }
-    unreadable = unreadable || file.unreadable
-    fails = fails || file.subjects.contains { failOn.fails($0.findings) }
-    if format == .sarif || format == .junit { kept += file.subjects }
-    if keepsEntries { entries += file.entries }
+  mutating func add(_ files: [LintedFile]) {
+    let output = files.map(\.output).joined()
+    if !output.isEmpty { StandardStreams.writeStdout(output) }
+    for file in files {
+      unreadable = unreadable || file.unreadable
+      fails = fails || file.subjects.contains { failOn.fails($0.findings) }
+      if format == .sarif || format == .junit { kept += file.subjects }
+      if keepsEntries { entries += file.entries }
+    }
   }
 }
