@@ -123,6 +123,7 @@ def main() -> None:
         if not Path(needed).exists():
             sys.exit(f"bench/lint_corpus.py: {needed} is missing (build release; script/bootstrap --bench)")
 
+    loads = [os.getloadavg()[0]]
     work = Path(tempfile.mkdtemp(prefix="inbox-lint-bench-"))
     try:
         one, files, names = corpus(work, args.count)
@@ -154,6 +155,7 @@ def main() -> None:
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
+    loads.append(os.getloadavg()[0])
     t = {name: statistics.median(values) for name, values in times.items()}
     m = {name: statistics.median(values) for name, values in memory.items()}
     c = {name: statistics.median(values) for name, values in cpu.items()}
@@ -182,7 +184,8 @@ def main() -> None:
              f"{c['jsonschema-rs, one file'] / c['lint, one file']:.2f} (one file), "
              f"{c['jsonschema-rs, files'] / c['lint, files']:.2f} (files).")
     text = (f"Measured {now()} by `bench/lint_corpus.py` ({args.count:,} notifications, {args.reps} repetitions, "
-            f"medians; {os.cpu_count()} cores, shared with other work). The same payloads as one array file "
+            f"medians; {os.cpu_count()} cores, shared with other work: load average {min(loads):.0f} at one end of "
+            f"the run, {max(loads):.0f} at the other). The same payloads as one array file "
             f"and as {args.count:,} files in 20 folders; lint resolves each on every platform it names "
             "(the text format), the validators check the schema alone. jsonschema-rs and check-jsonschema "
             "come from PyPI in .venv-bench (`script/bootstrap --bench`, bench/requirements-lint.txt). "
