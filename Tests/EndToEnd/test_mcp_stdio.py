@@ -222,7 +222,9 @@ def test_tool_schemas_are_derived_from_the_contract(mcp):
     tools = {tool["name"]: tool for tool in server.call("tools/list")["result"]["tools"]}
     assert set(tools) == set(TOOL_METHODS)
     for name, method in TOOL_METHODS.items():
-        params = [p for p in methods[method]["params"] if name != "lint_payload" or p["name"] != "id"]
+        # lint_payload has no id, and gives a verdict per platform whatever perPlatform would say.
+        params = [p for p in methods[method]["params"]
+                  if name != "lint_payload" or p["name"] not in ("id", "perPlatform")]
         expected_input = {"type": "object", "properties": {p["name"]: p["schema"] for p in params}}
         required = [p["name"] for p in params if p.get("required")]
         if required:
@@ -240,12 +242,13 @@ def test_tool_schemas_are_derived_from_the_contract(mcp):
 
 
 def test_tool_list_is_small_and_cards_are_given_compact(mcp):
-    """A host sends the tool list to its model in every session: at most 24 KiB for all 13 tools
-    (96 KiB when each output carried the card's full shape), the card as every card's members, typed."""
+    """A host sends the tool list to its model in every session: at most 26 KiB for all 13 tools
+    (96 KiB when each output carried the card's full shape; 24 KiB before the locale attribute and
+    the per-platform cards of resolve and lint), the card as every card's members, typed."""
     server = mcp()
     server.initialize()
     listed = server.call("tools/list")["result"]
-    assert len(json.dumps(listed, separators=(",", ":")).encode()) <= 24 * 1024
+    assert len(json.dumps(listed, separators=(",", ":")).encode()) <= 26 * 1024
     with open(DOCUMENT_PATH, encoding="utf-8") as file:
         common = json.load(file)["components"]["schemas"]["CardCommon"]
     cards = [tool["outputSchema"]["$defs"]["Card"] for tool in listed["tools"] if "Card" in tool["outputSchema"].get("$defs", {})]
