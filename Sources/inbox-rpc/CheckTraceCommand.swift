@@ -52,7 +52,7 @@ enum CheckTraceCommand {
     var unreadable = false
     for file in files {
       do {
-        subjects += TraceReport.subjects(try TraceLog.read(file), file: file, contract: contract)
+        subjects += TraceReport.subjects(try contract.check(file))
       } catch {
         StandardStreams.writeStderr("inbox-rpc check-trace: \(error)\n")
         unreadable = true

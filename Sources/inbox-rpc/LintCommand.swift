@@ -1,5 +1,5 @@
-import InboxPreview
 import InboxApp
+import InboxPreview
 import JSON
 import LintReport
 import Posix

@@ -1,6 +1,6 @@
+import InboxApp
 import InboxCore
 import InboxPreview
-import InboxApp
 import InboxStore
 import JSON
 import Posix

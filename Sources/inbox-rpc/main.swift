@@ -97,7 +97,16 @@ serverOptions.inbox.messageLimit = MessageSizeLimit(bytes: options.maxMessageByt
 serverOptions.inbox.maxReplyBytes = options.maxReplyBytes
 // Without a CA file of our own, the system's store; SSL_CERT_FILE names another, as for the curl tool.
 serverOptions.inbox.sync.caFile = options.backendCAFile ?? environment["SSL_CERT_FILE"]
-serverOptions.inbox.sync.proxy = ProxySettings(environment: environment)
+serverOptions.inbox.sync.proxy = options.sandbox ? .direct : ProxySettings(environment: environment)
+if options.sandbox {
+  // Every call to the one listener named, or none: whatever a replayed config.set names.
+  if case .some(.some(let listener)) = options.backend.baseURL {
+    serverOptions.inbox.sync.confinedTo = .some(listener)
+  } else {
+    serverOptions.inbox.sync.confinedTo = .some(nil)
+  }
+  serverOptions.inbox.sync.caFile = nil
+}
 serverOptions.inbox.sync.libcurl = environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl
 if let proxy = serverOptions.inbox.sync.proxy.summary {
   if serverOptions.inbox.sync.proxy.isUsable { logger.info(proxy) } else { logger.warn(proxy) }
