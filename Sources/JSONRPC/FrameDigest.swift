@@ -56,6 +56,32 @@ enum FrameDigest {
     return text
   }
 
+  /// The values of the members named `names` anywhere in a frame that cannot be parsed (a secret
+  /// param's value in a frame with a duplicate key, or cut short), decoded where they can be: the
+  /// trace remembers them, since the server's reply to the frame may quote them.
+  static func values(named names: Set<String>, in bytes: ArraySlice<UInt8>) -> [String] {
+    var found: [String] = []
+    var at = bytes.startIndex
+    var member: String?
+    while at < bytes.endIndex {
+      guard bytes[at] == UInt8(ascii: "\"") else {
+        if !space.contains(bytes[at]) && bytes[at] != UInt8(ascii: ":") { member = nil }
+        at += 1
+        continue
+      }
+      let (content, end, closed) = string(bytes, from: at)
+      if let name = member, names.contains(name) {
+        let decoded = closed ? (try? JSONValue.parse("\"" + content + "\""))?.stringValue : nil
+        found.append(decoded ?? content)
+        member = nil
+      } else {
+        member = nextSignificant(bytes, from: end) == UInt8(ascii: ":") ? content : nil
+      }
+      at = end
+    }
+    return found
+  }
+
   /// The raw content of the string whose quote is at `start`, the index past its closing quote,
   /// and whether it closes before the bytes end.
   private static func string(_ bytes: ArraySlice<UInt8>, from start: Int) -> (String, Int, Bool) {

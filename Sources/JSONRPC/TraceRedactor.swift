@@ -83,8 +83,19 @@ public struct TraceRedactor: Sendable {
   }
 
   /// What the trace keeps of a frame that cannot be parsed: a digest (`FrameDigest`), never the bytes.
-  public func digest(_ bytes: ArraySlice<UInt8>) -> JSONValue {
-    FrameDigest.digest(bytes, secrets: secrets)
+  /// The values of members named as a secret param is (`token`) are remembered: the reply may quote them.
+  public mutating func digest(_ bytes: ArraySlice<UInt8>) -> JSONValue {
+    for secret in FrameDigest.values(named: secretNames, in: bytes) { remember(secret) }
+    return FrameDigest.digest(bytes, secrets: secrets)
+  }
+
+  /// The last member name of every secret param (`token` for `backend.token`).
+  private var secretNames: Set<String> { Set(secretParams.values.flatMap { $0.compactMap(\.last) }) }
+
+  private mutating func remember(_ secret: String) {
+    guard !secret.isEmpty, secret != Self.marker, !secrets.contains(secret) else { return }
+    secrets.append(secret)
+    needles.append(Self.needle(secret))
   }
 
   /// A string of a frame: known secrets and header values replaced.
@@ -115,10 +126,7 @@ public struct TraceRedactor: Sendable {
   private mutating func removing(_ path: ArraySlice<String>, from value: JSONValue) -> JSONValue {
     guard let name = path.first, case .object(var object) = value, let member = object[name] else { return value }
     if path.count == 1 {
-      if case .string(let secret) = member, !secret.isEmpty, secret != Self.marker, !secrets.contains(secret) {
-        secrets.append(secret)
-        needles.append(Self.needle(secret))
-      }
+      if case .string(let secret) = member { remember(secret) }
       if !member.isNull { object[name] = .string(Self.marker) }
     } else {
       object[name] = removing(path.dropFirst(), from: member)
