@@ -14,6 +14,8 @@ public struct RegularFile: ~Copyable {
   /// Where the unread part of `buffer` starts.
   private var start = 0
   private var ended = false
+  /// What one read fills, allocated once.
+  private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
   public init(path: String) throws(SystemError) {
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -49,7 +51,7 @@ public struct RegularFile: ~Copyable {
   public mutating func nextLine() throws(SystemError) -> ArraySlice<UInt8>? {
     var searched = start
     while true {
-      if let newline = buffer[searched...].firstIndex(of: 0x0A) {
+      if let newline = Self.newline(in: buffer, from: searched) {
         defer { start = newline + 1 }
         return buffer[start..<newline]
       }
@@ -83,19 +85,24 @@ public struct RegularFile: ~Copyable {
   }
 
   private mutating func fill() throws(SystemError) {
-    let chunk = 64 * 1024
-    let old = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: chunk))
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }
+      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
-      guard count >= 0 else {
-        buffer.removeSubrange(old...)
-        throw SystemError.current("read")
-      }
-      buffer.removeSubrange((old + count)...)
+      guard count >= 0 else { throw SystemError.current("read") }
       if count == 0 { ended = true }
+      buffer.append(contentsOf: chunk[0..<count])
       return
+    }
+  }
+
+  /// The index of the first LF in `bytes` at or after `start` (memchr).
+  private static func newline(in bytes: [UInt8], from start: Int) -> Int? {
+    guard start < bytes.count else { return nil }
+    return bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress, let hit = memchr(base + start, 0x0A, buffer.count - start) else {
+        return nil
+      }
+      return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
     }
   }
 }
