@@ -18,7 +18,7 @@ public struct RegularFile: ~Copyable {
   private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
   public init(path: String) throws(SystemError) {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    let fd = FileName.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
     guard fd >= 0 else { throw SystemError.current("cannot open \(path)") }
     var status = stat()
     guard fstat(fd, &status) == 0 else {

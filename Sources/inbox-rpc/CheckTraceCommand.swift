@@ -42,7 +42,7 @@ enum CheckTraceCommand {
           return usage("--fail-on needs error, warning or never")
         }
         failOn = value
-      case _ where argument.hasPrefix("-"): return usage("unknown option \(argument)")
+      case _ where argument.hasPrefix("-"): return usage("unknown option \(argument.escapingControlCharacters)")
       default: files.append(argument)
       }
     }
@@ -54,7 +54,7 @@ enum CheckTraceCommand {
       do {
         subjects += TraceReport.subjects(try contract.check(file))
       } catch {
-        StandardStreams.writeStderr("inbox-rpc check-trace: \(error)\n")
+        StandardStreams.writeStderr("inbox-rpc check-trace: \(error.description.escapingControlCharacters)\n")
         unreadable = true
       }
     }

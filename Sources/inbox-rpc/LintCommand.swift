@@ -87,7 +87,9 @@ enum LintCommand {
       }
       switch input.value {
       case .failure(let problem):
-        StandardStreams.writeStderr("inbox-rpc lint: \(input.file): \(problem.finding.message)\n")
+        // The file's name and the reason hold the name as given: shown as text for people.
+        StandardStreams.writeStderr(
+          "inbox-rpc lint: " + "\(input.file): \(problem.finding.message)".escapingControlCharacters + "\n")
         unreadable = true
         let subject = LintFindings.subject(problem)
         subjects.append(subject)

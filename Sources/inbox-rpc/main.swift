@@ -15,20 +15,22 @@ import Posix
 // inbox-rpc: parse the command line, open the store, reserve stdout for frames, serve until end of input.
 
 let environment = Environment.process
-if CommandLine.arguments.dropFirst().first == "lint" {
-  exit(LintCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+// As the system gave them: a file name that is not UTF-8 is opened as given and shown escaped.
+let commandLine = FileName.arguments
+if commandLine.dropFirst().first == "lint" {
+  exit(LintCommand.run(Array(commandLine.dropFirst(2))))
 }
-if CommandLine.arguments.dropFirst().first == "preview" {
-  exit(PreviewCommand.run(Array(CommandLine.arguments.dropFirst(2)), environment: environment))
+if commandLine.dropFirst().first == "preview" {
+  exit(PreviewCommand.run(Array(commandLine.dropFirst(2)), environment: environment))
 }
-if CommandLine.arguments.dropFirst().first == "check-trace" {
-  exit(CheckTraceCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+if commandLine.dropFirst().first == "check-trace" {
+  exit(CheckTraceCommand.run(Array(commandLine.dropFirst(2))))
 }
-if CommandLine.arguments.dropFirst().first == "replay" {
-  exit(ReplayCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+if commandLine.dropFirst().first == "replay" {
+  exit(ReplayCommand.run(Array(commandLine.dropFirst(2))))
 }
 // `inbox-rpc mcp [options]`: the same server behind the Model Context Protocol.
-var arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(commandLine.dropFirst())
 let mcpMode = arguments.first == "mcp"
 if mcpMode { arguments.removeFirst() }
 let options: Options
