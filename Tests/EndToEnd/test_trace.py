@@ -618,3 +618,24 @@ def test_a_secret_is_redacted_whatever_escapes_it_arrives_in(tmp_path):
     assert [d["bytes"] for d in digests] == [len(lines[-3]), len(lines[-2])]
     assert [d["sha256"] for d in digests] == [hashlib.sha256(lines[-3]).hexdigest(), hashlib.sha256(lines[-2]).hexdigest()]
     assert all(len(d["prefix"]) < 4 * 256 and '"method":"config.set"' in d["prefix"] for d in digests)
+
+
+# -- odd files: refused, never read without end ------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "link-to-dev-zero", "directory"])
+@pytest.mark.parametrize("command", ["check-trace", "replay"])
+def test_a_path_that_is_not_a_regular_file_is_refused(tmp_path, kind, command):
+    path = str(tmp_path / "odd.trace")
+    if kind == "fifo":
+        os.mkfifo(path)  # nobody ever writes it
+    elif kind == "dev-zero":
+        path = "/dev/zero"
+    elif kind == "link-to-dev-zero":
+        os.symlink("/dev/zero", path)
+    else:
+        os.mkdir(path)
+    # a generous deadline that only catches a hang: on main a FIFO blocked for ever and /dev/zero grew to GiBs
+    done = subprocess.run([BIN, command, path], capture_output=True, timeout=60)
+    assert done.returncode == 3, done.stderr.decode()
+    assert b"is not a regular file" in done.stderr
