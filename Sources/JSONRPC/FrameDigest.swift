@@ -69,10 +69,12 @@ enum FrameDigest {
         at += 1
         continue
       }
-      let (content, end, closed) = string(bytes, from: at)
+      let (content, end, _) = string(bytes, from: at)
       if let name = member, names.contains(name) {
-        let decoded = closed ? (try? JSONValue.parse("\"" + content + "\""))?.stringValue : nil
+        // Decoded (one cut short as if it ended here) and as written: a parse error quotes it raw.
+        let decoded = (try? JSONValue.parse("\"" + content + "\""))?.stringValue
         found.append(decoded ?? content)
+        if let decoded, decoded != content { found.append(content) }
         member = nil
       } else {
         member = nextSignificant(bytes, from: end) == UInt8(ascii: ":") ? content : nil
