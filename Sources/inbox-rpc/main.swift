@@ -66,7 +66,7 @@ let tracer: Tracer?
 do {
   tracer = try TraceSetup.tracer(options, token: token?.0, environment: environment, logger: logger)
 } catch {
-  StandardStreams.writeStderr("inbox-rpc: \(error)\n")
+  StandardStreams.writeStderr("inbox-rpc: \(String(describing: error).escapingControlCharacters)\n")
   exit(2)
 }
 
@@ -78,7 +78,7 @@ let store: InboxStore
 do {
   store = try InboxStore.open(storeOptions)
 } catch {
-  StandardStreams.writeStderr("inbox-rpc: \(error)\n")
+  StandardStreams.writeStderr("inbox-rpc: \(String(describing: error).escapingControlCharacters)\n")
   switch error.kind {
   case .corrupt: exit(4)
   case .tooNew: exit(5)
@@ -120,7 +120,7 @@ let session: InboxServer.Session
 do {
   session = try InboxServer.Session(options: serverOptions, store: store)
 } catch {
-  StandardStreams.writeStderr("inbox-rpc: cannot start: \(error)\n")
+  StandardStreams.writeStderr("inbox-rpc: cannot start: \(String(describing: error).escapingControlCharacters)\n")
   exit(3)
 }
 if let outcome = session.startupOutcome, outcome.accountChanged {

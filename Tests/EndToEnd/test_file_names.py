@@ -77,3 +77,17 @@ def test_check_trace_opens_a_trace_whose_name_is_not_utf8(tmp_path):
     code, out, err = run("check-trace", name, cwd=str(tmp_path))
     assert code == 1, err
     assert b"s\\xE9ssion.trace:1:" in out and b"unknown-method" in out
+
+
+def test_a_page_that_cannot_be_written_names_its_path_escaped(tmp_path):
+    with open(tmp_path / "p.json", "wb") as f:
+        f.write(PAYLOAD)
+    code, _, err = run("lint", "--html", b"no/such\n::error::forged/page.html", "p.json", cwd=str(tmp_path))
+    assert code == 3
+    assert lines_starting_a_command(err) == [] and b"no/such\\n::error" in err
+
+
+def test_preview_names_a_payload_it_cannot_read_escaped(tmp_path):
+    code, _, err = run("preview", FORGED + b".json", cwd=str(tmp_path))
+    assert code != 0
+    assert lines_starting_a_command(err) == [] and b"x\\n::error" in err
