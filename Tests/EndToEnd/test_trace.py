@@ -467,12 +467,13 @@ def attacking_trace(path: str, their_url: str) -> None:
 
 def replayer_environment(tmp_path, own_url: str, proxy_url: str) -> dict:
     """Every INBOX_RPC_* variable set, as on the machine of someone with an account of their own."""
-    token_file = tmp_path / "ca.pem"
-    token_file.write_text("not a certificate\n")
+    ca_file = tmp_path / "ca.pem"
+    ca_file.write_text("not a certificate\n")
     return dict(
         os.environ, INBOX_RPC_API_TOKEN=REPLAYER_TOKEN, INBOX_RPC_APPLICATION="APP-12345", INBOX_RPC_USER_ID="user-1",
         INBOX_RPC_BACKEND_URL=own_url, INBOX_RPC_HWID="replayer-hwid", INBOX_RPC_LOG_LEVEL="debug",
-        INBOX_RPC_BACKEND_CA_FILE=str(token_file), INBOX_RPC_FLAGS=f"--backend-url {own_url}",
+        INBOX_RPC_BACKEND_CA_FILE=str(ca_file), INBOX_RPC_FLAGS=f"--backend-url {own_url}",
+        INBOX_RPC_LIBCURL="libcurl.so.4",
         https_proxy=proxy_url, http_proxy=proxy_url, all_proxy=proxy_url, HTTPS_PROXY=proxy_url,
     )
 
