@@ -133,7 +133,10 @@ def main() -> int:
         "repeated with ids renumbered, every request answered. check-trace parses each line and checks "
         "each request and reply against Schemas/; `jansson` only parses each line with jansson (bench/"
         "jansson_lines.c, -O2), `python` only passes each line through json.loads. CPU time (user + "
-        f"system), median of {repetitions} runs taken in turn (bench/check_trace.py)."
+        f"system), median of {repetitions} runs taken in turn (bench/check_trace.py). Where check-trace's "
+        "time goes beyond the parse: checking each result against its schema (callgrind: nine tenths of a "
+        "trace of card pages is the validator); resolving each `$ref` once instead of at every use took a "
+        "trace of card pages from 19.3 s to 12.6 s."
     )
     publish("check-trace", "check-trace: frames per second on a 1M-frame trace", table, text, write=not args.quick)
     return 0
