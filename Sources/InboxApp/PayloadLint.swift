@@ -129,7 +129,7 @@ public enum PayloadLint {
   }
 
   /// The input schemas' validator, made once per process.
-  private static let validator = SchemaValidator.indexed(Contract.document)
+  private static let validator = SchemaValidator(document: Contract.document)
 
   private static func isSendRequest(_ payload: JSONValue) -> Bool {
     payload["inbox_id"] == nil && payload["pw_inbox"] == nil

@@ -129,7 +129,9 @@ struct LintedFile: Sendable {
     }
     switch input.value {
     case .failure(let problem):
-      StandardStreams.writeStderr("inbox-rpc lint: \(input.file): \(problem.finding.message)\n")
+      // The file's name and the reason hold the name as given: shown as text for people.
+      StandardStreams.writeStderr(
+        "inbox-rpc lint: " + "\(input.file): \(problem.finding.message)".escapingControlCharacters + "\n")
       let subject = LintFindings.subject(problem)
       let output = format == .json ? LintJSON.line(file: input.file, reports: [], [subject]) : ""
       return LintedFile(subjects: [subject], output: output, unreadable: true, entries: []).rendered(format)

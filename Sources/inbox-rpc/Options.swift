@@ -44,6 +44,9 @@ struct Options {
   var readOnly = false
   /// `inbox-rpc mcp --tools NAME,...`: only the tools named (nil: every tool).
   var tools: [String]?
+  /// `--replay-sandbox` (what `replay` starts its server with): no token, no backend setting from the
+  /// environment, and every backend call to `--backend-url` (a loopback listener) or nowhere.
+  var sandbox = false
 
   /// A mistake on the command line: printed with a hint, exit code 2.
   struct UsageError: Error, CustomStringConvertible {
@@ -90,6 +93,9 @@ struct Options {
                                   replaced (created 0600; docs/tracing.md). inbox-rpc check-trace FILE
                                   checks it against Schemas/; inbox-rpc replay FILE runs it again.
       --trace-max-bytes N         Largest trace file (default: 67108864); then FILE moves to FILE.1.
+      --replay-sandbox            What inbox-rpc replay starts its server with: no API token, no backend
+                                  setting from the environment, and every backend call sent, without a
+                                  token, to --backend-url (a loopback http listener) or, without it, nowhere.
 
     SYNC WITH THE PUSHWOOSH INBOX BACKEND (saved with the store; config.set changes them too):
       --application CODE          The Pushwoosh application code (env INBOX_RPC_APPLICATION).
@@ -125,8 +131,11 @@ struct Options {
     """
 
   /// Parses `arguments` (without the program name); the environment supplies defaults flags override.
-  static func parse(_ arguments: [String], environment: Environment) throws(UsageError) -> Options {
+  static func parse(_ arguments: [String], environment given: Environment) throws(UsageError) -> Options {
     var options = Options()
+    options.sandbox = arguments.contains("--replay-sandbox")
+    // A sandboxed server takes nothing from the environment it may have been handed.
+    let environment = options.sandbox ? Environment([:]) : given
     if let level = environment["INBOX_RPC_LOG_LEVEL"], let parsed = Logger.Level(name: level) {
       options.logLevel = parsed
     }
@@ -158,6 +167,7 @@ struct Options {
           throw UsageError(description: "--tools needs a comma-separated list of tool names")
         }
         options.tools = (options.tools ?? []) + names
+      case "--replay-sandbox": break
       case "--framing":
         let name = try value()
         guard name == "auto" || Framing(rawValue: name) != nil else {
@@ -230,6 +240,12 @@ struct Options {
         throw UsageError(description: "unknown option \(flag)")
       }
     }
+    if options.sandbox, options.tokenFile != nil || options.backendCAFile != nil {
+      throw UsageError(description: "--replay-sandbox takes no token file and no CA file")
+    }
+    if options.sandbox, case .some(.some(let url)) = options.backend.baseURL, !url.isClearText {
+      throw UsageError(description: "--replay-sandbox: --backend-url must name a loopback http listener")
+    }
     if options.versionJSON && !options.showVersion {
       throw UsageError(description: "--json goes with --version (inbox-rpc --version --json)")
     }
@@ -266,6 +282,7 @@ struct Options {
   /// The API token: `--token-file` when given (trimmed; an empty or unreadable file is an error naming
   /// the path, never the content), else `INBOX_RPC_API_TOKEN`, else none.
   func apiToken(environment: Environment) throws(UsageError) -> (APIToken, String)? {
+    if sandbox { return nil }
     if let tokenFile {
       guard let data = try? Files.contents(of: tokenFile) else {
         throw UsageError(description: "--token-file: cannot read \(tokenFile)")

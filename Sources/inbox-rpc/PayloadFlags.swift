@@ -100,7 +100,7 @@ enum PayloadFile {
       let bytes = file == "-" ? try Files.readAll(0) : try Files.contents(of: file)
       return try JSONValue.parse(bytes: bytes, options: JSONReadOptions(maxDepth: 256))
     } catch {
-      StandardStreams.writeStderr("inbox-rpc \(command): \(file): \(error)\n")
+      StandardStreams.writeStderr("inbox-rpc \(command): " + "\(file): \(error)".escapingControlCharacters + "\n")
       return nil
     }
   }
