@@ -27,6 +27,10 @@ public final class Connection: @unchecked Sendable {
     public var json = JSONReadOptions.default
     /// How long in-flight work may run after end of input before it is cancelled.
     public var drainTimeout = 1.5
+    /// Once input has ended, how long the host may take no output before it is given up on: the
+    /// replies still owed are dropped and the process leaves (docs/protocol.md). A host that reads,
+    /// however slowly, gets every reply.
+    public var outputPatience = 30.0
     /// True when a write now would find the store's writer free: a single write then runs on the
     /// reading thread, without a hand-off to the write lane's.
     public var writerIsFree: @Sendable () -> Bool = { true }
@@ -141,8 +145,10 @@ public final class Connection: @unchecked Sendable {
     logger.debug("framing: \(framing.rawValue)")
   }
 
-  /// Ends the session: lets in-flight work finish, flushes the log, and returns the exit code.
+  /// Ends the session: lets in-flight work finish (or cancels it), writes every reply owed,
+  /// flushes the log, and returns the exit code.
   public func finish() -> Int32 {
+    writer.limitPatience(seconds: configuration.outputPatience)
     dispatcher.finish(within: configuration.drainTimeout)
     logger.flush()
     return lifecycle.exitCode

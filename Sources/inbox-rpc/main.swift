@@ -124,12 +124,20 @@ configuration.json.maxDepth = options.maxDepth
 configuration.writerIsFree = { store.writerIsFree }
 configuration.tracer = tracer
 
+configuration.outputPatience = options.exitPatience
+
 // A host that closed stdout is gone: every reported change is already committed, so leave quietly.
-let writer = OutputWriter(fd: protocolFD, tracer: tracer) {
-  logger.info("stdout closed by the host; exiting")
+// One that took nothing for the patience after input ended (or exit) has stopped reading: leave,
+// saying so, with the replies it did not take.
+let writer = OutputWriter(fd: protocolFD, tracer: tracer) { outcome in
+  if outcome == .stalled {
+    logger.warn("the host took no output for \(options.exitPatience) s after input ended; replies dropped, exiting")
+  } else {
+    logger.info("stdout closed by the host; exiting")
+  }
   tracer?.finish()
   logger.flush()
-  _exit(0)
+  _exit(outcome == .stalled ? 6 : 0)
 }
 let mcp = mcpMode ? MCPServer(inbox: session.inbox) : nil
 if let mcp { mcp.configure(&configuration) }
