@@ -152,5 +152,6 @@ let code = connection.serve(input: STDIN_FILENO)
 session.stop()
 do { try store.close() } catch { logger.error("closing the store: \(error)") }
 if let dropped = tracer?.finish(), dropped > 0 { logger.warn("trace: \(dropped) frames dropped (see docs/tracing.md)") }
+logger.info("every reply written; exiting with status \(code)")
 logger.flush()
 exit(code)
