@@ -66,3 +66,16 @@ def stand_in_server(directory: Path, name: str, code: str) -> Path:
     script.write_text(f"#!{sys.executable}\n" + textwrap.dedent(code))
     script.chmod(0o755)
     return script
+
+
+def answering_server(directory: Path, name: str, reply: str) -> Path:
+    """A stand-in server that answers each request with `reply`, a Python expression of `request`
+    giving the members after the id: `{"result": ...}` or `{"error": ...}` (`json` is imported)."""
+    return stand_in_server(directory, name, f"""
+import json, sys
+for line in sys.stdin:
+    request = json.loads(line)
+    if "id" in request:
+        sys.stdout.write(json.dumps({{"jsonrpc": "2.0", "id": request["id"], **({reply})}}) + "\\n")
+        sys.stdout.flush()
+""")

@@ -198,20 +198,8 @@ struct Options {
         let path = try value()
         guard !path.isEmpty else { throw UsageError(description: "--backend-ca-file needs a file path") }
         options.backendCAFile = path
-      case "--backend-timeout":
-        let text = try value()
-        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-          throw UsageError(
-            description: "--backend-timeout needs a number of seconds above 0 (at most 3600), not \(text)")
-        }
-        options.backendTimeout = seconds
-      case "--exit-patience":
-        let text = try value()
-        guard let seconds = Double(text), seconds > 0, seconds <= 86400 else {
-          throw UsageError(
-            description: "--exit-patience needs a number of seconds above 0 (at most 86400), not \(text)")
-        }
-        options.exitPatience = seconds
+      case "--backend-timeout": options.backendTimeout = try seconds(flag, try value(), atMost: 3600)
+      case "--exit-patience": options.exitPatience = try seconds(flag, try value(), atMost: 86400)
       case "--sync-interval": options.syncInterval = try positive(flag, try value())
       case "--sync-min-interval":
         let text = try value()
@@ -285,6 +273,14 @@ struct Options {
   private static func split(_ argument: String) -> (String, String?) {
     guard argument.hasPrefix("-"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
     return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+  }
+
+  /// A duration in seconds, fractions allowed, above 0 and at most `limit`.
+  private static func seconds(_ flag: String, _ text: String, atMost limit: Double) throws(UsageError) -> Double {
+    guard let seconds = Double(text), seconds > 0, seconds <= limit else {
+      throw UsageError(description: "\(flag) needs a number of seconds above 0 (at most \(Int(limit))), not \(text)")
+    }
+    return seconds
   }
 
   private static func positive(_ flag: String, _ text: String) throws(UsageError) -> Int {

@@ -5,6 +5,7 @@ why. Nothing is timed: each test waits for the outcome under the suite's hang-on
 from __future__ import annotations
 
 from python_client_support import stand_in_server  # noqa: F401  (first: it finds the package)
+from client_test_fixtures import answering_server
 
 import json
 from pathlib import Path
@@ -17,14 +18,6 @@ from inbox_rpc_client import client as client_module
 CONTRACT = {"openrpc": "1.3.2", "info": {"title": "fake", "version": "1"},
             "methods": [{"name": "feed.counts", "params": []}]}
 
-ANSWERS = """
-import json, sys
-for line in sys.stdin:
-    request = json.loads(line)
-    if "id" in request:
-        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": request["id"], **REPLY(request)}) + "\\n")
-        sys.stdout.flush()
-"""
 
 
 def test_lines_for_ever_do_not_move_the_call_deadline(tmp_path: Path) -> None:
@@ -68,7 +61,7 @@ def test_the_default_timeout_is_finite_and_ends_a_call_to_a_silent_server(tmp_pa
 
 @pytest.mark.parametrize("error, shown", [(None, "None"), ("boom", "'boom'"), (42, "42")])
 def test_an_error_reply_that_is_not_an_object_still_says_what_came(tmp_path: Path, error, shown) -> None:
-    odd = stand_in_server(tmp_path, "odd", f"REPLY = lambda request: {{'error': {error!r}}}\n" + ANSWERS)
+    odd = answering_server(tmp_path, "odd", f"{{'error': {error!r}}}")
     with Client(str(odd), contract=CONTRACT, close_timeout=0.5) as client:
         with pytest.raises(InboxRpcError) as raised:
             client.call("feed.counts")
@@ -86,7 +79,7 @@ def test_bad_options_are_refused_with_a_reason(tmp_path: Path) -> None:
 def test_contract_method_names_cannot_replace_the_clients_own(tmp_path: Path) -> None:
     names = ["__class__", "__init__", "close", "call", "mro", "then", "feed.counts"]
     contract = {**CONTRACT, "methods": [{"name": n, "params": []} for n in names]}
-    echo = stand_in_server(tmp_path, "echo", "REPLY = lambda request: {'result': request['method']}\n" + ANSWERS)
+    echo = answering_server(tmp_path, "echo", "{'result': request['method']}")
     with Client(str(echo), contract=contract, close_timeout=0.5) as client:
         assert type(client) is Client and callable(client.close)
         assert client.feed.counts() == "feed.counts"

@@ -7,6 +7,7 @@ client's own rule can end."""
 from __future__ import annotations
 
 from shell_support import INBOX, REPO_ROOT, base_env, server_bin, stand_in_server  # noqa: F401  (fixtures)
+from client_test_fixtures import answering_server
 
 import subprocess
 from pathlib import Path
@@ -14,14 +15,6 @@ from typing import Dict
 
 CONTRACT = str(REPO_ROOT / "Schemas" / "openrpc.json")
 
-ANSWER = """
-import json, sys
-for line in sys.stdin:
-    request = json.loads(line)
-    if "id" in request:
-        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": request["id"], **REPLY(request)}) + "\\n")
-        sys.stdout.flush()
-"""
 
 
 def run(env: Dict[str, str], server: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
@@ -52,10 +45,8 @@ def test_an_endless_line_ends_the_call_at_the_frame_bound(base_env: Dict[str, st
 
 
 def test_counts_that_are_strings_reach_the_terminal_escaped(base_env: Dict[str, str], tmp_path: Path) -> None:
-    hostile = stand_in_server(tmp_path, "hostile", """
-REPLY = lambda request: {"result": {"total": "\\u001b]0;owned\\u0007", "unread": "\\u001b[2J", "unactioned": "a\\nb",
-                                    "pinned": "\\u202e"}}
-""" + ANSWER)
+    hostile = answering_server(tmp_path, "hostile", """{"result": {"total": "\\u001b]0;owned\\u0007",
+        "unread": "\\u001b[2J", "unactioned": "a\\nb", "pinned": "\\u202e"}}""")
     done = run(base_env, hostile, "feed.counts")
     assert done.returncode == 0, done.stderr
     assert not any(c in done.stdout for c in "\x1b\x07\u202e"), repr(done.stdout)
@@ -63,7 +54,7 @@ REPLY = lambda request: {"result": {"total": "\\u001b]0;owned\\u0007", "unread":
 
 
 def test_a_result_the_view_cannot_read_is_shown_as_json_with_a_reason(base_env: Dict[str, str], tmp_path: Path) -> None:
-    odd = stand_in_server(tmp_path, "odd", 'REPLY = lambda request: {"result": {"items": 5, "title": "\\u001b[31m"}}\n' + ANSWER)
+    odd = answering_server(tmp_path, "odd", '{"result": {"items": 5, "title": "\\u001b[31m"}}')
     done = run(base_env, odd, "feed.list")
     assert done.returncode == 3
     assert "the result of feed.list is not what the contract says" in done.stderr
@@ -72,14 +63,14 @@ def test_a_result_the_view_cannot_read_is_shown_as_json_with_a_reason(base_env: 
 
 def test_a_malformed_error_reply_is_named_with_what_came(base_env: Dict[str, str], tmp_path: Path) -> None:
     for error, shown in [('"boom"', '"boom"'), ("null", "null"), ('{"code": "x"}', '{"code":"x"}')]:
-        server = stand_in_server(tmp_path, "errs", f"REPLY = lambda request: {{'error': json.loads({error!r})}}\n" + ANSWER)
+        server = answering_server(tmp_path, "errs", f"{{'error': json.loads({error!r})}}")
         done = run(base_env, server, "feed.counts")
         assert done.returncode == 3, (error, done.stderr)
         assert f"inbox-rpc sent a malformed error: {shown}" in done.stderr, done.stderr
 
 
 def test_every_usage_error_says_why_whatever_the_input(base_env: Dict[str, str], tmp_path: Path) -> None:
-    echo = stand_in_server(tmp_path, "echo", 'REPLY = lambda request: {"result": request.get("params")}\n' + ANSWER)
+    echo = answering_server(tmp_path, "echo", '{"result": request.get("params")}')
     big = "k" * 1_000_000
     # In a session a line may be as long as it likes: a 1 MB word is refused with a reason, shortened.
     done = run(base_env, echo, "session", stdin=f"feed.list {big}=1\nfeed.list {big}\n")
