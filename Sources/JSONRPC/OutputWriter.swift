@@ -10,8 +10,8 @@ public protocol FrameSink: Sendable {
 
 /// The one writer of protocol frames: each frame goes out whole under a lock, so frames never
 /// interleave, and nothing is buffered past its request, so every frame is flushed by the time the
-/// request that made it is answered. A frame begun is finished however slowly the host reads; once
-/// the session ends (`limitPatience`), a host that takes nothing for that long is given up on.
+/// request that made it is answered. A frame begun is finished however slowly the host reads; a
+/// host that takes none of it for the patience (`limitPatience`) is given up on.
 public final class OutputWriter: FrameSink {
   private struct State {
     var framing = Framing.ndjson

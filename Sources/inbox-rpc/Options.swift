@@ -29,8 +29,8 @@ struct Options {
   /// A PEM file of CA certificates to trust for https to the backend instead of the system's.
   var backendCAFile: String?
   var backendTimeout: Double = 30
-  /// Once input has ended, how long the host may take no output before its replies are dropped.
-  var exitPatience: Double = 30
+  /// How long a host may take none of the output waiting for it before it is taken as gone.
+  var outputPatience: Double = 30
   var syncInterval: Int?
   var minSyncInterval: Int64 = 10
   var maxMessageBytes = MessageSizeLimit.standard.bytes
@@ -84,9 +84,9 @@ struct Options {
       --sample-feed               Seed an empty store with the sample feed (every card kind).
       --test-methods              Also serve the JSON-RPC spec's example methods and test helpers.
       --test-clock SECONDS        Pin the clock at this unix time (tests and recorded examples).
-      --exit-patience SECONDS     At end of input or exit every reply owed is written, however slowly the
-                                  host reads; a host that takes no output for SECONDS (default 30) is
-                                  given up on: what is left is dropped and the server exits 6.
+      --output-patience SECONDS   Every reply is written however slowly the host reads, at end of input
+                                  and exit too; a host that takes none of the output waiting for it for
+                                  SECONDS (default 30) is gone: what is left is dropped, exit 6.
       --trace FILE                Record every frame in and out in FILE, one JSON line each, secrets
                                   replaced (created 0600; docs/tracing.md). inbox-rpc check-trace FILE
                                   checks it against Schemas/; inbox-rpc replay FILE runs it again.
@@ -123,7 +123,7 @@ struct Options {
       0  end of input, or shutdown then exit     1  exit without shutdown
       2  bad command line                          3  the store cannot be opened, or is not yours alone
       4  the store is damaged or not an inbox store  5  the store is from a newer version
-      6  the host stopped reading: replies owed at exit were dropped (--exit-patience)
+      6  the host stopped reading its output: replies were dropped (--output-patience)
     """
 
   /// Parses `arguments` (without the program name); the environment supplies defaults flags override.
@@ -199,7 +199,7 @@ struct Options {
         guard !path.isEmpty else { throw UsageError(description: "--backend-ca-file needs a file path") }
         options.backendCAFile = path
       case "--backend-timeout": options.backendTimeout = try seconds(flag, try value(), atMost: 3600)
-      case "--exit-patience": options.exitPatience = try seconds(flag, try value(), atMost: 86400)
+      case "--output-patience": options.outputPatience = try seconds(flag, try value(), atMost: 86400)
       case "--sync-interval": options.syncInterval = try positive(flag, try value())
       case "--sync-min-interval":
         let text = try value()

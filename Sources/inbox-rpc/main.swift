@@ -124,14 +124,14 @@ configuration.json.maxDepth = options.maxDepth
 configuration.writerIsFree = { store.writerIsFree }
 configuration.tracer = tracer
 
-configuration.outputPatience = options.exitPatience
+configuration.outputPatience = options.outputPatience
 
 // A host that closed stdout is gone: every reported change is already committed, so leave quietly.
-// One that took nothing for the patience after input ended (or exit) has stopped reading: leave,
+// One that took none of the output waiting for it for the patience has stopped reading: leave,
 // saying so, with the replies it did not take.
 let writer = OutputWriter(fd: protocolFD, tracer: tracer) { outcome in
   if outcome == .stalled {
-    logger.warn("the host took no output for \(options.exitPatience) s after input ended; replies dropped, exiting")
+    logger.warn("the host took no output for \(options.outputPatience) s; replies dropped, exiting")
   } else {
     logger.info("stdout closed by the host; exiting")
   }

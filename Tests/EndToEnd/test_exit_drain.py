@@ -1,6 +1,7 @@
 """End of input and `exit` never cut a reply: a host that reads slowly after its input ends gets
 every reply owed, each frame whole, before the exit status; a host that stops reading altogether
-is given up on after --exit-patience (exit 6). On both framings and on the MCP face.
+is given up on after --output-patience (exit 6), before input ends too. On both framings and on the
+MCP face.
 
 The host here reads stdout at about 1 MB/s in a thread of its own; nothing is timed but the
 pace of that reading, and every wait has a deadline that only catches a hang."""
@@ -185,8 +186,8 @@ def test_a_slow_mcp_host_gets_every_reply_after_end_of_input(tmp_path):
 
 
 @pytest.mark.timeout(HANG)
-def test_a_host_that_stops_reading_is_given_up_on_after_the_exit_patience():
-    proc = subprocess.Popen([BIN, "--store", ":memory:", "--sample-feed", "--exit-patience", "2"],
+def test_a_host_that_stops_reading_is_given_up_on_after_the_output_patience():
+    proc = subprocess.Popen([BIN, "--store", ":memory:", "--sample-feed", "--output-patience", "2"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     # Far more reply than a pipe holds (about 5 MB), and nobody reads it. (The input is small: a
     # server blocked on its output before input ended would stop reading, and this write with it.)
@@ -196,7 +197,7 @@ def test_a_host_that_stops_reading_is_given_up_on_after_the_exit_patience():
     status = proc.wait(timeout=HANG)
     stderr = proc.stderr.read().decode()
     assert status == 6, stderr[-800:]
-    assert "took no output for 2.0 s after input ended" in stderr
+    assert "took no output for 2.0 s; replies dropped" in stderr
     proc.stdout.close()
 
 
@@ -212,3 +213,28 @@ def test_a_host_that_closes_stdout_ends_the_server_quietly_at_end_of_input():
         pass  # the server left at its first reply
     assert proc.wait(timeout=HANG) == 0
     assert b"error" not in proc.stderr.read().lower()
+
+
+@pytest.mark.timeout(HANG)
+@pytest.mark.parametrize("face", [[], ["mcp"]])
+def test_a_host_that_writes_without_reading_is_given_up_on_before_input_ends(face):
+    # The pings are answered on the reading thread: once the pipe is full it waits to write, reads
+    # no more, and so could never see an end of input. stdin stays open: only the patience ends it.
+    proc = subprocess.Popen([BIN, *face, "--store", ":memory:", "--output-patience", "2"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    ping = {"jsonrpc": "2.0", "method": "ping" if face else "rpc.ping"}
+    flood = b"".join(frame({**ping, "id": i}, "ndjson") for i in range(200_000))
+
+    def write() -> None:
+        try:
+            proc.stdin.write(flood)
+            proc.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass  # the server left: what it did not read is moot
+
+    threading.Thread(target=write, daemon=True).start()
+    status = proc.wait(timeout=HANG)
+    stderr = proc.stderr.read().decode()
+    assert status == 6, stderr[-800:]
+    assert "took no output for 2.0 s; replies dropped" in stderr
+    proc.stdout.close()
