@@ -186,6 +186,32 @@ def test_a_slow_mcp_host_gets_every_reply_after_end_of_input(tmp_path):
 
 
 @pytest.mark.timeout(HANG)
+def test_a_slow_mcp_host_gets_the_whole_batch_after_end_of_input(tmp_path):
+    # The batch above on the MCP face: 1,000 list_feed calls over 40 messages of 60 KB, run on the
+    # workers, so the reader meets end of input while the reply is still being made.
+    store = str(tmp_path / "inbox.sqlite")
+    seeded = subprocess.run([BIN, "--store", store], input=b"".join(frame(big_message(i), "ndjson") for i in range(40)),
+                            capture_output=True, timeout=HANG)
+    assert seeded.returncode == 0 and seeded.stdout.count(b'"result"') == 40, seeded.stderr[-800:]
+    handshake = [
+        {"jsonrpc": "2.0", "id": "init", "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+    batch = [{"jsonrpc": "2.0", "id": i, "method": "tools/call",
+              "params": {"name": "list_feed", "arguments": {"limit": 200}}} for i in range(1000)]
+    host = SlowHost(["mcp", "--store", store], b"".join(frame(m, "ndjson") for m in handshake) + frame(batch, "ndjson"))
+    status = host.finish()
+    assert status == 0, host.stderr[-800:]
+    replies = frames(bytes(host.output), "ndjson")
+    answers = [r for r in replies if isinstance(r, list)]
+    assert len(answers) == 1 and sorted(r["id"] for r in answers[0]) == list(range(1000))
+    assert any("result" in r for r in answers[0])
+    # Each member: its page, or an error saying why not (over the reply budget, cancelled at end of input).
+    assert {r["error"]["code"] for r in answers[0] if "error" in r} <= {-32600, -32800}
+
+
+@pytest.mark.timeout(HANG)
 def test_a_host_that_stops_reading_is_given_up_on_after_the_output_patience():
     proc = subprocess.Popen([BIN, "--store", ":memory:", "--sample-feed", "--output-patience", "2"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
