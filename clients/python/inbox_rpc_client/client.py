@@ -130,7 +130,12 @@ class Client(Methods):
         if stderr is None:  # drained, so the server never blocks on it; the end is kept for ServerExited
             self._drainer = threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True)
             self._drainer.start()
-        self._open(self.process.stdout, self.process.stdin, **options)
+        try:
+            self._open(self.process.stdout, self.process.stdin, **options)
+        except BaseException:  # options refused: the server started for them is not left running
+            self.process.kill()
+            self.process.wait()
+            raise
 
     @classmethod
     def attach(cls, reader: IO[bytes], writer: IO[bytes], **options: Any) -> "Client":

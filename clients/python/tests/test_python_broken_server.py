@@ -8,6 +8,7 @@ from python_client_support import stand_in_server  # noqa: F401  (first: it find
 from client_test_fixtures import answering_server
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,9 @@ def test_bad_options_are_refused_with_a_reason(tmp_path: Path) -> None:
                             ({"max_frame_bytes": -1}, "max_frame_bytes is a number of bytes above 0")]:
         with pytest.raises(ValueError, match=reason):
             Client(str(quiet), contract=CONTRACT, close_timeout=0.5, **options)
+    # and the server started for them is not left running
+    assert not any(f"{tmp_path}/quiet" in line for line in subprocess.run(
+        ["ps", "-eo", "args"], capture_output=True, text=True).stdout.splitlines()), "a stand-in was left running"
 
 
 def test_contract_method_names_cannot_replace_the_clients_own(tmp_path: Path) -> None:

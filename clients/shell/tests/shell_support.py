@@ -2,7 +2,7 @@
 a fresh store per test, and a runner for clients/shell/inbox.
 
 The binary is $INBOX_RPC_BIN, else .build/debug/inbox-rpc of this checkout; a missing binary
-fails every test. A watchdog ends the run with a traceback if one test takes over a minute.
+fails every test. A watchdog ends the run with a traceback if one test takes over five minutes (a hang).
 Test modules import the fixtures by name: a conftest.py here would shadow the `conftest` module
 that other suites run in the same pytest session import.
 """
