@@ -29,6 +29,8 @@ struct Options {
   /// A PEM file of CA certificates to trust for https to the backend instead of the system's.
   var backendCAFile: String?
   var backendTimeout: Double = 30
+  /// How long a host may take none of the output waiting for it before it is taken as gone.
+  var outputPatience: Double = 30
   var syncInterval: Int?
   var minSyncInterval: Int64 = 10
   var maxMessageBytes = MessageSizeLimit.standard.bytes
@@ -89,6 +91,9 @@ struct Options {
       --sample-feed               Seed an empty store with the sample feed (every card kind).
       --test-methods              Also serve the JSON-RPC spec's example methods and test helpers.
       --test-clock SECONDS        Pin the clock at this unix time (tests and recorded examples).
+      --output-patience SECONDS   Every reply is written however slowly the host reads, at end of input
+                                  and exit too; a host that takes none of the output waiting for it for
+                                  SECONDS (default 30) is gone: what is left is dropped, exit 6.
       --trace FILE                Record every frame in and out in FILE, one JSON line each, secrets
                                   replaced (created 0600; docs/tracing.md). inbox-rpc check-trace FILE
                                   checks it against Schemas/; inbox-rpc replay FILE runs it again.
@@ -128,6 +133,7 @@ struct Options {
       0  end of input, or shutdown then exit     1  exit without shutdown
       2  bad command line                          3  the store cannot be opened, or is not yours alone
       4  the store is damaged or not an inbox store  5  the store is from a newer version
+      6  the host stopped reading its output: replies were dropped (--output-patience)
     """
 
   /// Parses `arguments` (without the program name); the environment supplies defaults flags override.
@@ -213,13 +219,8 @@ struct Options {
         let path = try value()
         guard !path.isEmpty else { throw UsageError(description: "--backend-ca-file needs a file path") }
         options.backendCAFile = path
-      case "--backend-timeout":
-        let text = try value()
-        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-          throw UsageError(
-            description: "--backend-timeout needs a number of seconds above 0 (at most 3600), not \(text)")
-        }
-        options.backendTimeout = seconds
+      case "--backend-timeout": options.backendTimeout = try seconds(flag, try value(), atMost: 3600)
+      case "--output-patience": options.outputPatience = try seconds(flag, try value(), atMost: 86400)
       case "--sync-interval": options.syncInterval = try positive(flag, try value())
       case "--sync-min-interval":
         let text = try value()
@@ -300,6 +301,14 @@ struct Options {
   private static func split(_ argument: String) -> (String, String?) {
     guard argument.hasPrefix("-"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
     return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+  }
+
+  /// A duration in seconds, fractions allowed, above 0 and at most `limit`.
+  private static func seconds(_ flag: String, _ text: String, atMost limit: Double) throws(UsageError) -> Double {
+    guard let seconds = Double(text), seconds > 0, seconds <= limit else {
+      throw UsageError(description: "\(flag) needs a number of seconds above 0 (at most \(Int(limit))), not \(text)")
+    }
+    return seconds
   }
 
   private static func positive(_ flag: String, _ text: String) throws(UsageError) -> Int {

@@ -140,12 +140,20 @@ configuration.json.maxDepth = options.maxDepth
 configuration.writerIsFree = { store.writerIsFree }
 configuration.tracer = tracer
 
+configuration.outputPatience = options.outputPatience
+
 // A host that closed stdout is gone: every reported change is already committed, so leave quietly.
-let writer = OutputWriter(fd: protocolFD, tracer: tracer) {
-  logger.info("stdout closed by the host; exiting")
+// One that took none of the output waiting for it for the patience has stopped reading: leave,
+// saying so, with the replies it did not take.
+let writer = OutputWriter(fd: protocolFD, tracer: tracer) { outcome in
+  if outcome == .stalled {
+    logger.warn("the host took no output for \(options.outputPatience) s; replies dropped, exiting")
+  } else {
+    logger.info("stdout closed by the host; exiting")
+  }
   tracer?.finish()
   logger.flush()
-  _exit(0)
+  _exit(outcome == .stalled ? 6 : 0)
 }
 let mcp = mcpMode ? MCPServer(inbox: session.inbox, tools: toolSelection) : nil
 if let mcp { mcp.configure(&configuration) }
@@ -160,5 +168,6 @@ let code = connection.serve(input: STDIN_FILENO)
 session.stop()
 do { try store.close() } catch { logger.error("closing the store: \(error)") }
 if let dropped = tracer?.finish(), dropped > 0 { logger.warn("trace: \(dropped) frames dropped (see docs/tracing.md)") }
+logger.info("every reply written; exiting with status \(code)")
 logger.flush()
 exit(code)

@@ -9,7 +9,6 @@ import json
 import os
 import re
 import subprocess
-import time
 
 import anyio
 import pytest
@@ -274,15 +273,15 @@ async def cancel_1x(client):
 @pytest.mark.parametrize("mode", MODES)
 def test_closing_the_session_ends_the_server_with_every_change_stored(store, mode):
     async def main():
-        async with session(store, "--sample-feed", mode=mode) as peer:
+        async with session(store, "--sample-feed", "--log-level", "info", mode=mode) as peer:
             await peer.call("dismiss_message", {"id": "welcome"})
             await peer.call("mark_read", {"ids": ["plain-note"]})
             await peer.call("ingest_payload", {"payload": PUSH})
-            started = time.monotonic()
-        return time.monotonic() - started
+        return peer
 
-    elapsed = anyio.run(main)
-    assert elapsed < 1.9, f"the server took {elapsed:.1f} s to leave: the SDK had to signal it"
+    peer = anyio.run(main)
+    # The server's last line says it left by itself; one the SDK had to signal never writes it.
+    assert "every reply written; exiting with status 0" in peer.stderr(), peer.stderr()[-800:]
     reply = subprocess.run(
         [BIN, "--store", store], input=b'{"jsonrpc":"2.0","id":1,"method":"feed.list","params":{"limit":50}}\n',
         capture_output=True, timeout=10)
