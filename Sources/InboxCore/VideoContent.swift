@@ -21,8 +21,6 @@ public struct VideoContent: Sendable, Hashable {
     self.poster = poster
   }
 
-  /// The VoiceOver label of the poster button (InboxKit accessibility).
-  public static let accessibilityLabel = "Play video"
   /// The stable UI-test identifier of the poster button.
   public static let accessibilityIdentifier = "inboxkit.video.play"
 

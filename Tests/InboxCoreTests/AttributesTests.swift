@@ -18,7 +18,10 @@ import Testing
     #expect(try Attributes(json: [:]) == Attributes())
     #expect(
       Attributes().json
-        == ["forceCellKind": nil, "platform": nil, "walletPasses": nil, "unreadFirst": false, "allowedSchemes": []])
+        == [
+          "forceCellKind": nil, "platform": nil, "walletPasses": nil, "unreadFirst": false, "allowedSchemes": [],
+          "locale": nil,
+        ])
   }
 
   struct BadRow: Sendable, CustomTestStringConvertible {
