@@ -88,7 +88,7 @@ enum ToolText {
     result["dismissed"]?.boolValue == true ? "dismissed" : "already dismissed"
   }
 
-  static func cleared(_ result: JSONValue) -> String { "\(int(result, "dismissed")) dismissed" }
+  static func cleared(_ result: JSONValue) -> String { "dismissed \(int(result, "dismissed"))" }
 
   static func ingest(_ result: JSONValue) -> String {
     "\(result["outcome"]?.stringValue ?? "stored"): " + card(result["message"] ?? .null)

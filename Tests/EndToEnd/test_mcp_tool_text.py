@@ -18,7 +18,7 @@ from test_mcp_stdio import MCP, TOOL_METHODS
 CLOCK = 1_790_000_000
 EXAMPLES = os.path.join(os.path.dirname(DOCUMENT_PATH), "examples")
 COUNTS = {"total", "unread", "unactioned", "pinned", "changed", "added", "updated", "removed", "expired", "pushed",
-          "pending", "failed"}
+          "pending", "failed", "dismissed"}
 LINT_PARAMS = {"payload", "attributes", "now"}
 
 

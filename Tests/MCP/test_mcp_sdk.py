@@ -123,7 +123,7 @@ def test_every_tool_is_listed_with_true_annotations_and_called(store, mode):
             assert [card["id"] for card in listed["items"]] == ["flash-sale-42", "summer-sale"]
             assert sc(await peer.call("inbox_counts", tab)) == {"total": 2, "unread": 1, "unactioned": 2, "pinned": 0}
             cleared = await peer.call("clear_read", tab)
-            assert sc(cleared) == {"dismissed": 1} and cleared.content[0].text == "1 dismissed"
+            assert sc(cleared) == {"dismissed": 1} and cleared.content[0].text == "dismissed 1"
             assert [card["id"] for card in sc(await peer.call("list_feed", tab))["items"]] == ["flash-sale-42"]
 
     run(main)
