@@ -24,6 +24,9 @@ if CommandLine.arguments.dropFirst().first == "preview" {
 if CommandLine.arguments.dropFirst().first == "check-trace" {
   exit(CheckTraceCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
+if CommandLine.arguments.dropFirst().first == "lsp" {
+  exit(LSPCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 if CommandLine.arguments.dropFirst().first == "replay" {
   exit(ReplayCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
