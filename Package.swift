@@ -61,7 +61,8 @@ let package = Package(
     .executableTarget(
       name: "inbox-rpc",
       dependencies: [
-        "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "JSONSchema",
+        "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC",
+        "JSONSchema",
         "LintReport", "Posix", "InboxLSP",
       ]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson", "InboxTestSupport"], exclude: ["Fixtures"]),

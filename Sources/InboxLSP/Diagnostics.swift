@@ -15,7 +15,9 @@ enum Diagnostics {
 
   static func diagnostic(_ finding: Finding, in document: TextDocument, encoding: PositionEncoding) -> JSONValue {
     let start = document.offset(lintLine: finding.position.line, column: finding.position.column)
-    let end = finding.ruleId == "notJSON" ? min(start + 1, document.bytes.count) : JSONCursor.valueEnd(document.bytes, at: start)
+    let end =
+      finding.ruleId == "notJSON"
+      ? min(start + 1, document.bytes.count) : JSONCursor.valueEnd(document.bytes, at: start)
     var object: JSONObject = [
       "range": range(start, end, in: document, encoding: encoding),
       "severity": .int(severity(finding.severity)),

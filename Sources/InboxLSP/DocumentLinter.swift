@@ -26,7 +26,9 @@ public struct LintSettings: Sendable, Equatable {
       self.locale = locale.stringValue.flatMap { LanguageTag.isWellFormed($0) ? $0 : nil }
     }
     if let wallet = value["walletPasses"]?.boolValue { walletPasses = wallet }
-    if let debounce = value["debounceMilliseconds"]?.intValue { debounceMilliseconds = Int(min(max(debounce, 0), 5000)) }
+    if let debounce = value["debounceMilliseconds"]?.intValue {
+      debounceMilliseconds = Int(min(max(debounce, 0), 5000))
+    }
   }
 
   /// The host's attributes these settings describe.
@@ -53,4 +55,5 @@ public struct LintedDocument: Sendable {
 
 /// Lints a document's bytes as `inbox-rpc lint` lints a file: the command line hands the server its
 /// own, so the editor and CI say the same thing about the same file.
-public typealias DocumentLinter = @Sendable (_ file: String, _ bytes: [UInt8], _ settings: LintSettings) -> LintedDocument
+public typealias DocumentLinter =
+  @Sendable (_ file: String, _ bytes: [UInt8], _ settings: LintSettings) -> LintedDocument

@@ -25,7 +25,8 @@ enum HoverCard {
     if let image = card.image { lines.append("- image: \(Markdown.text(image))") }
     lines.append("- on tap: \(Markdown.text(describe(card.rowAction)))")
     for (index, button) in card.buttons.enumerated() {
-      lines.append("- button \(index): \(Markdown.text(button.title)) → \(Markdown.text(button.action.json.jsonString))")
+      lines.append(
+        "- button \(index): \(Markdown.text(button.title)) → \(Markdown.text(button.action.json.jsonString))")
     }
     for (index, slide) in card.slides.enumerated() {
       let title = slide.title.map { " \(Markdown.text($0))" } ?? ""

@@ -276,7 +276,8 @@ public final class LanguageServer: @unchecked Sendable {
     else { return ["isIncomplete": false, "items": []] }
     let at = offset(params, in: document)
     let place = JSONCursor.place(document.bytes, at: at)
-    let isRequest = (try? JSONValue.parse(bytes: document.bytes[...]))?["request"] != nil || place.pointer.first == "request"
+    let isRequest =
+      (try? JSONValue.parse(bytes: document.bytes[...]))?["request"] != nil || place.pointer.first == "request"
     let quoted = at > 0 && document.bytes[at - 1] == UInt8(ascii: "\"")
     let items = completion.items(at: place, rootIsRequest: isRequest).map { item -> JSONValue in
       var object: JSONObject = [
@@ -304,7 +305,8 @@ public final class LanguageServer: @unchecked Sendable {
         line: Int(start["line"]?.intValue ?? 0), character: Int(start["character"]?.intValue ?? 0), encoding: encoding)
       guard let fix = QuickFix.fix(code: code, at: offset, in: document.bytes) else { continue }
       let edit: JSONValue = [
-        "range": Diagnostics.range(fix.start, fix.end, in: document, encoding: encoding), "newText": .string(fix.newText),
+        "range": Diagnostics.range(fix.start, fix.end, in: document, encoding: encoding),
+        "newText": .string(fix.newText),
       ]
       actions.append([
         "title": .string(fix.title), "kind": "quickfix", "diagnostics": [diagnostic], "isPreferred": true,

@@ -12,7 +12,9 @@ enum PayloadKind {
   static func recognises(_ bytes: [UInt8]) -> Bool {
     guard let value = try? JSONValue.parse(bytes: bytes[...]) else {
       // Text being typed is not JSON yet: it is checked, so the error shows, when it starts like a payload.
-      return bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }).map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? false
+      return bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }).map {
+        $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[")
+      } ?? false
     }
     let top = value.arrayValue?.first ?? value
     guard let object = top.objectValue else { return false }

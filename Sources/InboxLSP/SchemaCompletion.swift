@@ -43,7 +43,9 @@ struct SchemaCompletion {
       }
     }
     guard let valueKey, let member = child(schema, valueKey) else { return [] }
-    return values(member).map { Item(label: $0, detail: type(member), documentation: description(member), isKey: false) }
+    return values(member).map {
+      Item(label: $0, detail: type(member), documentation: description(member), isKey: false)
+    }
   }
 
   /// The schemas a value meets at once: itself, its `$ref` and the members of `allOf`/`anyOf`/`oneOf`.
