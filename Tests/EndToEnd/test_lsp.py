@@ -379,3 +379,43 @@ def test_typing_one_character_at_a_time_ends_where_lint_does(tmp_path):
             assert published.diagnostics
             same_as_lint(published.diagnostics, lint_json(path))
     run(body)
+
+
+SMALL = ('{"inbox_image": "https://x/y.png", "title": "T", "content": "C",\n'
+         ' "data": {"displayType": "captiond"}}\n')
+
+
+def test_neovim_shows_diagnostics_hover_completion_and_applies_a_fix(tmp_path):
+    import shutil
+    nvim = shutil.which("nvim")
+    assert nvim, "no nvim: script/bootstrap installs Debian's neovim"
+    payload, out = tmp_path / "n.json", tmp_path / "out.txt"
+    payload.write_text(SMALL)
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "neovim", "lsp-session.lua")
+    subprocess.run([nvim, "--headless", "--clean", "-n", "-u", "NONE", "-c", f"luafile {script}"],
+                   env=dict(os.environ, INBOX_RPC_BIN=BIN, INBOX_LSP_FILE=str(payload), OUT=str(out)),
+                   stdin=subprocess.DEVNULL, capture_output=True, timeout=DEADLINE)
+    assert out.read_text().splitlines() == [
+        "encoding utf-16",
+        "diagnostic 2:26-36 severity=2 unknownDisplayType",
+        "diagnostic 2:26-36 severity=1 schema",
+        "hover captioned",
+        "completion banner,captioned,carousel,classic,video,wallet",
+        'fixed  "data": {"displayType": "captioned"}}',
+    ]
+
+
+def test_eglot_shows_the_diagnostics_through_flymake(tmp_path):
+    import shutil
+    emacs = shutil.which("emacs")
+    assert emacs, "no emacs: script/bootstrap installs Debian's emacs-nox and elpa-eglot"
+    payload = tmp_path / "n.json"
+    payload.write_text(SMALL)
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "eglot", "flymake-diagnostics.el")
+    done = subprocess.run([emacs, "--batch", "-l", script], capture_output=True, text=True, timeout=DEADLINE,
+                          env=dict(os.environ, INBOX_RPC_BIN=BIN, INBOX_LSP_FILE=str(payload)), stdin=subprocess.DEVNULL)
+    lines = done.stdout.splitlines()
+    assert [line.split(" ", 2)[:2] for line in lines] == [["2:26", "eglot-error"], ["2:26", "eglot-warning"]], done
+    assert "[schema]" in lines[0] and "[unknownDisplayType]" in lines[1]
+    findings = lint_json(str(payload))
+    assert sorted(f"{f['line']}:{f['column']}" for f in findings) == ["2:26", "2:26"]
