@@ -117,6 +117,7 @@ public final class LanguageServer: @unchecked Sendable {
           guard var document = documents[uri] else { return }
           document.replaceAll(with: text, version: document.version)
           documents[uri] = document
+          cache[uri] = nil  // the same version with other text: what was linted is stale
         }
       }
       scheduler.schedule(uri, after: 0)
