@@ -56,15 +56,20 @@ let package = Package(
       dependencies: ["JSON", "JSONRPC", "InboxContract", "InboxApp", "InboxStore", "InboxSync", "Posix"]),
     .target(
       name: "InboxMCP", dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxContract", "InboxApp", "InboxCore"]),
+    // `inbox-rpc lsp`: the lint, the cards and the preview in an editor, over the Language Server Protocol.
+    .target(
+      name: "InboxLSP", dependencies: ["JSON", "JSONRPC", "LintReport", "InboxApp", "InboxCore", "InboxPreview"]),
     .executableTarget(
       name: "inbox-rpc",
       dependencies: [
-        "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC", "JSONSchema",
-        "LintReport", "Posix",
+        "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC",
+        "JSONSchema",
+        "LintReport", "Posix", "InboxLSP",
       ]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson", "InboxTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "Posix", "InboxTestSupport"]),
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
+    .testTarget(name: "InboxLSPTests", dependencies: ["InboxLSP", "InboxApp", "LintReport", "JSON"]),
     .testTarget(name: "LintReportTests", dependencies: ["LintReport", "JSON"]),
     .testTarget(name: "InboxMCPTests", dependencies: ["InboxMCP", "InboxApp", "JSON", "JSONSchema"]),
     .testTarget(

@@ -136,15 +136,23 @@ struct LintedFile: Sendable {
       let output = format == .json ? LintJSON.line(file: input.file, reports: [], [subject]) : ""
       return LintedFile(subjects: [subject], output: output, unreadable: true, entries: []).rendered(format)
     case .success(let value):
-      let reports = PayloadLint.lint(value, attributes: flags.attributes, now: flags.now, options: flags.options)
-      let places = PayloadPlaces(input.text, reports: reports)
-      let subjects = reports.map {
-        LintFindings.subject($0, in: input, places: places, payload: $0.pointer.value(in: value) ?? value)
-      }
+      let (reports, subjects) = verdicts(value, in: input, flags: flags)
       let output = format == .json ? LintJSON.line(file: input.file, reports: reports, subjects) : ""
       let entries = keepsEntries ? FeedPreview.entries(file: input.file, reports: reports) : []
       return LintedFile(subjects: subjects, output: output, unreadable: false, entries: entries).rendered(format)
     }
+  }
+
+  /// A parsed file's verdicts and, for each, its findings placed in the file.
+  static func verdicts(_ value: JSONValue, in input: LintInput, flags: PayloadFlags)
+    -> (reports: [PayloadLint.Report], subjects: [Report.Subject])
+  {
+    let reports = PayloadLint.lint(value, attributes: flags.attributes, now: flags.now, options: flags.options)
+    let places = PayloadPlaces(input.text, reports: reports)
+    let subjects = reports.map {
+      LintFindings.subject($0, in: input, places: places, payload: $0.pointer.value(in: value) ?? value)
+    }
+    return (reports, subjects)
   }
 
   /// The text and github formats say each file as soon as it is linted.

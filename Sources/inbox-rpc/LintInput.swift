@@ -36,6 +36,11 @@ struct LintInput {
       return LintInput(
         file: file, text: SourceText([]), value: .failure(problem(file, .start, "unreadable", "\(error)")))
     }
+    return parse(file, bytes)
+  }
+
+  /// Parses a file's bytes already read (an editor's buffer).
+  static func parse(_ file: String, _ bytes: [UInt8]) -> LintInput {
     let text = SourceText(bytes)
     do {
       return LintInput(file: file, text: text, value: .success(try JSONValue.parse(bytes: text.json, options: options)))

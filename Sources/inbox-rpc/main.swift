@@ -26,6 +26,9 @@ if commandLine.dropFirst().first == "preview" {
 if commandLine.dropFirst().first == "check-trace" {
   exit(CheckTraceCommand.run(Array(commandLine.dropFirst(2))))
 }
+if commandLine.dropFirst().first == "lsp" {
+  exit(LSPCommand.run(Array(commandLine.dropFirst(2))))
+}
 if commandLine.dropFirst().first == "replay" {
   exit(ReplayCommand.run(Array(commandLine.dropFirst(2))))
 }

@@ -1,0 +1,50 @@
+import JSON
+import LintReport
+
+/// Lint findings as LSP diagnostics: each over the whole value it is about, with its severity, rule
+/// code and a link to the rule's description.
+enum Diagnostics {
+  /// Where each rule is described (docs/editors.md lists them, one anchor a rule).
+  static let rulesPage = "https://github.com/inbox-rpc/inbox-rpc/blob/main/docs/editors.md"
+
+  static func href(_ rule: String) -> String { "\(rulesPage)#rule-\(rule.lowercased())" }
+
+  static func json(_ findings: [Finding], in document: TextDocument, encoding: PositionEncoding) -> JSONValue {
+    .array(findings.map { diagnostic($0, in: document, encoding: encoding) })
+  }
+
+  static func diagnostic(_ finding: Finding, in document: TextDocument, encoding: PositionEncoding) -> JSONValue {
+    let start = document.offset(lintLine: finding.position.line, column: finding.position.column)
+    let end =
+      finding.ruleId == "notJSON"
+      ? min(start + 1, document.bytes.count) : JSONCursor.valueEnd(document.bytes, at: start)
+    var object: JSONObject = [
+      "range": range(start, end, in: document, encoding: encoding),
+      "severity": .int(severity(finding.severity)),
+      "code": .string(finding.ruleId),
+      "codeDescription": ["href": .string(href(finding.ruleId))],
+      "source": "inbox-rpc",
+      // Plain text: clients show a diagnostic's message as it is, never as Markdown.
+      "message": .string(finding.message),
+    ]
+    if let pointer = finding.pointer { object["data"] = ["pointer": .string(pointer.description)] }
+    return .object(object)
+  }
+
+  static func range(_ start: Int, _ end: Int, in document: TextDocument, encoding: PositionEncoding) -> JSONValue {
+    let from = document.position(ofOffset: start, encoding: encoding)
+    let to = document.position(ofOffset: end, encoding: encoding)
+    return [
+      "start": ["line": .int(Int64(from.line)), "character": .int(Int64(from.character))],
+      "end": ["line": .int(Int64(to.line)), "character": .int(Int64(to.character))],
+    ]
+  }
+
+  private static func severity(_ severity: Severity) -> Int64 {
+    switch severity {
+    case .error: 1
+    case .warning: 2
+    case .note: 3
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import JSON
+
+/// Reads a JSON text around one place, tolerating text still being typed: where a value ends, and
+/// which member or element a byte offset is in.
+enum JSONCursor {
+  /// The offset just past the value starting at `start` (the whole of a string, number, literal,
+  /// object or array); an unfinished value ends at the text's end.
+  static func valueEnd(_ bytes: [UInt8], at start: Int) -> Int {
+    guard start < bytes.count else { return bytes.count }
+    var at = start
+    switch bytes[at] {
+    case UInt8(ascii: "\""):
+      return stringEnd(bytes, at)
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      var depth = 0
+      while at < bytes.count {
+        switch bytes[at] {
+        case UInt8(ascii: "\""):
+          at = stringEnd(bytes, at)
+          continue
+        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          depth -= 1
+          if depth == 0 { return at + 1 }
+        default: break
+        }
+        at += 1
+      }
+      return at
+    default:
+      while at < bytes.count, !delimiters.contains(bytes[at]) { at += 1 }
+      return max(at, start + 1)
+    }
+  }
+
+  /// Where the cursor is: the pointer of the innermost value holding `offset`, and whether it is at
+  /// a member's name (where a key is typed) rather than its value.
+  struct Place: Equatable {
+    var pointer: [String]
+    var atKey: Bool
+    /// The name of the member the value belongs to, when the cursor is at a value.
+    var key: String? { atKey ? nil : pointer.last }
+  }
+
+  /// Walks the text up to `offset`, keeping the open objects and arrays with the member or index
+  /// each is at.
+  static func place(_ bytes: [UInt8], at offset: Int) -> Place {
+    enum Frame {
+      case object(key: String?, expectingKey: Bool)
+      case array(index: Int)
+    }
+    var stack: [Frame] = []
+    var at = 0
+    var lastString: String?
+    let end = min(offset, bytes.count)
+    while at < end {
+      let byte = bytes[at]
+      switch byte {
+      case UInt8(ascii: "\""):
+        let close = stringEnd(bytes, at)
+        if close > end {  // the cursor is inside this string
+          at = end
+          continue
+        }
+        lastString = String(decoding: bytes[(at + 1)..<max(at + 1, close - 1)], as: UTF8.self)
+        if case .object(_, true) = stack.last { stack[stack.count - 1] = .object(key: lastString, expectingKey: true) }
+        at = close
+        continue
+      case UInt8(ascii: "{"): stack.append(.object(key: nil, expectingKey: true))
+      case UInt8(ascii: "["): stack.append(.array(index: 0))
+      case UInt8(ascii: "}"), UInt8(ascii: "]"): if !stack.isEmpty { stack.removeLast() }
+      case UInt8(ascii: ":"):
+        if case .object(let key, _) = stack.last { stack[stack.count - 1] = .object(key: key, expectingKey: false) }
+      case UInt8(ascii: ","):
+        switch stack.last {
+        case .object: stack[stack.count - 1] = .object(key: nil, expectingKey: true)
+        case .array(let index): stack[stack.count - 1] = .array(index: index + 1)
+        case nil: break
+        }
+      default: break
+      }
+      at += 1
+    }
+    var pointer: [String] = []
+    var atKey = false
+    for (depth, frame) in stack.enumerated() {
+      switch frame {
+      case .array(let index): pointer.append(String(index))
+      case .object(let key, let expectingKey):
+        if expectingKey, depth == stack.count - 1 {
+          atKey = true
+        } else if let key {
+          pointer.append(key)
+        }
+      }
+    }
+    return Place(pointer: pointer, atKey: atKey)
+  }
+
+  /// The offset just past the string whose opening quote is at `start`.
+  static func stringEnd(_ bytes: [UInt8], _ start: Int) -> Int {
+    var at = start + 1
+    while at < bytes.count {
+      if bytes[at] == UInt8(ascii: "\\") {
+        at += 2
+        continue
+      }
+      if bytes[at] == UInt8(ascii: "\"") { return at + 1 }
+      if bytes[at] == 0x0A { return at }  // an unclosed string stops at its line's end
+      at += 1
+    }
+    return bytes.count
+  }
+
+  private static let delimiters: Set<UInt8> = [
+    UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: " "), 0x0A, 0x0D, 0x09, UInt8(ascii: ":"),
+  ]
+}

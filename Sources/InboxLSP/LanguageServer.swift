@@ -1,0 +1,345 @@
+import Foundation
+import InboxApp
+import InboxPreview
+import JSON
+import LintReport
+
+/// `inbox-rpc lsp`: an LSP 3.17 server for inbox payload files. Messages are handled one at a time
+/// in arrival order (`handle`); diagnostics are published by `LintScheduler` off that thread, a
+/// debounce after the last edit, and a run whose document changed meanwhile is dropped.
+public final class LanguageServer: @unchecked Sendable {
+  public static let previewCommand = "inboxRpc.preview"
+  /// The configuration section the server asks for.
+  public static let section = "inboxRpc"
+
+  private let lock = NSLock()
+  private let send: @Sendable (JSONValue) -> Void
+  private let linter: DocumentLinter
+  private var documents: [String: TextDocument] = [:]
+  private var cache: [String: (version: Int, settings: LintSettings, linted: LintedDocument)] = [:]
+  private var settings = LintSettings()
+  private var encoding = PositionEncoding.utf16
+  private var initialized = false
+  private var shuttingDown = false
+  private var asksConfiguration = false
+  private var nextRequest = 0
+  private var workspaceFolders: [String] = []
+  private let completion = SchemaCompletion()
+  private lazy var scheduler = LintScheduler { [unowned self] uri in self.publish(uri) }
+
+  /// Set when `exit` arrives: 0 after `shutdown`, 1 before it.
+  public private(set) var exitCode: Int32?
+
+  public init(linter: @escaping DocumentLinter, send: @escaping @Sendable (JSONValue) -> Void) {
+    self.linter = linter
+    self.send = send
+  }
+
+  // MARK: dispatch
+
+  /// Handles one message from the client; `cancelled` says the request was cancelled before it ran.
+  public func handle(_ message: JSONValue, cancelled: Bool = false) {
+    guard let method = message["method"]?.stringValue else {
+      if let id = message["id"] { response(to: id, message["result"]) }
+      return
+    }
+    let params = message["params"]
+    guard let id = message["id"] else {
+      notification(method, params)
+      return
+    }
+    if cancelled { return reply(id, error: -32800, "request cancelled") }
+    if !(lock.withLock { initialized }), method != "initialize" {
+      return reply(id, error: -32002, "the server is not initialized")
+    }
+    if (lock.withLock { shuttingDown }) { return reply(id, error: -32600, "the server is shutting down") }
+    switch method {
+    case "initialize": reply(id, initialize(params))
+    case "shutdown":
+      lock.withLock { shuttingDown = true }
+      scheduler.stop()
+      reply(id, .null)
+    case "textDocument/diagnostic": reply(id, pullDiagnostics(params))
+    case "textDocument/hover": reply(id, hover(params))
+    case "textDocument/completion": reply(id, complete(params))
+    case "textDocument/codeAction": reply(id, codeActions(params))
+    case "workspace/executeCommand":
+      guard params?["command"]?.stringValue == Self.previewCommand,
+        let uri = params?["arguments"]?.arrayValue?.first?.stringValue, let html = preview(uri)
+      else { return reply(id, error: -32602, "the preview command takes the URI of an open document") }
+      reply(id, ["html": .string(html)])
+    default: reply(id, error: -32601, "method not found: \(method)")
+    }
+  }
+
+  private func notification(_ method: String, _ params: JSONValue?) {
+    if method == "exit" {
+      lock.withLock { exitCode = shuttingDown ? 0 : 1 }
+      scheduler.stop()
+      return
+    }
+    guard lock.withLock({ initialized && !shuttingDown }) else { return }
+    switch method {
+    case "initialized": if lock.withLock({ asksConfiguration }) { askConfiguration() }
+    case "workspace/didChangeConfiguration":
+      if let section = params?["settings"]?[Self.section] {
+        lock.withLock { settings.update(from: section) }
+        relintAll()
+      } else if lock.withLock({ asksConfiguration }) {
+        askConfiguration()
+      }
+    case "workspace/didChangeWorkspaceFolders":
+      lock.withLock {
+        let removed = Set((params?["event"]?["removed"]?.arrayValue ?? []).compactMap { $0["uri"]?.stringValue })
+        workspaceFolders.removeAll { removed.contains($0) }
+        workspaceFolders += (params?["event"]?["added"]?.arrayValue ?? []).compactMap { $0["uri"]?.stringValue }
+      }
+    case "textDocument/didOpen":
+      guard let item = params?["textDocument"], let uri = item["uri"]?.stringValue else { return }
+      let document = TextDocument(
+        uri: uri, version: Int(item["version"]?.intValue ?? 0), text: item["text"]?.stringValue ?? "")
+      lock.withLock { documents[uri] = document }
+      scheduler.schedule(uri, after: 0)
+    case "textDocument/didChange":
+      guard let uri = params?["textDocument"]?["uri"]?.stringValue else { return }
+      let version = Int(params?["textDocument"]?["version"]?.intValue ?? 0)
+      let delay = lock.withLock { () -> Int? in
+        guard var document = documents[uri] else { return nil }
+        for change in params?["contentChanges"]?.arrayValue ?? [] { apply(change, to: &document, version: version) }
+        documents[uri] = document
+        return settings.debounceMilliseconds
+      }
+      if let delay { scheduler.schedule(uri, after: delay) }
+    case "textDocument/didSave":
+      guard let uri = params?["textDocument"]?["uri"]?.stringValue else { return }
+      if let text = params?["text"]?.stringValue {
+        lock.withLock {
+          guard var document = documents[uri] else { return }
+          document.replaceAll(with: text, version: document.version)
+          documents[uri] = document
+          cache[uri] = nil  // the same version with other text: what was linted is stale
+        }
+      }
+      scheduler.schedule(uri, after: 0)
+    case "textDocument/didClose":
+      guard let uri = params?["textDocument"]?["uri"]?.stringValue else { return }
+      lock.withLock {
+        documents[uri] = nil
+        cache[uri] = nil
+      }
+      scheduler.forget(uri)
+      notify("textDocument/publishDiagnostics", ["uri": .string(uri), "diagnostics": []])
+    default: break  // `$/cancelRequest` is read by the reader; other notifications may be ignored
+    }
+  }
+
+  private func apply(_ change: JSONValue, to document: inout TextDocument, version: Int) {
+    let text = change["text"]?.stringValue ?? ""
+    guard let range = change["range"] else { return document.replaceAll(with: text, version: version) }
+    func offset(_ position: JSONValue?) -> Int {
+      document.offset(
+        line: Int(position?["line"]?.intValue ?? 0), character: Int(position?["character"]?.intValue ?? 0),
+        encoding: encoding)
+    }
+    document.replace(from: offset(range["start"]), to: offset(range["end"]), with: text, version: version)
+  }
+
+  // MARK: lifecycle
+
+  private func initialize(_ params: JSONValue?) -> JSONValue {
+    let capabilities = params?["capabilities"]
+    let offered = capabilities?["general"]?["positionEncodings"]?.arrayValue?.compactMap(\.stringValue)
+    let chosen = PositionEncoding.negotiate(offered)
+    lock.withLock {
+      encoding = chosen
+      initialized = true
+      asksConfiguration = capabilities?["workspace"]?["configuration"]?.boolValue == true
+      settings.update(from: params?["initializationOptions"])
+      workspaceFolders = (params?["workspaceFolders"]?.arrayValue ?? []).compactMap { $0["uri"]?.stringValue }
+    }
+    return [
+      "capabilities": [
+        "positionEncoding": .string(chosen.rawValue),
+        "textDocumentSync": ["openClose": true, "change": 2, "save": ["includeText": false]],
+        "hoverProvider": true,
+        "completionProvider": ["triggerCharacters": ["\"", ":"], "resolveProvider": false],
+        "codeActionProvider": ["codeActionKinds": ["quickfix"]],
+        "executeCommandProvider": ["commands": [.string(Self.previewCommand)]],
+        "diagnosticProvider": ["interFileDependencies": false, "workspaceDiagnostics": false],
+        "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
+      ],
+      "serverInfo": ["name": "inbox-rpc", "version": .string(ServerInfo.version)],
+    ]
+  }
+
+  private func askConfiguration() {
+    let id = lock.withLock { () -> Int in
+      nextRequest += 1
+      return nextRequest
+    }
+    send([
+      "jsonrpc": "2.0", "id": .string("configuration-\(id)"), "method": "workspace/configuration",
+      "params": ["items": [["section": .string(Self.section)]]],
+    ])
+  }
+
+  /// A reply to the server's own request: the configuration asked for.
+  private func response(to id: JSONValue, _ result: JSONValue?) {
+    guard id.stringValue?.hasPrefix("configuration-") == true, let first = result?.arrayValue?.first else { return }
+    lock.withLock { settings.update(from: first) }
+    relintAll()
+  }
+
+  private func relintAll() {
+    for uri in lock.withLock({ Array(documents.keys) }) { scheduler.schedule(uri, after: 0) }
+  }
+
+  // MARK: features
+
+  /// The document's lint for its current version and settings, from the cache when it has it.
+  func linted(_ uri: String) -> (TextDocument, LintedDocument)? {
+    let state = lock.withLock { () -> (TextDocument, LintSettings, LintedDocument?)? in
+      guard let document = documents[uri] else { return nil }
+      let cached = cache[uri].flatMap { $0.version == document.version && $0.settings == settings ? $0.linted : nil }
+      return (document, settings, cached)
+    }
+    guard let (document, settings, cached) = state else { return nil }
+    if let cached { return (document, cached) }
+    let linted =
+      PayloadKind.recognises(document.bytes)
+      ? linter(Self.file(uri), document.bytes, settings) : LintedDocument(findings: [], reports: [])
+    lock.withLock {
+      if documents[uri]?.version == document.version { cache[uri] = (document.version, settings, linted) }
+    }
+    return (document, linted)
+  }
+
+  /// Lints and publishes, unless the document changed while it was linted (a newer run follows).
+  private func publish(_ uri: String) {
+    guard let (document, linted) = linted(uri) else { return }
+    let (current, encoding) = lock.withLock { (documents[uri]?.version, self.encoding) }
+    guard current == document.version else { return }
+    notify(
+      "textDocument/publishDiagnostics",
+      [
+        "uri": .string(uri), "version": .int(Int64(document.version)),
+        "diagnostics": Diagnostics.json(linted.findings, in: document, encoding: encoding),
+      ])
+  }
+
+  private func pullDiagnostics(_ params: JSONValue?) -> JSONValue {
+    guard let uri = params?["textDocument"]?["uri"]?.stringValue, let (document, linted) = linted(uri) else {
+      return ["kind": "full", "items": []]
+    }
+    let resultId = "\(document.version)"
+    if params?["previousResultId"]?.stringValue == resultId, lock.withLock({ cache[uri] != nil }) {
+      return ["kind": "unchanged", "resultId": .string(resultId)]
+    }
+    return [
+      "kind": "full", "resultId": .string(resultId),
+      "items": Diagnostics.json(linted.findings, in: document, encoding: lock.withLock { encoding }),
+    ]
+  }
+
+  private func offset(_ params: JSONValue?, in document: TextDocument) -> Int {
+    let position = params?["position"]
+    return document.offset(
+      line: Int(position?["line"]?.intValue ?? 0), character: Int(position?["character"]?.intValue ?? 0),
+      encoding: lock.withLock { encoding })
+  }
+
+  private func hover(_ params: JSONValue?) -> JSONValue {
+    guard let uri = params?["textDocument"]?["uri"]?.stringValue, let (document, linted) = linted(uri) else {
+      return .null
+    }
+    let at = offset(params, in: document)
+    let source = SourceText(document.bytes)
+    // The innermost payload holding the cursor, with every verdict of it (one a platform, a language).
+    var best: (start: Int, end: Int, pointer: String)?
+    for report in linted.reports {
+      let start = source.offset(of: report.pointer)
+      let end = JSONCursor.valueEnd(document.bytes, at: start)
+      guard start <= at, at <= end else { continue }
+      if best == nil || start >= best!.start { best = (start, end, report.pointer.description) }
+    }
+    guard let best else { return .null }
+    let reports = linted.reports.filter { $0.pointer.description == best.pointer }
+    let encoding = lock.withLock { self.encoding }
+    return [
+      "contents": ["kind": "markdown", "value": .string(HoverCard.markdown(reports))],
+      "range": Diagnostics.range(best.start, best.end, in: document, encoding: encoding),
+    ]
+  }
+
+  private func complete(_ params: JSONValue?) -> JSONValue {
+    guard let uri = params?["textDocument"]?["uri"]?.stringValue,
+      let document = lock.withLock({ documents[uri] })
+    else { return ["isIncomplete": false, "items": []] }
+    let at = offset(params, in: document)
+    let place = JSONCursor.place(document.bytes, at: at)
+    let isRequest =
+      (try? JSONValue.parse(bytes: document.bytes[...]))?["request"] != nil || place.pointer.first == "request"
+    let quoted = at > 0 && document.bytes[at - 1] == UInt8(ascii: "\"")
+    let items = completion.items(at: place, rootIsRequest: isRequest).map { item -> JSONValue in
+      var object: JSONObject = [
+        "label": .string(item.label), "kind": .int(item.isKey ? 10 : 20),
+        "insertText": .string(quoted ? item.label : "\"\(item.label)\""),
+        "filterText": .string(item.label),
+      ]
+      if let detail = item.detail { object["detail"] = .string(detail) }
+      if let documentation = item.documentation {
+        object["documentation"] = ["kind": "plaintext", "value": .string(documentation)]
+      }
+      return .object(object)
+    }
+    return ["isIncomplete": false, "items": .array(items)]
+  }
+
+  private func codeActions(_ params: JSONValue?) -> JSONValue {
+    guard let uri = params?["textDocument"]?["uri"]?.stringValue, let document = lock.withLock({ documents[uri] })
+    else { return [] }
+    let encoding = lock.withLock { self.encoding }
+    var actions: [JSONValue] = []
+    for diagnostic in params?["context"]?["diagnostics"]?.arrayValue ?? [] {
+      guard let code = diagnostic["code"]?.stringValue, let start = diagnostic["range"]?["start"] else { continue }
+      let offset = document.offset(
+        line: Int(start["line"]?.intValue ?? 0), character: Int(start["character"]?.intValue ?? 0), encoding: encoding)
+      guard let fix = QuickFix.fix(code: code, at: offset, in: document.bytes) else { continue }
+      let edit: JSONValue = [
+        "range": Diagnostics.range(fix.start, fix.end, in: document, encoding: encoding),
+        "newText": .string(fix.newText),
+      ]
+      actions.append([
+        "title": .string(fix.title), "kind": "quickfix", "diagnostics": [diagnostic], "isPreferred": true,
+        "edit": ["changes": .object([uri: [edit]])],
+      ])
+    }
+    return .array(actions)
+  }
+
+  private func preview(_ uri: String) -> String? {
+    guard let (_, linted) = linted(uri) else { return nil }
+    let options = PreviewPage.Options(title: "Inbox preview", subtitle: lock.withLock { settings.platform })
+    return PreviewPage.html(FeedPreview.entries(file: Self.file(uri), reports: linted.reports), options: options)
+  }
+
+  // MARK: output
+
+  private func reply(_ id: JSONValue, _ result: JSONValue) {
+    send(["jsonrpc": "2.0", "id": id, "result": result])
+  }
+
+  private func reply(_ id: JSONValue, error code: Int64, _ message: String) {
+    send(["jsonrpc": "2.0", "id": id, "error": ["code": .int(code), "message": .string(message)]])
+  }
+
+  private func notify(_ method: String, _ params: JSONValue) {
+    send(["jsonrpc": "2.0", "method": .string(method), "params": params])
+  }
+
+  /// The file name lint would report: the path of a `file:` URI, else the URI.
+  static func file(_ uri: String) -> String {
+    guard uri.hasPrefix("file://") else { return uri }
+    return String(uri.dropFirst(7)).removingPercentEncoding ?? String(uri.dropFirst(7))
+  }
+}

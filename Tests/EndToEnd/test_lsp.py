@@ -1,0 +1,421 @@
+"""`inbox-rpc lsp` driven by pygls's LanguageClient (PyPI), every message the server sends read
+into lsprotocol's LSP 3.17 model (pygls structures each reply and notification with it; the
+server's own requests and notifications are structured here too)."""
+
+import asyncio
+import json
+import os
+import subprocess
+import tempfile
+
+import pytest
+from lsprotocol import types
+from lsprotocol.converters import get_converter
+from pygls.lsp.client import LanguageClient
+
+from conftest import BIN
+
+CONVERTER = get_converter()
+DEADLINE = int(os.environ.get("LSP_TEST_DEADLINE", "60"))  # only catches a hang
+
+REQUEST = {
+    "request": {
+        "application": "ABCDE-12345",
+        "notifications": [
+            {
+                "send_date": "now",
+                "content": "Hello",
+                "title": "Big [news](javascript:alert(1)) <img src=x onerror=alert(1)> **bold** `code` ![i](http://x/y.png)",
+                "inbox_image": "https://cdn.example.com/a.png",
+                "platforms": [1, 3],
+                "data": {
+                    "displayType": "captiond",
+                    "buttons": [{"title": "Go", "url": "example.com/x"}, {"url": "https://e.com"}],
+                },
+            }
+        ],
+    }
+}
+
+
+def lint_json(path, *flags):
+    out = subprocess.run([BIN, "lint", "--format", "json", "--fail-on", "never", *flags, path],
+                         capture_output=True, text=True, timeout=DEADLINE).stdout
+    return json.loads(out.splitlines()[0])["findings"]
+
+
+class Session:
+    """One server and one client; diagnostics kept as published, by URI."""
+
+    def __init__(self, encodings=None, configuration=None):
+        self.client = LanguageClient("inbox-rpc-tests", "1")
+        self.published = {}
+        self.changed = asyncio.Event()
+        self.encodings = encodings
+        self.configuration = configuration
+        self.configuration_asks = 0
+
+        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def diagnostics(params: types.PublishDiagnosticsParams):
+            self.published[params.uri] = params
+            self.changed.set()
+
+        @self.client.feature(types.WORKSPACE_CONFIGURATION)
+        def configuration(params: types.ConfigurationParams):
+            assert params.items[0].section == "inboxRpc"
+            self.configuration_asks += 1
+            return [self.configuration or {}]
+
+    async def __aenter__(self):
+        await self.client.start_io(BIN, "lsp", "--stdio")
+        general = types.GeneralClientCapabilities(position_encodings=self.encodings) if self.encodings else None
+        caps = types.ClientCapabilities(
+            general=general, workspace=types.WorkspaceClientCapabilities(configuration=self.configuration is not None))
+        self.init = await asyncio.wait_for(self.client.initialize_async(types.InitializeParams(
+            capabilities=caps, process_id=None, root_uri=None,
+            workspace_folders=[types.WorkspaceFolder(uri="file:///tmp", name="tmp")])), DEADLINE)
+        self.client.initialized(types.InitializedParams())
+        return self
+
+    async def __aexit__(self, *exc):
+        await asyncio.wait_for(self.client.shutdown_async(None), DEADLINE)
+        self.client.exit(None)
+        await asyncio.wait_for(self.client.stop(), DEADLINE)
+
+    def open(self, uri, text, version=1):
+        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="json", version=version, text=text)))
+
+    async def diagnostics_for(self, uri, version=None):
+        async def wait():
+            while True:
+                got = self.published.get(uri)
+                if got is not None and (version is None or got.version == version):
+                    return got
+                self.changed.clear()
+                await self.changed.wait()
+        return await asyncio.wait_for(wait(), DEADLINE)
+
+
+def run(body):
+    asyncio.run(body())
+
+
+def write_request(tmp_path, value=REQUEST, indent=2):
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(value, indent=indent) + "\n")
+    return str(path), "file://" + str(path)
+
+
+def same_as_lint(diagnostics, findings):
+    got = sorted((d.range.start.line + 1, d.range.start.character + 1, d.code, d.message) for d in diagnostics)
+    want = sorted((f["line"], f["column"], f["ruleId"], f["message"]) for f in findings)
+    assert got == want
+
+
+def test_initialize_says_what_it_does_and_negotiates_encodings():
+    async def body():
+        async with Session() as s:
+            caps = s.init.capabilities
+            assert caps.position_encoding == types.PositionEncodingKind.Utf16
+            assert caps.text_document_sync.change == types.TextDocumentSyncKind.Incremental
+            assert caps.hover_provider and caps.completion_provider and caps.code_action_provider
+            assert caps.diagnostic_provider.inter_file_dependencies is False
+            assert list(caps.execute_command_provider.commands) == ["inboxRpc.preview"]
+            assert caps.workspace.workspace_folders.supported
+        async with Session(encodings=["utf-32", "utf-16"]) as s:
+            assert s.init.capabilities.position_encoding == types.PositionEncodingKind.Utf32
+        async with Session(encodings=["utf-16", "utf-8"]) as s:
+            assert s.init.capabilities.position_encoding == types.PositionEncodingKind.Utf8
+    run(body)
+
+
+def test_exit_without_shutdown_is_status_1_and_requests_before_initialize_are_refused():
+    proc = subprocess.Popen([BIN, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def frame(message):
+        body = json.dumps(message).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    out, _ = proc.communicate(frame({"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {}})
+                              + frame({"jsonrpc": "2.0", "method": "exit"}), timeout=DEADLINE)
+    assert proc.returncode == 1
+    reply = json.loads(out.split(b"\r\n\r\n", 1)[1])
+    assert reply["error"]["code"] == -32002
+
+
+def test_diagnostics_cover_the_offending_value_and_equal_lint(tmp_path):
+    path, uri = write_request(tmp_path)
+    text = open(path).read()
+
+    async def body():
+        async with Session() as s:
+            s.open(uri, text)
+            published = await s.diagnostics_for(uri, 1)
+            same_as_lint(published.diagnostics, lint_json(path))
+            display = next(d for d in published.diagnostics if d.code == "schema" and "displayType" in d.message)
+            line = text.splitlines()[display.range.start.line]
+            assert line[display.range.start.character:display.range.end.character] == '"captiond"'
+            assert display.severity == types.DiagnosticSeverity.Error
+            assert display.code_description.href.endswith("#rule-schema")
+            warnings = [d for d in published.diagnostics if d.severity == types.DiagnosticSeverity.Warning]
+            assert {"unknownDisplayType", "buttonDropped"} <= {d.code for d in warnings}
+            # Pull diagnostics say the same.
+            pulled = await asyncio.wait_for(s.client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+                text_document=types.TextDocumentIdentifier(uri=uri))), DEADLINE)
+            assert isinstance(pulled, types.RelatedFullDocumentDiagnosticReport)
+            assert sorted(map(str, pulled.items)) == sorted(map(str, published.diagnostics))
+            again = await asyncio.wait_for(s.client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+                text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=pulled.result_id)), DEADLINE)
+            assert isinstance(again, types.RelatedUnchangedDocumentDiagnosticReport)
+    run(body)
+
+
+def test_incremental_and_full_changes_and_close(tmp_path):
+    path, uri = write_request(tmp_path)
+    text = open(path).read()
+
+    async def body():
+        async with Session() as s:
+            s.open(uri, text)
+            await s.diagnostics_for(uri, 1)
+            line_no = next(i for i, l in enumerate(text.splitlines()) if "captiond" in l)
+            col = text.splitlines()[line_no].index("captiond")
+            # "captiond" -> "captioned": one character inserted.
+            s.client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                content_changes=[types.TextDocumentContentChangePartial(
+                    range=types.Range(start=types.Position(line=line_no, character=col + 7),
+                                      end=types.Position(line=line_no, character=col + 7)), text="e")]))
+            published = await s.diagnostics_for(uri, 2)
+            assert not any(d.code == "unknownDisplayType" for d in published.diagnostics)
+            fixed = text.replace("captiond", "captioned")
+            open(path, "w").write(fixed)
+            same_as_lint(published.diagnostics, lint_json(path))
+            s.client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text="{\"request\": ")]))
+            broken = await s.diagnostics_for(uri, 3)
+            assert [d.code for d in broken.diagnostics] == ["notJSON"]
+            s.client.text_document_did_close(types.DidCloseTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=uri)))
+            await asyncio.wait_for(_until(lambda: len(s.published[uri].diagnostics) == 0, s), DEADLINE)
+    run(body)
+
+
+async def _until(predicate, s):
+    while not predicate():
+        s.changed.clear()
+        await s.changed.wait()
+
+
+def hover_markdown(s, uri, line, character):
+    async def get():
+        return await asyncio.wait_for(s.client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character))),
+            DEADLINE)
+    return get()
+
+
+def test_hover_shows_the_card_per_platform_with_payload_text_escaped(tmp_path):
+    path, uri = write_request(tmp_path)
+    text = open(path).read()
+    line_no = next(i for i, l in enumerate(text.splitlines()) if '"content"' in l)
+
+    async def body():
+        async with Session() as s:
+            s.open(uri, text)
+            hover = await hover_markdown(s, uri, line_no, 10)
+            assert hover.contents.kind == types.MarkupKind.Markdown
+            md = hover.contents.value
+            assert "on ios" in md and "on android" in md and "`classic`" in md or "`captioned`" in md
+            assert "button 0: Go" in md
+            # Each markup trick stays text: no link, image, HTML tag, emphasis or code span survives.
+            for trick in ("](javascript:", "<img", "![i](", "**bold**", "`code`"):
+                assert trick not in md, trick
+            assert "\\[news\\]\\(javascript\\:alert\\(1\\)\\)" in md
+            assert "&lt;img src=x onerror=alert\\(1\\)&gt;" in md
+            # Outside any notification (the application code): nothing to say.
+            assert await hover_markdown(s, uri, 2, 8) is None
+    run(body)
+
+
+def test_hostile_text_in_diagnostic_messages_stays_plain_text(tmp_path):
+    hostile = {"inbox_image": "https://x/y.png", "title": "t", "content": "c",
+               "data": {"displayType": "<b>x</b>](javascript:alert(1))"}}
+    path, uri = write_request(tmp_path, hostile)
+
+    async def body():
+        async with Session() as s:
+            s.open(uri, open(path).read())
+            published = await s.diagnostics_for(uri, 1)
+            assert published.diagnostics
+            for d in published.diagnostics:
+                # A diagnostic's message is plain text by LSP; it never carries markup kinds.
+                assert isinstance(d.message, str)
+                assert "\x1b" not in d.message
+    run(body)
+
+
+def test_completion_from_the_schemas(tmp_path):
+    text = '{\n  "inbox_image": "https://x/y.png",\n  "data": {"displayType": "", "buttons": [{"action": ""}]}\n}\n'
+    uri = "file://" + str(tmp_path / "n.json")
+
+    async def body():
+        async with Session() as s:
+            s.open(uri, text)
+
+            async def complete(line, character):
+                got = await asyncio.wait_for(s.client.text_document_completion_async(types.CompletionParams(
+                    text_document=types.TextDocumentIdentifier(uri=uri),
+                    position=types.Position(line=line, character=character))), DEADLINE)
+                return {i.label: i for i in got.items}
+            kinds = await complete(2, text.splitlines()[2].index('""') + 1)
+            assert set(kinds) == {"banner", "captioned", "classic", "carousel", "video", "wallet"}
+            assert "card kind" in kinds["video"].documentation.value
+            actions = await complete(2, text.splitlines()[2].rindex('""') + 1)
+            assert set(actions) == {"dismiss", "markRead", "custom"}
+            keys = await complete(1, 2)
+            assert {"title", "content", "inbox_image", "data"} <= set(keys)
+            assert keys["inbox_image"].kind == types.CompletionItemKind.Property
+            data_keys = await complete(2, text.splitlines()[2].index("{") + 1)
+            assert {"displayType", "buttons", "carousel", "video", "wallet"} <= set(data_keys)
+    run(body)
+
+
+def test_code_action_fixes_an_unknown_display_type(tmp_path):
+    path, uri = write_request(tmp_path)
+    text = open(path).read()
+
+    async def body():
+        async with Session() as s:
+            s.open(uri, text)
+            published = await s.diagnostics_for(uri, 1)
+            unknown = next(d for d in published.diagnostics if d.code == "unknownDisplayType")
+            actions = await asyncio.wait_for(s.client.text_document_code_action_async(types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri), range=unknown.range,
+                context=types.CodeActionContext(diagnostics=[unknown]))), DEADLINE)
+            [action] = actions
+            assert action.kind == types.CodeActionKind.QuickFix
+            [edit] = action.edit.changes[uri]
+            assert edit.new_text == "captioned"
+            lines = text.splitlines(keepends=True)
+            line = lines[edit.range.start.line]
+            lines[edit.range.start.line] = line[:edit.range.start.character] + edit.new_text + line[edit.range.end.character:]
+            fixed = "".join(lines)
+            assert fixed == text.replace('"captiond"', '"captioned"')  # the layout is kept
+    run(body)
+
+
+def test_preview_command_returns_the_page(tmp_path):
+    path, uri = write_request(tmp_path)
+
+    async def body():
+        async with Session() as s:
+            s.open(uri, open(path).read())
+            result = await asyncio.wait_for(s.client.workspace_execute_command_async(types.ExecuteCommandParams(
+                command="inboxRpc.preview", arguments=[uri])), DEADLINE)
+            html = result["html"]
+            assert "Content-Security-Policy" in html and "<script" not in html
+            assert "<img src=x" not in html and "&lt;img src=x" in html
+    run(body)
+
+
+def test_configuration_picks_the_platform(tmp_path):
+    path, uri = write_request(tmp_path)
+    text = open(path).read()
+    line_no = next(i for i, l in enumerate(text.splitlines()) if '"content"' in l)
+
+    async def body():
+        async with Session(configuration={"platform": "android"}) as s:
+            s.open(uri, text)
+            await asyncio.wait_for(_until(lambda: uri in s.published and s.published[uri].diagnostics and not any(
+                "on ios" in d.message for d in s.published[uri].diagnostics), s), DEADLINE)
+            assert s.configuration_asks == 1
+            same_as_lint(s.published[uri].diagnostics, lint_json(path, "--platform", "android"))
+            hover = await hover_markdown(s, uri, line_no, 10)
+            assert "on android" in hover.contents.value and "on ios" not in hover.contents.value
+            s.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+                settings={"inboxRpc": {"platform": "ios"}}))
+            hover = await hover_markdown(s, uri, line_no, 10)
+            assert "on ios" in hover.contents.value and "on android" not in hover.contents.value
+    run(body)
+
+
+def test_typing_one_character_at_a_time_ends_where_lint_does(tmp_path):
+    notification = {"send_date": "now", "title": "T", "content": "C", "inbox_image": "https://x/y.png",
+                    "data": {"displayType": "banner"}}
+    value = {"request": {"application": "A", "notifications": [dict(notification, title=f"T{i}") for i in range(230)]}}
+    path, uri = write_request(tmp_path, value)
+    text = open(path).read()
+    assert len(text.splitlines()) >= 2000
+    # Typed into the middle of the file: a displayType changed, character by character, and a button.
+    target = text.index('"banner"', len(text) // 2) + 1
+    typed = 'carousel", "buttons": [{"url": "example.com"}], "x": "'
+
+    async def body():
+        async with Session() as s:
+            s.open(uri, text)
+            await s.diagnostics_for(uri, 1)
+            current = text
+            version = 1
+            offset = target
+            for ch in typed:
+                version += 1
+                before = current[:offset]
+                line = before.count("\n")
+                character = len(before) - (before.rfind("\n") + 1)
+                s.client.text_document_did_change(types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                    content_changes=[types.TextDocumentContentChangePartial(
+                        range=types.Range(start=types.Position(line=line, character=character),
+                                          end=types.Position(line=line, character=character)), text=ch)]))
+                current = current[:offset] + ch + current[offset:]
+                offset += 1
+            published = await s.diagnostics_for(uri, version)
+            open(path, "w").write(current)
+            s.client.text_document_did_save(types.DidSaveTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=uri)))
+            assert published.diagnostics
+            same_as_lint(published.diagnostics, lint_json(path))
+    run(body)
+
+
+SMALL = ('{"inbox_image": "https://x/y.png", "title": "T", "content": "C",\n'
+         ' "data": {"displayType": "captiond"}}\n')
+
+
+def test_neovim_shows_diagnostics_hover_completion_and_applies_a_fix(tmp_path):
+    import shutil
+    nvim = shutil.which("nvim")
+    assert nvim, "no nvim: script/bootstrap installs Debian's neovim"
+    payload, out = tmp_path / "n.json", tmp_path / "out.txt"
+    payload.write_text(SMALL)
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "neovim", "lsp-session.lua")
+    subprocess.run([nvim, "--headless", "--clean", "-n", "-u", "NONE", "-c", f"luafile {script}"],
+                   env=dict(os.environ, INBOX_RPC_BIN=BIN, INBOX_LSP_FILE=str(payload), OUT=str(out)),
+                   stdin=subprocess.DEVNULL, capture_output=True, timeout=DEADLINE)
+    assert out.read_text().splitlines() == [
+        "encoding utf-16",
+        "diagnostic 2:26-36 severity=2 unknownDisplayType",
+        "diagnostic 2:26-36 severity=1 schema",
+        "hover captioned",
+        "completion banner,captioned,carousel,classic,video,wallet",
+        'fixed  "data": {"displayType": "captioned"}}',
+    ]
+
+
+def test_eglot_shows_the_diagnostics_through_flymake(tmp_path):
+    import shutil
+    emacs = shutil.which("emacs")
+    assert emacs, "no emacs: script/bootstrap installs Debian's emacs-nox and elpa-eglot"
+    payload = tmp_path / "n.json"
+    payload.write_text(SMALL)
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "eglot", "flymake-diagnostics.el")
+    done = subprocess.run([emacs, "--batch", "-l", script], capture_output=True, text=True, timeout=DEADLINE,
+                          env=dict(os.environ, INBOX_RPC_BIN=BIN, INBOX_LSP_FILE=str(payload)), stdin=subprocess.DEVNULL)
+    lines = done.stdout.splitlines()
+    assert [line.split(" ", 2)[:2] for line in lines] == [["2:26", "eglot-error"], ["2:26", "eglot-warning"]], done
+    assert "[schema]" in lines[0] and "[unknownDisplayType]" in lines[1]
+    findings = lint_json(str(payload))
+    assert sorted(f"{f['line']}:{f['column']}" for f in findings) == ["2:26", "2:26"]

@@ -1,0 +1,40 @@
+import Foundation
+import JSON
+import Testing
+
+@testable import InboxLSP
+
+/// `$/cancelRequest` read ahead of the request it names: the request is answered as cancelled.
+struct StdioTransportTests {
+  @Test func aCancelledRequestIsMarked() throws {
+    let inbox = StdioTransport.Inbox()
+    inbox.put(["jsonrpc": "2.0", "id": 7, "method": "textDocument/hover"])
+    inbox.put(["jsonrpc": "2.0", "id": 8, "method": "textDocument/hover"])
+    inbox.put(["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": 8]])
+    inbox.close()
+    #expect(try #require(inbox.take()).1 == false)
+    #expect(try #require(inbox.take()).1 == true)
+    #expect(inbox.take() == nil)
+  }
+
+  @Test func serverAnswersCancelledAndRefusesBeforeInitialize() {
+    let sent = Sent()
+    let server = LanguageServer(linter: { _, _, _ in LintedDocument(findings: [], reports: []) }) { sent.add($0) }
+    server.handle(["jsonrpc": "2.0", "id": 1, "method": "textDocument/hover"])
+    server.handle(["jsonrpc": "2.0", "id": 2, "method": "initialize", "params": ["capabilities": [:]]])
+    server.handle(["jsonrpc": "2.0", "id": 3, "method": "textDocument/hover"], cancelled: true)
+    server.handle(["jsonrpc": "2.0", "method": "exit"])
+    let messages = sent.all
+    #expect(messages[0]["error"]?["code"]?.intValue == -32002)
+    #expect(messages[1]["result"]?["capabilities"]?["positionEncoding"]?.stringValue == "utf-16")
+    #expect(messages[2]["error"]?["code"]?.intValue == -32800)
+    #expect(server.exitCode == 1)
+  }
+}
+
+final class Sent: @unchecked Sendable {
+  private var messages: [JSONValue] = []
+  private let lock = NSLock()
+  func add(_ message: JSONValue) { lock.withLock { messages.append(message) } }
+  var all: [JSONValue] { lock.withLock { messages } }
+}
