@@ -150,10 +150,11 @@ public final class InboxStore: @unchecked Sendable {
     let writer = try Database(path: path)
     var reader: Database?
     do {
-      if existing { try Migrator.identify(writer) }
+      // Before `configure`, which writes to the file: a foreign one must be refused untouched.
+      let version = existing ? try Migrator.identify(writer) : nil
       try writer.configure(durability: options.durability, inMemory: inMemory)
       if options.fullCheck, let problem = try IntegrityCheck.run(writer, full: true) { throw problem }
-      try Migrator.migrate(writer)
+      try Migrator.migrate(writer, known: version)
       let storeID = try Settings.storeID(writer)
       let origin = Int64.random(in: 1...Int64.max)
       let followed = SQLFlag()

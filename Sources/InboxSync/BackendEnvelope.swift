@@ -86,7 +86,7 @@ public struct BackendEnvelope: Sendable, Hashable {
       }
     } catch {
       if error.kind == .cancelled { throw .cancelled }
-      throw .malformedReply(method: name, path: "$", reason: "the reply is not JSON: \(error.description)")
+      throw .notJSON(method: name, error)
     }
     guard case .object(let object) = value else {
       throw .malformedReply(method: name, path: "$", reason: "the reply is \(value.typeName), not an object")

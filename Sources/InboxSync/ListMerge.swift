@@ -45,7 +45,7 @@ enum ListMerge {
     var reader = RemoteInbox.Reader(listing.items, now: now, limit: limit)
     for index in 0..<listing.items.count {
       if index % RemoteInbox.Reader.itemsPerCheck == 0, isCancelled() { throw SyncError.cancelled }
-      guard let (message, payload) = reader.read(index) else { continue }
+      guard let (message, payload) = try reader.read(index) else { continue }
       outcome.messageCount += 1
       if let expiry = message.expiresAt, expiry > now { outcome.nextExpiry = min(outcome.nextExpiry ?? expiry, expiry) }
       try apply(try steps.merge(message, payload: payload))

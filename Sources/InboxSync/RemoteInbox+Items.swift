@@ -126,10 +126,17 @@ extension RemoteInbox {
     /// The message listed at `index` with its payload text, or nil when it is skipped (with a
     /// warning): not an object, no `inbox_id`, listed twice (the first copy is kept), past the size
     /// limit, refused by the engine, or without an `order`.
-    mutating func read(_ index: Int) -> (message: InboxMessage, payload: String)? {
+    /// An item that is not JSON at all makes the reply not JSON (`SyncError.malformedReply`, thrown):
+    /// the list's items are first parsed here (`JSONItems`).
+    mutating func read(_ index: Int) throws(SyncError) -> (message: InboxMessage, payload: String)? {
       let place = "response.messages[\(index)]"
       let entry: Entry
-      do { entry = try items.entry(at: index) } catch { return skip(place, "it cannot be read: \(error)") }
+      do {
+        entry = try items.entry(at: index)
+      } catch {
+        if error.kind == .tooDeep { return skip(place, "it cannot be read: \(error)") }
+        throw .notJSON(method: BackendMethod.getInboxMessages.rawValue, error)
+      }
       guard let id = entry.id else {
         let value: JSONValue
         do { value = try entry.value() } catch { return skip(place, "it cannot be read: \(error)") }

@@ -79,7 +79,7 @@ public struct RemoteInbox: Sendable, Hashable {
     var inbox = RemoteInbox(deleted: listing.deleted, next: listing.next)
     for index in 0..<listing.items.count {
       if index % Reader.itemsPerCheck == Reader.itemsPerCheck - 1, isCancelled() { throw .cancelled }
-      guard let (message, payload) = reader.read(index) else { continue }
+      guard let (message, payload) = try reader.read(index) else { continue }
       inbox.messages.append(message)
       inbox.payloads.append(payload)
     }

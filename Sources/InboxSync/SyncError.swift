@@ -1,4 +1,5 @@
 import InboxStore
+import JSON
 
 /// Why a sync, or one backend call, did not succeed. Each case maps to one documented error code
 /// (API.md "Errors"), and none carries the API token or a request header.
@@ -52,5 +53,10 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case (.store(let a), .store(let b)): return a.kind == b.kind && a.code == b.code && a.message == b.message
     default: return false
     }
+  }
+
+  /// A reply of `method` whose text is not JSON, as `error` found.
+  static func notJSON(method: String, _ error: JSONError) -> SyncError {
+    .malformedReply(method: method, path: "$", reason: "the reply is not JSON: \(error.description)")
   }
 }

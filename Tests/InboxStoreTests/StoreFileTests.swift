@@ -32,6 +32,23 @@ struct StoreFileTests {
     #expect(try store.message(id: "m-pinned")?.message().title == "Pinned")
   }
 
+  /// A store at the latest version needs no migration step: opening it takes no write lock for
+  /// one (another process's write would make every start wait for it, once per migration).
+  @Test func aStoreUpToDateIsNotLockedToBeMigrated() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("current.sqlite").path
+    try InboxStore.open(InboxStore.Options(path: path)).close()
+    let database = try Database(path: path)
+    defer { try? database.close() }
+    let log = StatementLog()
+    database.trace(into: log)
+    try Migrator.migrate(database)
+    database.trace(into: nil)
+    #expect(!log.statements.contains { $0.hasPrefix("BEGIN IMMEDIATE") }, "\(log.statements)")
+    #expect(try database.userVersion == Migrator.latestVersion)
+  }
+
   @Test func aFileThatIsNotSQLiteIsRefusedAndKept() throws {
     let directory = try scratch()
     defer { try? FileManager.default.removeItem(at: directory) }

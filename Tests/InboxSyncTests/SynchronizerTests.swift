@@ -148,6 +148,18 @@ struct SynchronizerTests {
     }
   }
 
+  /// The listed messages are parsed as the merge reads them: one that is not JSON, after one that
+  /// is, fails the sync, and the transaction rolls back the one merged before it.
+  @Test func aListedMessageThatIsNotJSONMergesNothing() throws {
+    let rig = try rig(inbox: [])
+    try rig.store.ingest(wireMessage("a", order: "101"), now: now)
+    let good = wireMessage("b", order: "102").jsonString
+    let body = #"{"status_code":200,"status_message":"OK","response":{"messages":["# + good + #",{"inbox_id":"c",}]}}"#
+    rig.backend.queue(.getInboxMessages, .http(200, body))
+    #expect(throws: SyncFailure.self) { try rig.sync.sync(force: true) }
+    #expect(try rig.store.feed(now: now) == ["a:1"])
+  }
+
   /// A push-only message read before the backend listed it: the read goes out in the same sync
   /// that gives the message its order.
   @Test func aPushOnlyChangeIsSentOnceASyncGivesItAnOrder() throws {

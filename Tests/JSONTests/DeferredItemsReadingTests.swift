@@ -19,6 +19,11 @@ struct DeferredItemsReadingTests {
       bytes: Array(text.utf8), options: JSONReadOptions(maxDepth: maxDepth), deferringItemsAt: ["response", "messages"])
   }
 
+  /// `text` read with its list, every item read too: where an item that is not JSON is refused.
+  func parseAll(_ bytes: [UInt8]) throws -> [JSONValue]? {
+    try JSONValue.parse(bytes: bytes, deferringItemsAt: ["response", "messages"]).items?.values()
+  }
+
   /// The whole value of `text` without `response.messages`.
   func withoutList(_ text: String) throws -> JSONValue {
     var whole = try JSONValue.parse(text)
@@ -59,14 +64,22 @@ struct DeferredItemsReadingTests {
   ])
   func aTextTheWholeReaderRefusesIsRefused(text: String) {
     #expect(throws: JSONError.self) { try JSONValue.parse(text) }
-    #expect(throws: JSONError.self) { try parse(text) }
+    #expect(throws: JSONError.self) { try parseAll(Array(text.utf8)) }
+  }
+
+  /// Items are found by their brackets and strings, and each is parsed, strictly and whole, when read.
+  @Test(arguments: [
+    #"{"response":{"messages":[{"a":1,}]}}"#, #"{"response":{"messages":[1x]}}"#, #"{"response":{"messages":[{]}]}}"#,
+    #"{"response":{"messages":[tru"e"]}}"#, #"{"response":{"messages":[{"a":1}}]}}"#,
+  ])
+  func anItemThatIsNotJSONIsRefusedWhenRead(text: String) throws {
+    #expect(throws: JSONError.self) { try JSONValue.parse(text) }
+    #expect(throws: JSONError.self) { try parseAll(Array(text.utf8)) }
   }
 
   @Test func invalidUTF8InAnItemIsRefused() {
     let bytes = Array(#"{"response":{"messages":[""#.utf8) + [0xFF] + Array(#""]}}"#.utf8)
-    #expect { _ = try JSONValue.parse(bytes: bytes, deferringItemsAt: ["response", "messages"]) } throws: {
-      ($0 as? JSONError)?.kind == .invalidUTF8
-    }
+    #expect { _ = try parseAll(bytes) } throws: { ($0 as? JSONError)?.kind == .invalidUTF8 }
   }
 
   /// jansson lets a raw NUL pass after a number (and counts it in no length): refused anywhere.

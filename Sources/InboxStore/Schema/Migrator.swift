@@ -5,7 +5,9 @@ enum Migrator {
   static var latestVersion: Int { Migration.all.count }
 
   /// Refuses a database that is not an inbox store or is newer than this program, reading only.
-  static func identify(_ database: Database) throws {
+  /// Refuses a file that is not an inbox store, or one newer than this program; its schema version.
+  @discardableResult
+  static func identify(_ database: Database) throws -> Int {
     // One read transaction: the version and the tables come from one state of the file, not from
     // before and after another process's migration.
     try database.execute("BEGIN")
@@ -24,6 +26,7 @@ enum Migrator {
     if (version == 0 && tables > 0) || (version > 0 && recorded == 0) {
       throw StoreError(kind: .corrupt, message: "the file is an SQLite database but not an inbox store")
     }
+    return version
   }
 
   /// The foreign-file check alone, inside a transaction already open.
@@ -35,9 +38,12 @@ enum Migrator {
   }
 
   /// Applies the migrations the store lacks. Each step re-reads the version inside its write lock:
-  /// another process may have applied it since this one looked.
-  static func migrate(_ database: Database) throws {
-    try identify(database)
+  /// another process may have applied it since this one looked. `known` is the version `identify`
+  /// found (read now when nil): a store at the latest one needs no step, and a start takes no write
+  /// lock for it, since versions only grow.
+  static func migrate(_ database: Database, known: Int? = nil) throws {
+    let version = try known ?? identify(database)
+    guard version < latestVersion else { return }
     for (offset, migration) in Migration.all.enumerated() {
       try database.transaction {
         let version = try database.userVersion

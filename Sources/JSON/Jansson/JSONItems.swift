@@ -1,7 +1,7 @@
 internal import CJansson
 
-/// The items of one array of a parsed text, kept as spans of the text and parsed one at a time
-/// when asked (`JSONValue.parse(bytes:deferringItemsAt:)`): a reader of a long list holds the text
+/// The items of one array of a parsed text, kept as spans of the text and parsed one at a time,
+/// once each, when asked (`JSONValue.parse(bytes:deferringItemsAt:)`): a reader of a long list holds the text
 /// and one item's tree, never the tree of the whole list. Immutable, so threads may share it.
 public final class JSONItems: @unchecked Sendable, Hashable {
   private let text: [UInt8]
@@ -53,7 +53,8 @@ public final class JSONItems: @unchecked Sendable, Hashable {
     }
   }
 
-  /// Item `offset`, parsed again from its span (checked when the text was read).
+  /// Item `offset`, parsed from its span, the one time it is parsed: throws (kind `.syntax` and
+  /// the others of `JSONValue.parse`) for a span that is not one JSON value, read whole.
   public func item(at offset: Int) throws(JSONError) -> Item {
     let span = spans[offset]
     let loaded = text.withUnsafeBytes { buffer in
@@ -61,7 +62,12 @@ public final class JSONItems: @unchecked Sendable, Hashable {
         try JanssonDecoder.loadOne(UnsafeRawBufferPointer(rebasing: buffer[..<span.upperBound]), at: span.lowerBound)
       }
     }
-    return Item(node: try loaded.get().node, depth: depth, options: options)
+    let (node, length) = try loaded.get()
+    guard length == span.count else {
+      json_decref(node)
+      throw JSONError(kind: .syntax, message: "end of value expected", position: span.lowerBound + length)
+    }
+    return Item(node: node, depth: depth, options: options)
   }
 
   /// Every item converted (a short list, or a test).

@@ -7,12 +7,15 @@ internal import CJansson
 /// A long list inside a reply (a sync's thousands of messages), read without ever building the tree
 /// of the whole text: jansson parses each value on its own (`JSON_DISABLE_EOF_CHECK` tells where
 /// it ended), and only the punctuation between values (`{ } [ ] : ,` and white space) is stepped
-/// over here. Each item of the list is parsed once to check it and left as a span of the text, to
-/// be parsed again when it is read (`JSONItems`), so at most one item's tree exists at a time.
+/// over here. The items of the list are not parsed here: each is left as a span of the text, found
+/// by its brackets and strings alone (`ValueExtent`), and parsed by jansson, whole and strictly, once,
+/// when it is read (`JSONItems`), so at most one item's tree exists at a time and no item is parsed
+/// twice. A text whose list holds an item that is not JSON is refused when that item is read.
 extension JanssonDecoder {
   /// The text of `bytes`, with the array at `path` (object keys from the top) taken out of the
   /// value and returned as `JSONItems`; nil items, and the whole value, when no array is there.
-  /// The whole text is checked as `decode` checks it, but for a raw NUL byte, refused anywhere: JSON
+  /// The text but the list's items is checked as `decode` checks it (each item is, when read), but
+  /// for a raw NUL byte, refused anywhere: JSON
   /// has none outside a string's `\u0000`, and jansson lets one pass after a number without counting
   /// it in the length it reports, which would cut the spans wrong. `isCancelled` is asked between
   /// items.
@@ -156,7 +159,7 @@ private struct TextWalk {
     }
   }
 
-  /// The spans of the items of the array at `at` (at `depth`), each parsed by jansson to check it.
+  /// The spans of the items of the array at `at` (at `depth`), each found by `ValueExtent`.
   private mutating func list(depth: Int) throws(JSONError) -> [Range<Int>] {
     at += 1  // [
     var spans: [Range<Int>] = []
@@ -171,10 +174,9 @@ private struct TextWalk {
         throw JSONError(kind: .cancelled, message: "the read was cancelled")
       }
       skipSpace()
-      let (node, length) = try JanssonDecoder.loadOne(bytes, at: at)
-      json_decref(node)
-      spans.append(at..<(at + length))
-      at += length
+      guard let end = ValueExtent.end(in: bytes, from: at) else { throw syntax("a value expected") }
+      spans.append(at..<end)
+      at = end
       skipSpace()
       switch peek() {
       case UInt8(ascii: ","): at += 1
