@@ -267,6 +267,22 @@ def test_a_confirmed_change_is_on_the_backend_though_its_message_expires_before_
     assert backend.status_of("m") == 3
 
 
+def test_a_push_only_message_deleted_before_it_was_ever_listed_leaves_nothing_pending(
+    servers, store_path, backend
+):
+    """A push read offline queues its read without an `order`; if the service deletes the message
+    before any fetch lists it, the read can never be sent: it is dropped rather than pending forever."""
+    server = start(servers, store_path, backend)
+    server.call("message.ingest", {"payload": push_payload("p")})
+    server.call("message.markRead", {"ids": ["p"]})
+    backend.add_message("p", hash="P-p")
+    backend.delete_by_service("p")
+    result = server.sync()
+    assert result["pending"] == 0 and result["removed"] == 1, result
+    assert server.call("config.get")["backend"]["pending"] == 0
+    assert "p" not in server.feed() and backend.status_of("p") == 5
+
+
 def test_backend_down_is_unavailable(servers, store_path, backend):
     server = start(servers, store_path, backend)
     backend.down()
