@@ -165,6 +165,12 @@ public final class SyncTransaction {
     try Outbox.enqueue(database, messageID: messageID, status: status, order: order, hash: hash, now: now)
   }
 
+  /// Drops the waiting changes of a message that have no `order` (the service deleted it unlisted).
+  public func dropUnsendable(messageID: String) throws {
+    try database.run(
+      "DELETE FROM outbox WHERE account = '' AND message_id = ? AND order_code IS NULL", [.text(messageID)])
+  }
+
   /// Gives the waiting changes of a message the `order` a sync found (and its `hash` if they had none).
   public func fillOutbox(messageID: String, order: String, hash: String?) throws {
     try database.run(

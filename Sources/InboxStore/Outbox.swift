@@ -36,7 +36,8 @@ public struct OutboxEntry: Sendable, Hashable {
   public var isSendable: Bool { order != nil }
 }
 
-/// The outbox table: queued with each local change, removed only when the backend confirms.
+/// The outbox table: queued with each local change, removed when the backend confirms, or when
+/// the change can never be sent (no `order`, and none can come: see `retireAccount`, `Merge`).
 enum Outbox {
   static func enqueue(
     _ database: Database, messageID: String, status: MessageStatus, order: String?, hash: String?, now: Int64

@@ -42,9 +42,12 @@ extension Merge {
       if expired { plan.expired.append(row.id) } else { plan.removed.append(row.id) }
     }
 
-    /// 1 and 2: local rows that leave whatever the list says.
+    /// 1 and 2: local rows that leave whatever the list says; 6: changes that can never be sent.
     mutating func start() -> MergePlan {
       var plan = MergePlan()
+      for id in deleted where pendingByMessage[id]?.contains(where: { $0.order == nil }) == true {
+        plan.unsendable.append(id)
+      }
       for row in local {
         if isExpired(row.expiresAt) {
           leave(row, expired: true, in: &plan)

@@ -18,6 +18,8 @@ import JSON
 ///    (its row stays as a tombstone). A new message is added unless the backend already counts it as
 ///    deleted. A dismissed message stays dismissed whatever the copy says (SPEC.md §6).
 /// 5. Queued changes of a message that had no `order` get the listed one, so they can be sent.
+/// 6. Queued changes without an `order` of an id in `deleted` are dropped: the service deleted a
+///    push-only message before it ever listed it, so they can never be sent (and would stay pending).
 public enum Merge {
   public static func plan(
     local: [StoredMessage], pending: [OutboxEntry], remote: RemoteInbox, now: Int64

@@ -66,6 +66,9 @@ public struct MergePlan: Sendable, Hashable {
   public var deletions: [String] = []
   public var resends: [Resend] = []
   public var orderFills: [OrderFill] = []
+  /// Messages the service deleted before it ever listed them: their queued changes never got an
+  /// `order`, never can, and leave the outbox.
+  public var unsendable: [String] = []
 
   /// What the host sees change (`feed.changed`, the `feed.sync` result), each id once.
   public var added: [String] = []
@@ -86,6 +89,7 @@ public struct MergePlan: Sendable, Hashable {
     deletions += step.deletions
     resends += step.resends
     orderFills += step.orderFills
+    unsendable += step.unsendable
     appendChanges(of: step)
   }
 
@@ -99,7 +103,7 @@ public struct MergePlan: Sendable, Hashable {
 
   /// Whether applying the plan changes nothing.
   public var isEmpty: Bool {
-    writes.isEmpty && deletions.isEmpty && resends.isEmpty && orderFills.isEmpty
+    writes.isEmpty && deletions.isEmpty && resends.isEmpty && orderFills.isEmpty && unsendable.isEmpty
   }
 
   /// Writes the plan; call it inside `InboxStore.syncTransaction`, with the state `Merge.plan` read there.
@@ -117,6 +121,7 @@ public struct MergePlan: Sendable, Hashable {
           id: write.id, status: write.status, serverStatus: write.serverStatus, order: write.order, hash: write.hash)
       }
     }
+    for id in unsendable { try transaction.dropUnsendable(messageID: id) }
     for fill in orderFills { try transaction.fillOutbox(messageID: fill.messageID, order: fill.order, hash: fill.hash) }
     for resend in resends {
       try transaction.enqueue(

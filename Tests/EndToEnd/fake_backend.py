@@ -54,8 +54,11 @@ FAULTS = (
     "invalid_json",  # HTTP 200, a body that is not JSON
     "empty",  # HTTP 200, an empty body
     "redirect",  # HTTP 302 to another path
-    "wrong_shape",  # HTTP 200, status_code 200, response.messages is not an array
+    "wrong_shape",  # HTTP 200, status_code 200, response.messages is not an array (inboxStatus: applied first)
 )
+# HTTP 200 with status_code 200 is the backend's confirmation of an inboxStatus, whatever its
+# `response` holds (every SDK reads it so, and so does the server): a fake that confirmed a change
+# it then dropped would be a backend that loses acknowledged writes, which no client can repair.
 
 
 @dataclass
@@ -329,7 +332,8 @@ class FakeBackend:
         if method not in ("getInboxMessages", "inboxStatus"):
             return 404, {"Content-Type": "text/plain"}, b"not found", None
         fault = self._take_fault(method, reused)
-        if fault and fault.kind in ("http500", "http503", "status210", "invalid_json", "empty", "redirect", "wrong_shape"):
+        refusals = ("http500", "http503", "status210", "invalid_json", "empty", "redirect")
+        if fault and (fault.kind in refusals or (fault.kind == "wrong_shape" and method == "getInboxMessages")):
             return (*self._fault_reply(fault), None)
 
         request = record.request
@@ -341,6 +345,8 @@ class FakeBackend:
             code, response = self._inbox_reply(request)
         else:
             code, response = self._status_reply(request, headers)
+            if fault and fault.kind == "wrong_shape":
+                response, fault = {"messages": "none"}, None  # applied and confirmed: see FAULTS
         message = "OK" if code == 200 else "Argument error"
         body = _envelope(code, message, response, self.base_url_reply)
         return 200, {"Content-Type": "application/json"}, body, fault

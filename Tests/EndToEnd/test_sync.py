@@ -244,6 +244,47 @@ def test_each_fault_has_its_error_and_the_feed_keeps_working(servers, store_path
     assert server.sync()["added"] == 0
 
 
+def test_a_confirmed_change_is_on_the_backend_though_its_message_expires_before_the_next_fetch(
+    servers, store_path, backend
+):
+    """HTTP 200 with status_code 200 confirms an inboxStatus whatever its `response` holds, as every
+    SDK reads it (docs/sync.md): the change leaves the outbox, and once its message has expired no
+    later merge sends it again. The sequence of a fault campaign's loss (seed 1024144605): a tap,
+    its sends answered with an unexpected response, the next fetch refused, then the expiry."""
+    backend.add_message("m", rt=T0 + 100)
+    server = start(servers, store_path, backend)
+    server.sync()
+    server.call("message.markRead", {"ids": ["m"]})
+    server.sync()
+    server.call("message.tap", {"id": "m"})
+    backend.fail("wrong_shape", method="inboxStatus", times=2)
+    result = server.sync()
+    assert result["pending"] == 0 and result["failed"] == 0 and result["pushed"] >= 1, result
+    backend.clear_faults()
+    backend.fail("http500", method="getInboxMessages")
+    assert server.error_of("feed.sync", {"force": True})["code"] == -32031
+    server.call("test.clock", {"now": T0 + 100})
+    result = server.sync()
+    assert result["expired"] == 1 and result["pending"] == 0, result
+    assert backend.status_of("m") == 3
+
+
+def test_a_push_only_message_deleted_before_it_was_ever_listed_leaves_nothing_pending(
+    servers, store_path, backend
+):
+    """A push read offline queues its read without an `order`; if the service deletes the message
+    before any fetch lists it, the read can never be sent: it is dropped rather than pending forever."""
+    server = start(servers, store_path, backend)
+    server.call("message.ingest", {"payload": push_payload("p")})
+    server.call("message.markRead", {"ids": ["p"]})
+    backend.add_message("p", hash="P-p")
+    backend.delete_by_service("p")
+    result = server.sync()
+    assert result["pending"] == 0 and result["removed"] == 1, result
+    assert server.call("config.get")["backend"]["pending"] == 0
+    assert "p" not in server.feed() and backend.status_of("p") == 5
+
+
 def test_backend_down_is_unavailable(servers, store_path, backend):
     server = start(servers, store_path, backend)
     backend.down()

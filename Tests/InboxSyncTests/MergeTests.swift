@@ -97,6 +97,12 @@ struct MergeCase: CustomTestStringConvertible, Sendable {
       local: [.push("p"), .read("p")], remote: [wireMessage("p", order: "555")], updated: ["p"], feed: ["p:2"],
       outbox: ["p:2@555"]),
     MergeCase(
+      name: "a push-only message the service deleted unlisted: it leaves, its orderless read is dropped",
+      local: [.push("p"), .read("p")], remote: [], deleted: ["p"], removed: ["p"], feed: [], outbox: []),
+    MergeCase(
+      name: "a push-only message dismissed, then deleted unlisted: the tombstone and the dismiss go",
+      local: [.push("p"), .dismiss("p")], remote: [], deleted: ["p"], feed: [], outbox: []),
+    MergeCase(
       name: "a push-only message dismissed, then listed: stays dismissed, the dismiss gets the order",
       local: [.push("p"), .dismiss("p")], remote: [wireMessage("p", order: "555")], feed: [],
       outbox: ["p:4@555"], tombstones: ["p:4"]),
