@@ -28,9 +28,11 @@ public struct ButtonOutcome: Sendable, Hashable {
   public var effects: Effects
 }
 
-/// A slide tap: the action for the host to open.
+/// A slide tap: the action for the host to open, and the card after it (with its wire shape).
 public struct SlideOutcome: Sendable, Hashable {
   public var action: RowAction
+  public var card: Card
+  public var cardJSON: JSONValue
   public var effects: Effects
 }
 
@@ -101,15 +103,37 @@ extension Inbox {
     }
   }
 
-  /// A slide tap: the slide's url, or the message's row action when the slide has none. Changes nothing.
-  public func tapSlide(id: String, index: Int) throws -> SlideOutcome {
+  /// A slide tap, as InboxKit's carousel handles it: a slide without a url is the row tap whole
+  /// (read, opened, the row action); a slide with one opens it and marks the message read, not
+  /// opened (the row's own action did not run). `performDefault` false changes nothing, as for a
+  /// row tap.
+  public func tapSlide(id: String, index: Int, performDefault: Bool = true) throws -> SlideOutcome {
+    let now = clock.now
     var effects = Effects()
-    let card = try self.card(visibleMessage(id, now: clock.now), &effects)
+    let card = try self.card(visibleMessage(id, now: now), &effects)
+    let link: RowAction?
     do {
-      return SlideOutcome(action: try card.slideAction(index: index), effects: effects)
+      link = try card.slideLink(index: index)
     } catch {
       throw InboxError.invalidArgument(argument: "slide", reason: error.reason)
     }
+    guard let link else {
+      let tap = try self.tap(id: id, performDefault: performDefault)
+      effects.changes += tap.effects.changes
+      effects.warnings += tap.effects.warnings
+      return SlideOutcome(action: tap.action, card: tap.card, cardJSON: tap.cardJSON, effects: effects)
+    }
+    let stored: StoredMessage
+    if performDefault {
+      stored = try editVisible(id, now: now) { edit in
+        if try edit.markRead() { effects.record(FeedChange(.read, updated: [id])) }
+        return edit.row
+      }
+    } else {
+      stored = try visibleMessage(id, now: now)
+    }
+    let found = try resolved(stored, &effects)
+    return SlideOutcome(action: link, card: found.card, cardJSON: found.json, effects: effects)
   }
 
   /// Dismisses a message for good, persistently (SPEC.md §6); a dismissed message never comes back.
@@ -125,7 +149,7 @@ extension Inbox {
   }
 
   /// Runs `body` on the visible message with this id inside one write transaction.
-  private func editVisible<T>(_ id: String, now: Int64, _ body: (inout MessageEdit) throws -> T) throws -> T {
+  func editVisible<T>(_ id: String, now: Int64, _ body: (inout MessageEdit) throws -> T) throws -> T {
     try store.editMessage(id: id, now: now) { found in
       guard var edit = found, !edit.row.isDismissed, edit.row.expiresAt.map({ $0 > now }) ?? true else {
         throw InboxError.messageNotFound(id: id)

@@ -6,7 +6,9 @@ import JSONRPC
 public enum Operations {
   public static let all: [AnyOperation] = [
     ConfigGet.erased, ConfigSet.erased, FeedList.erased, FeedCountsMethod.erased, FeedMarkAllRead.erased,
-    FeedSync.erased, MessageGet.erased, MessageTap.erased, ButtonTap.erased, SlideTap.erased, MessageDismiss.erased,
+    FeedSync.erased, MessageGet.erased, MessageTap.erased, ButtonTap.erased, SlideTap.erased, FeedSeen.erased,
+    VideoPlay.erased,
+    MessageDismiss.erased,
     MessageMarkRead.erased, MessageIngest.erased, MessageResolve.erased, MessageRender.erased,
   ]
 

@@ -21,6 +21,9 @@ public struct Attributes: Sendable, Hashable {
   /// Schemes of `SchemeGuard.deniedByDefault` this host accepts all the same (lower-cased); empty by
   /// default, so a web or editor host is never handed `javascript:` or `file:` links.
   public var allowedSchemes: Set<String> = []
+  /// InboxKit's `automaticReadOnDisappear` (on there by default, and here): unread rows the host
+  /// reports leaving the screen (`feed.seen`) become read.
+  public var automaticReadOnDisappear = true
 
   /// Platforms that can add wallet passes when `walletPasses` is unset (lower-cased names).
   public static let walletPlatforms: Set<String> = ["ios", "ipados", "maccatalyst"]
@@ -113,6 +116,15 @@ public struct Attributes: Sendable, Hashable {
       }
     }
     if let value = object["allowedSchemes"] { merged.allowedSchemes = try Self.schemes(value) }
+    if let value = object["automaticReadOnDisappear"] {
+      switch value {
+      case .null: merged.automaticReadOnDisappear = true
+      case .bool(let flag): merged.automaticReadOnDisappear = flag
+      default:
+        throw AttributesError(
+          path: "attributes.automaticReadOnDisappear", reason: "expected a boolean, got \(value.typeName)")
+      }
+    }
     return merged
   }
 
@@ -136,7 +148,8 @@ public struct Attributes: Sendable, Hashable {
   }
 
   /// Every member, unset ones as null:
-  /// `{"forceCellKind", "platform", "walletPasses", "unreadFirst", "allowedSchemes"}` (sorted).
+  /// `{"forceCellKind", "platform", "walletPasses", "unreadFirst", "allowedSchemes",
+  /// "automaticReadOnDisappear"}` (sorted).
   public var json: JSONValue {
     .object([
       "forceCellKind": forceCellKind.map { .string($0.rawValue) } ?? .null,
@@ -144,6 +157,7 @@ public struct Attributes: Sendable, Hashable {
       "walletPasses": walletPasses.map(JSONValue.bool) ?? .null,
       "unreadFirst": .bool(unreadFirst),
       "allowedSchemes": .array(allowedSchemes.sorted().map(JSONValue.string)),
+      "automaticReadOnDisappear": .bool(automaticReadOnDisappear),
     ])
   }
 }

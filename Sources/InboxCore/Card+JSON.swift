@@ -60,12 +60,7 @@ extension Card {
           ]
         })
     case .video(let video):
-      object["video"] = [
-        "url": .string(video.url),
-        "poster": Card.optional(video.poster),
-        "accessibilityLabel": .string(VideoContent.accessibilityLabel),
-        "accessibilityIdentifier": .string(VideoContent.accessibilityIdentifier),
-      ]
+      object["video"] = video.json
     case .wallet(let wallet):
       object["wallet"] = [
         "pass": .string(wallet.pass),

@@ -26,6 +26,16 @@ public struct VideoContent: Sendable, Hashable {
   /// The stable UI-test identifier of the poster button.
   public static let accessibilityIdentifier = "inboxkit.video.play"
 
+  /// The card's `video` member and `video.play`'s descriptor: `{url, poster|null, accessibilityLabel,
+  /// accessibilityIdentifier}`.
+  public var json: JSONValue {
+    [
+      "url": .string(url), "poster": poster.map(JSONValue.string) ?? .null,
+      "accessibilityLabel": .string(Self.accessibilityLabel),
+      "accessibilityIdentifier": .string(Self.accessibilityIdentifier),
+    ]
+  }
+
   /// Decodes `data.video`, or the reason the video card cannot render; a bad poster only warns.
   static func decode(_ data: CustomData, diagnostics: inout Diagnostics) -> Outcome<VideoContent> {
     guard let value = data.value(for: "video"), value != .null else {

@@ -32,8 +32,22 @@ enum ToolCatalog {
       method: "button.tap", hints: Tool.Hints(destructive: true, idempotent: true), text: ToolText.buttonTap),
     Tool(
       name: "tap_slide", title: "Tap a carousel slide",
-      description: "What tapping a carousel slide opens (index from 0). Changes nothing.",
-      method: "slide.tap", hints: reads, text: ToolText.slideTap),
+      description:
+        "Taps a carousel slide (index from 0): a slide with a url returns it and the message becomes read; a "
+        + "slide without one is a row tap (read, opened, the row action). performDefault false changes nothing.",
+      method: "slide.tap", hints: Tool.Hints(idempotent: true), text: ToolText.slideTap),
+    Tool(
+      name: "report_seen", title: "Report the rows on screen",
+      description:
+        "Reports the message ids now on screen (appeared) and those that left it (disappeared). With the "
+        + "automaticReadOnDisappear attribute on (the default), the unread ones that left become read.",
+      method: "feed.seen", hints: Tool.Hints(idempotent: true), text: ToolText.seen),
+    Tool(
+      name: "play_video", title: "Play a video card",
+      description:
+        "The player descriptor (url, poster) of a video card; the message becomes read. A card that is not a "
+        + "video card is refused (NotAVideoCard).",
+      method: "video.play", hints: Tool.Hints(idempotent: true), text: ToolText.videoPlay),
     Tool(
       name: "mark_read", title: "Mark messages read",
       description:

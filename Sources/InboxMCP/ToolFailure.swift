@@ -16,6 +16,8 @@ enum ToolFailure {
         + "Call list_feed for the ids in the feed."
     case .invalidParams:
       text += ". Check the arguments against the tool's inputSchema; get_message shows a card's buttons and slides."
+    case .notAVideoCard:
+      text += ". Only a card whose kind is video has a video to play; get_message shows the kind."
     case .notAnInboxMessage:
       text += ". The payload is not an inbox message; lint_payload says what each part becomes."
     case .backendNotConfigured:

@@ -44,11 +44,9 @@ enum ToolText {
 
   static func tap(_ result: JSONValue) -> String {
     let message = result["message"] ?? .null
-    var state = [message["read"]?.boolValue == true ? "read" : "unread"]
-    if message["actionPerformed"]?.boolValue == true { state.append("opened") }
     return text([
       "tapped \(string(message, "id")): \(headline(message))", "action: \(action(result["action"] ?? .null))",
-      "state: \(state.joined(separator: ", "))",
+      "state: \(state(message))",
     ])
   }
 
@@ -59,7 +57,36 @@ enum ToolText {
     return text(lines)
   }
 
-  static func slideTap(_ result: JSONValue) -> String { text(["action: " + action(result["action"] ?? .null)]) }
+  static func slideTap(_ result: JSONValue) -> String {
+    text(["action: " + action(result["action"] ?? .null), "state: " + state(result["message"] ?? .null)])
+  }
+
+  static func seen(_ result: JSONValue) -> String {
+    var lines = ["newly read: " + ids(result["read"])]
+    if let unknown = result["unknown"]?.arrayValue, !unknown.isEmpty {
+      lines.append("not in the feed: " + ids(result["unknown"]))
+    }
+    return text(lines)
+  }
+
+  static func videoPlay(_ result: JSONValue) -> String {
+    let video = result["video"] ?? .null
+    return text([
+      "play: \(string(video, "url"))", "poster: \(video["poster"]?.stringValue ?? "-")",
+      "state: " + state(result["message"] ?? .null),
+    ])
+  }
+
+  private static func ids(_ list: JSONValue?) -> String {
+    let ids = list?.arrayValue?.compactMap(\.stringValue) ?? []
+    return ids.isEmpty ? "none" : ids.joined(separator: ", ")
+  }
+
+  private static func state(_ card: JSONValue) -> String {
+    var state = [card["read"]?.boolValue == true ? "read" : "unread"]
+    if card["actionPerformed"]?.boolValue == true { state.append("opened") }
+    return state.joined(separator: ", ")
+  }
 
   static func markRead(_ result: JSONValue) -> String {
     var text = "\(int(result, "changed")) marked read"
