@@ -27,6 +27,7 @@ TOOL_METHODS = {
     "tap_button": "button.tap", "tap_slide": "slide.tap", "mark_read": "message.markRead",
     "mark_all_read": "feed.markAllRead", "dismiss_message": "message.dismiss", "ingest_payload": "message.ingest",
     "resolve_payload": "message.resolve", "lint_payload": "message.resolve", "sync_inbox": "feed.sync",
+    "report_seen": "feed.seen", "play_video": "video.play",
 }
 
 

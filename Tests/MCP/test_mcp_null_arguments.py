@@ -29,6 +29,8 @@ CALLS = [
     ("lint_payload", {"payload": PUSH}),
     ("tap_message", {"id": "plain-note"}),
     ("tap_button", {"id": "welcome", "button": 0}),
+    ("report_seen", {}),
+    ("play_video", {"id": "the-reveal"}),
     ("mark_read", {"ids": ["the-reveal"]}),
     ("mark_all_read", {}),
     ("dismiss_message", {"id": "hero-banner"}),

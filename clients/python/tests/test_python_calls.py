@@ -84,6 +84,9 @@ def test_taps_return_actions_and_dismiss_is_kept(server_bin: str, store: str) ->
         assert tapped["action"] == {"type": "dismiss"} and tapped["performed"] and tapped["message"] is None
         assert inbox.message.tap(id="plain-note")["action"] == {"type": "deeplink", "url": "myapp://orders/1234"}
         assert inbox.slide.tap(id="new-arrivals", slide=0)["action"] == {"type": "deeplink", "url": "myapp://product/1"}
+        assert inbox.video.play(id="the-reveal")["video"]["url"] == "https://cdn.example.com/inbox/clip.mp4"
+        assert inbox.feed.seen(appeared=["the-reveal"], disappeared=["loyalty-card"]) == {
+            "read": ["loyalty-card"], "unknown": []}
         assert inbox.message.dismiss(id="hero-banner") == {"dismissed": True}
     assert inbox.returncode == 0
     with Client(server_bin, store=store, sample_feed=True) as inbox:
