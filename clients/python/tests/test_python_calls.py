@@ -43,8 +43,8 @@ def test_shutdown_is_called_by_its_name_and_later_requests_are_refused(inbox: Cl
 
 
 def test_namespaces_list_their_methods_and_refuse_what_the_contract_lacks(inbox: Client) -> None:
-    assert dir(inbox.feed) == ["counts", "list", "markAllRead", "sync"]
-    assert {"feed", "message", "button", "slide", "config", "rpc", "initialize", "shutdown", "exit"} <= set(dir(inbox))
+    assert dir(inbox.feed) == ["counts", "list", "markAllRead", "seen", "sync"]
+    assert {"feed", "message", "button", "slide", "video", "config", "rpc", "initialize", "shutdown", "exit"} <= set(dir(inbox))
     assert "changed" not in dir(inbox.feed), "a server notification is not a method"
     with pytest.raises(AttributeError, match="feed.frobnicate"):
         inbox.feed.frobnicate
