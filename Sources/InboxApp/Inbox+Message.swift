@@ -55,14 +55,8 @@ extension Inbox {
   public func tap(id: String, performDefault: Bool = true) throws -> TapOutcome {
     let now = clock.now
     var effects = Effects()
-    let stored: StoredMessage
-    if performDefault {
-      stored = try editVisible(id, now: now) { edit in
-        if try edit.markOpened() { effects.record(FeedChange(.opened, updated: [id])) }
-        return edit.row
-      }
-    } else {
-      stored = try visibleMessage(id, now: now)
+    let stored = try visibleMessage(id, now: now, marking: performDefault) { edit in
+      if try edit.markOpened() { effects.record(FeedChange(.opened, updated: [id])) }
     }
     let found = try resolved(stored, &effects)
     return TapOutcome(card: found.card, cardJSON: found.json, action: found.card.rowAction, effects: effects)
@@ -123,14 +117,8 @@ extension Inbox {
       effects.warnings += tap.effects.warnings
       return SlideOutcome(action: tap.action, card: tap.card, cardJSON: tap.cardJSON, effects: effects)
     }
-    let stored: StoredMessage
-    if performDefault {
-      stored = try editVisible(id, now: now) { edit in
-        if try edit.markRead() { effects.record(FeedChange(.read, updated: [id])) }
-        return edit.row
-      }
-    } else {
-      stored = try visibleMessage(id, now: now)
+    let stored = try visibleMessage(id, now: now, marking: performDefault) { edit in
+      if try edit.markRead() { effects.record(FeedChange(.read, updated: [id])) }
     }
     let found = try resolved(stored, &effects)
     return SlideOutcome(action: link, card: found.card, cardJSON: found.json, effects: effects)
@@ -148,8 +136,20 @@ extension Inbox {
     return DismissOutcome(dismissed: dismissed, effects: effects)
   }
 
+  /// The visible message with this id after `mark` ran on it in one write transaction, or as it is
+  /// when `perform` is false.
+  func visibleMessage(
+    _ id: String, now: Int64, marking perform: Bool, _ mark: (inout MessageEdit) throws -> Void
+  ) throws -> StoredMessage {
+    guard perform else { return try visibleMessage(id, now: now) }
+    return try editVisible(id, now: now) { edit in
+      try mark(&edit)
+      return edit.row
+    }
+  }
+
   /// Runs `body` on the visible message with this id inside one write transaction.
-  func editVisible<T>(_ id: String, now: Int64, _ body: (inout MessageEdit) throws -> T) throws -> T {
+  private func editVisible<T>(_ id: String, now: Int64, _ body: (inout MessageEdit) throws -> T) throws -> T {
     try store.editMessage(id: id, now: now) { found in
       guard var edit = found, !edit.row.isDismissed, edit.row.expiresAt.map({ $0 > now }) ?? true else {
         throw InboxError.messageNotFound(id: id)

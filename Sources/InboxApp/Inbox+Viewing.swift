@@ -51,9 +51,8 @@ extension Inbox {
     guard case .video(let video) = card.content else {
       throw InboxError.notAVideoCard(id: id, kind: card.kind.rawValue, degradation: card.degradation?.reason)
     }
-    let stored = try editVisible(id, now: now) { edit in
+    let stored = try visibleMessage(id, now: now, marking: true) { edit in
       if try edit.markRead() { effects.record(FeedChange(.read, updated: [id])) }
-      return edit.row
     }
     let found = try resolved(stored, &effects)
     return PlayOutcome(video: video, card: found.card, cardJSON: found.json, effects: effects)
