@@ -248,7 +248,7 @@ def test_tool_list_is_small_and_cards_are_given_compact(mcp):
     with open(DOCUMENT_PATH, encoding="utf-8") as file:
         common = json.load(file)["components"]["schemas"]["CardCommon"]
     cards = [tool["outputSchema"]["$defs"]["Card"] for tool in listed["tools"] if "Card" in tool["outputSchema"].get("$defs", {})]
-    assert len(cards) == 7 and all(card == cards[0] for card in cards)
+    assert len(cards) == 9 and all(card == cards[0] for card in cards)
     assert cards[0]["required"] == common["required"] and set(cards[0]["properties"]) == set(common["properties"])
     assert all(set(member) <= {"type", "enum", "items"} for member in cards[0]["properties"].values())
     assert "inbox://schemas/openrpc.json" in cards[0]["description"]
