@@ -26,7 +26,8 @@ let package = Package(
     .target(name: "CCurl"),
     .target(name: "Posix"),
     .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
-    .target(name: "JSON", dependencies: ["CJansson"]),
+    // Posix for `FileName`: text for people shows a file name's bytes that are not UTF-8 as `\xNN`.
+    .target(name: "JSON", dependencies: ["CJansson", "Posix"]),
     .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
     .target(
       name: "JSONSchema", dependencies: ["JSON"], exclude: ["README.md"],
@@ -62,7 +63,7 @@ let package = Package(
         "LintReport", "Posix",
       ]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson", "InboxTestSupport"], exclude: ["Fixtures"]),
-    .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "InboxTestSupport"]),
+    .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "Posix", "InboxTestSupport"]),
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
     .testTarget(name: "LintReportTests", dependencies: ["LintReport", "JSON"]),
     .testTarget(name: "InboxMCPTests", dependencies: ["InboxMCP", "InboxApp", "JSON", "JSONSchema"]),

@@ -97,6 +97,31 @@ def content_descriptor(param: dict, notification: bool = False) -> dict:
     return out
 
 
+TOOL_MEMBERS = {"name", "title", "description", "summary", "hints", "params", "output"}
+HINTS = ("readOnly", "destructive", "idempotent", "openWorld")
+
+
+def tool_problems(method: dict, shapes: set) -> list[str]:
+    """An MCP tool of `x-mcp-tools` (inbox-rpc mcp's catalog: the Swift face, its instructions, its help
+    text and docs/mcp.md's table are made from these) with every member it needs, and only those."""
+    problems = []
+    params = {p["name"] for p in method["params"]}
+    for tool in method["x-mcp-tools"]:
+        where = f"{method['name']}.x-mcp-tools.{tool.get('name', '?')}"
+        for member in ("name", "title", "description", "summary"):
+            if not isinstance(tool.get(member), str) or not tool[member]:
+                problems.append(f"{where}: {member} must be a non-empty string")
+        problems += [f"{where}: unknown member {member}" for member in sorted(set(tool) - TOOL_MEMBERS)]
+        hints = tool.get("hints", {})
+        if sorted(hints) != sorted(HINTS) or not all(isinstance(v, bool) for v in hints.values()):
+            problems.append(f"{where}: hints must give {', '.join(HINTS)}, each true or false")
+        problems += [f"{where}: params names {p}, which {method['name']} does not take"
+                     for p in tool.get("params", []) if p not in params]
+        if "output" in tool and tool["output"] not in shapes:
+            problems.append(f"{where}: output names {tool['output']}, which is not a shape")
+    return problems
+
+
 def release_version() -> str:
     with open(os.path.join(HERE, "..", "VERSION"), encoding="utf-8") as f:
         return f.read().strip()
@@ -131,6 +156,9 @@ def compose() -> tuple[dict, list[str]]:
         out["errors"] = [{"$ref": f"#/components/errors/{name}"} for name in method["errors"]]
         if method.get("x-additional-params"):
             out["x-additional-params"] = True
+        if "x-mcp-tools" in method:
+            problems += tool_problems(method, set(shapes))
+            out["x-mcp-tools"] = method["x-mcp-tools"]
         examples_path = os.path.join(HERE, "examples", method["name"] + ".json")
         if os.path.exists(examples_path):
             out["examples"] = [
@@ -207,7 +235,7 @@ def main() -> int:
     document, problems = compose()
     target = os.path.join(HERE, "openrpc.json")
     for problem in problems:
-        print(f"build.py: missing description or example: {problem}", file=sys.stderr)
+        print(f"build.py: missing description or example, or a malformed MCP tool: {problem}", file=sys.stderr)
     problems = problems + refused
     if "--check" in sys.argv:
         current = open(target, encoding="utf-8").read() if os.path.exists(target) else ""

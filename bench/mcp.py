@@ -7,7 +7,9 @@ text rendering and the result envelope), and an MCP session's start (spawn, `ini
 `tools/call inbox_counts`, end of input, exit) against the plain server's (spawn, one `feed.counts`,
 exit). Round trips alternate between the two servers request by request; starts alternate too.
 It also weighs the `tools/list` result, which a host sends its model in every session, beside
-the 95,888 bytes it weighed when every output schema carried the card's full shape.
+the 95,888 bytes it weighed when every output schema carried the card's full shape, and measures a
+session at revision 2025-03-26 (whose replies leave out titles and structured output) beside one
+at 2025-11-25: its tool call, alternating, and its tool list.
 
   bench/mcp.py                   build (release) if needed, run, write its section of bench/RESULTS.md
   bench/mcp.py --quick           fewer repetitions, print only
@@ -38,6 +40,7 @@ from results_section import markdown_table, write_section  # noqa: E402
 # The tools/list result when every output schema carried the card's full shape (the same 13 tools).
 LISTED_BEFORE = 95_888
 INITIALIZE = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+OLDEST = {**INITIALIZE, "protocolVersion": "2025-03-26"}
 
 
 class Peer:
@@ -87,14 +90,16 @@ def main() -> None:
         plain = [server, "--store", store, "--test-clock", str(CLOCK)]
         mcp = [server, "mcp", "--store", store, "--test-clock", str(CLOCK)]
         subprocess.run(plain + ["--sample-feed"], input=b"", check=True, stderr=subprocess.DEVNULL)
-        rpc, tools = Peer(plain), Peer(mcp)
+        rpc, tools, oldest = Peer(plain), Peer(mcp), Peer(mcp)
         before = Peer([args.before, *mcp[1:]]) if args.before else None
+        oldest.round_trip("initialize", OLDEST)
+        listed_oldest = len(json.dumps(oldest.reply("tools/list", {})["result"], separators=(",", ":")).encode())
         listed, listed_before = 0, LISTED_BEFORE
         for peer in filter(None, [tools, before]):
             peer.round_trip("initialize", INITIALIZE)
             size = len(json.dumps(peer.reply("tools/list", {})["result"], separators=(",", ":")).encode())
             listed, listed_before = (size, listed_before) if peer is tools else (listed, size)
-        gets, calls, calls_before = [], [], []
+        gets, calls, calls_before, calls_oldest = [], [], [], []
         for index in range(repetitions * len(CARDS)):
             card = CARDS[index % len(CARDS)]
             call = ("tools/call", {"name": "get_message", "arguments": {"id": card}})
@@ -103,15 +108,17 @@ def main() -> None:
             if before and index % 2:
                 calls_before.append(before.round_trip(*call))
             calls.append(tools.round_trip(*call))
+            calls_oldest.append(oldest.round_trip(*call))
             if before and not index % 2:
                 calls_before.append(before.round_trip(*call))
-        for peer in filter(None, [rpc, tools, before]):
+        for peer in filter(None, [rpc, tools, oldest, before]):
             peer.close()
         plain_starts, mcp_starts = [], []
         for _ in range(max(10, repetitions // 4)):
             plain_starts.append(session(plain, [("feed.counts", {})]))
             mcp_starts.append(session(mcp, [("initialize", INITIALIZE), ("tools/call", {"name": "inbox_counts"})]))
     call, get = statistics.median(calls[len(CARDS):]), statistics.median(gets[len(CARDS):])
+    call_oldest = statistics.median(calls_oldest[len(CARDS):])
     mcp_start, plain_start = statistics.median(mcp_starts), statistics.median(plain_starts)
     rows = [
         ("`tools/call get_message` round trip (`inbox-rpc mcp`)", f"{call:.0f} µs",
@@ -119,7 +126,12 @@ def main() -> None:
         ("MCP session: start, `initialize`, `tools/call inbox_counts`, exit", f"{mcp_start:.2f} ms",
          f"start, one `feed.counts`, exit, {plain_start:.2f} ms", f"{mcp_start / plain_start:.2f}"),
         ("`tools/list` result, compact JSON (13 tools)", f"{listed:,} bytes",
-         f"every output with the card's full shape, {listed_before:,} bytes", f"{listed / listed_before:.2f}"),
+         ("the previous build's (`--before`)" if args.before else "every output with the card's full shape")
+         + f", {listed_before:,} bytes", f"{listed / listed_before:.2f}"),
+        ("`tools/call get_message` at revision 2025-03-26 (no structured output)", f"{call_oldest:.0f} µs",
+         f"the same call at 2025-11-25, {call:.0f} µs", f"{call_oldest / call:.2f}"),
+        ("`tools/list` at revision 2025-03-26 (no titles, no output schemas)", f"{listed_oldest:,} bytes",
+         f"at 2025-11-25, {listed:,} bytes", f"{listed_oldest / listed:.2f}"),
     ]
     if calls_before:
         previous = statistics.median(calls_before[len(CARDS):])
@@ -130,12 +142,14 @@ def main() -> None:
         "",
         f"Measured by `bench/mcp.py` on {datetime.date.today()}: {platform.machine()}, {os.cpu_count()} cores, "
         f"Linux {platform.release()}; release build; medians of {repetitions * len(CARDS)} alternating round trips "
-        f"and {len(plain_starts)} alternating sessions, on the sample feed.",
+        f"and {len(plain_starts)} alternating sessions, on the sample feed; load average {os.getloadavg()[0]:.1f} at "
+        "the end (a shared machine: absolute times are inflated, and ratios moved by about 0.1 between runs).",
         "",
         markdown_table(["measure", "inbox-rpc mcp", "reference (the JSON-RPC face)", "ratio"], rows),
         "",
-        "A tool call does what the method does, plus the check of its arguments against the tool's "
-        "inputSchema, the text rendering and the envelope (`content`, `structuredContent`); the session "
+        "A tool call does what the method does, plus the check of its arguments by the method's params "
+        "contract (the JSON-RPC face's own check), the text rendering and the envelope (`content`, "
+        "`structuredContent`; at 2025-03-26 the text alone, the structured result taken off); the session "
         "adds one round trip (`initialize`) and deriving the tools' schemas from the contract at start. "
         "The tool list is weighed once: it is the same every time.",
     ]

@@ -20,7 +20,7 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SERVER_BIN = os.environ.get("INBOX_RPC_BIN") or str(REPO_ROOT / ".build" / "debug" / "inbox-rpc")
-TEST_WATCHDOG_SECONDS = 60
+TEST_WATCHDOG_SECONDS = 300  # a hang, not a loaded machine (tsc and mypy alone can take a minute then)
 
 #: The messages of the sample feed (Sources/InboxApp/Resources/sample-feed.json), feed order.
 SAMPLE_IDS = [
@@ -66,3 +66,16 @@ def stand_in_server(directory: Path, name: str, code: str) -> Path:
     script.write_text(f"#!{sys.executable}\n" + textwrap.dedent(code))
     script.chmod(0o755)
     return script
+
+
+def answering_server(directory: Path, name: str, reply: str) -> Path:
+    """A stand-in server that answers each request with `reply`, a Python expression of `request`
+    giving the members after the id: `{"result": ...}` or `{"error": ...}` (`json` is imported)."""
+    return stand_in_server(directory, name, f"""
+import json, sys
+for line in sys.stdin:
+    request = json.loads(line)
+    if "id" in request:
+        sys.stdout.write(json.dumps({{"jsonrpc": "2.0", "id": request["id"], **({reply})}}) + "\\n")
+        sys.stdout.flush()
+""")

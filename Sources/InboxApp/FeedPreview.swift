@@ -29,7 +29,7 @@ public enum FeedPreview {
   public static func entries(file: String, reports: [PayloadLint.Report]) -> [PreviewEntry] {
     reports.map { report in
       let problems = report.schemaProblems.map { "\($0.path): \($0.message)" }
-      let label = "\(file) \(report.label)"
+      let label = "\(file) \(report.verdictLabel)"
       guard let card = report.card else {
         return PreviewEntry(refusal: report.refusal ?? "", problems: problems, label: label)
       }

@@ -27,12 +27,13 @@ extension Inbox {
     syncOptions.clearTextBaseURL = options.sync.clearTextBaseURL
     syncOptions.version = ServerInfo.version
     syncOptions.messageLimit = options.messageLimit
-    let transport =
+    let built =
       backend
       ?? HTTPBackend(
         connectTimeout: 10, timeout: options.sync.timeout, userAgent: "\(ServerInfo.name)/\(ServerInfo.version)",
         caFile: options.sync.caFile, proxy: options.sync.proxy,
         library: options.sync.libcurl, maxReplyBytes: options.sync.maxReplyBytes)
+    let transport: any Backend = options.sync.confinedTo.map { ConfinedBackend(built, listener: $0) } ?? built
     let sync = try Synchronizer(store: store, backend: transport, options: syncOptions, clock: { clock.now })
     let inbox = try Inbox(store: store, sync: sync, clock: clock, options: options)
     let outcome = options.sync.backend.isEmpty ? nil : try sync.configure(options.sync.backend)

@@ -66,15 +66,27 @@ extension Inbox {
   }
 
   /// Resolves a payload into a card without storing anything; `attributes` apply over those in force
-  /// for this call only.
+  /// for this call only. With `perPlatform`, a send request that names `platforms` also gets
+  /// `platforms: [{platform, card}]`, its card on each (`PlatformVerdicts`; a card's `degraded` says why
+  /// it is not what was asked for there).
   public func resolve(
-    payload: JSONValue, context: PayloadContext = PayloadContext(), attributes partial: JSONValue? = nil
+    payload: JSONValue, context: PayloadContext = PayloadContext(), attributes partial: JSONValue? = nil,
+    perPlatform: Bool = false
   ) throws -> CardResult {
     let attributes = try attributes(merging: partial)
     let context = IngestContext(id: context.id, now: context.now ?? clock.now)
     let resolution = try Engine.resolve(payload: payload, context: context, attributes: attributes)
-    return CardResult(
-      card: resolution.card, json: resolution.card.json, effects: Effects(warnings: resolution.warnings))
+    var json = resolution.card.json
+    if perPlatform, resolution.message.platforms?.isEmpty == false {
+      let verdicts = PlatformVerdicts.hosts(for: resolution.message, attributes: attributes).map { host in
+        let card = Resolver.resolve(resolution.message, attributes: host.attributes).card
+        return ["platform": .string(host.platform?.name ?? ""), "card": card.json] as JSONValue
+      }
+      var object = json.objectValue ?? [:]
+      object["platforms"] = .array(verdicts)
+      json = .object(object)
+    }
+    return CardResult(card: resolution.card, json: json, effects: Effects(warnings: resolution.warnings))
   }
 
   /// Draws one card as InboxKit lays it out, under the attributes in force with `partial` over them.

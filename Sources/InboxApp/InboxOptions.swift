@@ -53,6 +53,9 @@ public struct SyncOptions: Sendable {
   public var minFetchInterval: Int64 = 10
   /// The longest inbox reply read, decoded (`--max-sync-reply-bytes`).
   public var maxReplyBytes = BackendEnvelope.maxReplyBytes
+  /// Set in `replay`'s sandbox: every backend call goes to this one loopback listener, without the
+  /// token (`ConfinedBackend`); `.some(nil)`: no call leaves the process. nil: not sandboxed.
+  public var confinedTo: BackendURL??
 
   public init() {}
 }

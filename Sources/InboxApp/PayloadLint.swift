@@ -6,7 +6,8 @@ import JSONSchema
 /// Schemas/ (SendRequestNotification, MarketerData) and the engine's rules, and says what each
 /// card will become, with every warning (`inbox-rpc lint`).
 public enum PayloadLint {
-  /// What one notification or payload becomes.
+  /// What one notification or payload becomes on one device: one report per payload, or per
+  /// platform of a send request's `platforms` (and per language with `Options.everyLocale`).
   public struct Report: Sendable {
     /// Where it was in the file: `notifications[2]`, or `payload`.
     public var label: String
@@ -19,53 +20,116 @@ public enum PayloadLint {
     public var schemaProblems: [SchemaViolation]
     /// Where the payload is in the file's JSON (each schema problem has its own pointer).
     public var pointer = JSONPointer()
+    /// The platform of the request's `platforms` this verdict is for; nil when it names none.
+    public var platform: TargetPlatform?
+    /// The locale this verdict was resolved in (`--locale`, or each language with `everyLocale`).
+    public var locale: String?
+    /// Languages one text field has and another lacks.
+    public var languageGaps: [LanguageGap] = []
 
-    public var isClean: Bool { refusal == nil && warnings.isEmpty && schemaProblems.isEmpty }
+    public var isClean: Bool { refusal == nil && warnings.isEmpty && schemaProblems.isEmpty && languageGaps.isEmpty }
+
+    /// The label with the verdict's platform and locale: `request.notifications[0] on android [de]`.
+    public var verdictLabel: String {
+      label + (platform.map { " on \($0.name)" } ?? "") + (locale.map { " [\($0)]" } ?? "")
+    }
+  }
+
+  /// What a run asks beyond the host's attributes.
+  public struct Options: Sendable, Hashable {
+    /// Keeps the platforms of a request's `platforms` this names (`--platform`; see `PlatformVerdicts`).
+    public var platform: String?
+    /// A verdict per language the payload writes its title or body in, instead of one in `locale`.
+    public var everyLocale = false
+
+    public init(platform: String? = nil, everyLocale: Bool = false) {
+      self.platform = platform
+      self.everyLocale = everyLocale
+    }
   }
 
   /// Lints a file's JSON: a createMessage request, one notification object, an array of them, a push
-  /// payload or a backend inbox message. `now` is the send time used for dates.
-  public static func lint(_ value: JSONValue, attributes: Attributes = Attributes(), now: Int64) -> [Report] {
+  /// payload or a backend inbox message. `now` is the send time used for dates. The payloads of an
+  /// array are linted on every core, each on its own: the time grows with their number only.
+  public static func lint(
+    _ value: JSONValue, attributes: Attributes = Attributes(), now: Int64, options: Options = Options()
+  ) -> [Report] {
+    let items: [(JSONValue, String, JSONPointer)]
     if let notifications = value["request"]?["notifications"]?.arrayValue {
-      return notifications.enumerated().map { index, item in
-        report(
-          item, label: "request.notifications[\(index)]", at: JSONPointer(["request", "notifications", "\(index)"]),
-          attributes: attributes, now: now)
+      items = notifications.enumerated().map { index, item in
+        (item, "request.notifications[\(index)]", JSONPointer(["request", "notifications", "\(index)"]))
       }
+    } else if let array = value.arrayValue {
+      items = array.enumerated().map { index, item in (item, "[\(index)]", JSONPointer(["\(index)"])) }
+    } else {
+      items = [(value, "payload", JSONPointer())]
     }
-    if let items = value.arrayValue {
-      return items.enumerated().map { index, item in
-        report(item, label: "[\(index)]", at: JSONPointer(["\(index)"]), attributes: attributes, now: now)
-      }
-    }
-    return [report(value, label: "payload", at: JSONPointer(), attributes: attributes, now: now)]
+    let validator = Self.validator
+    return Parallel.map(items) { payload, label, pointer in
+      reports(payload, label: label, at: pointer, attributes: attributes, now: now, options: options, validator)
+    }.flatMap { $0 }
   }
 
-  private static func report(
-    _ payload: JSONValue, label: String, at pointer: JSONPointer, attributes: Attributes, now: Int64
-  ) -> Report {
+  private static func reports(
+    _ payload: JSONValue, label: String, at pointer: JSONPointer, attributes: Attributes, now: Int64,
+    options: Options, _ validator: SchemaValidator
+  ) -> [Report] {
     var problems: [SchemaViolation] = []
-    if isSendRequest(payload),
-      let found = check(payload, against: "SendRequestNotification", at: label, pointer: pointer)
-    {
-      problems.append(found)
+    var gaps: [LanguageGap] = []
+    if isSendRequest(payload) {
+      if let found = check(payload, against: "SendRequestNotification", at: label, pointer: pointer, validator) {
+        problems.append(found)
+      }
+      gaps = LanguageGap.find(in: payload)
     } else if let custom = customData(payload),
       let found = check(
-        custom, against: "MarketerData", at: "\(label).u", pointer: pointer.appending(customDataPlace(payload)))
+        custom, against: "MarketerData", at: "\(label).u", pointer: pointer.appending(customDataPlace(payload)),
+        validator)
     {
       problems.append(found)
     }
+    let message: InboxMessage
+    var ingestWarnings: [Warning]
     do {
-      let resolution = try Engine.resolve(
-        payload: payload, context: IngestContext(id: nil, now: now), attributes: attributes)
-      return Report(
-        label: label, card: resolution.card, refusal: nil, warnings: resolution.warnings, schemaProblems: problems,
-        pointer: pointer)
+      (message, ingestWarnings) = try Engine.ingest(payload: payload, context: IngestContext(id: nil, now: now))
     } catch {
-      return Report(
-        label: label, card: nil, refusal: error.reason, warnings: [], schemaProblems: problems, pointer: pointer)
+      return [
+        Report(
+          label: label, card: nil, refusal: error.reason, warnings: [], schemaProblems: problems, pointer: pointer,
+          languageGaps: gaps)
+      ]
     }
+    // What is about the payload itself (schema, ingest, languages) is said once, in the first verdict.
+    var reports: [Report] = []
+    for host in PlatformVerdicts.hosts(for: message, attributes: attributes, narrowedTo: options.platform) {
+      for locale in locales(message, host.attributes, options) {
+        var attributes = host.attributes
+        attributes.locale = locale
+        let (card, warnings) = Resolver.resolve(message, attributes: attributes)
+        reports.append(
+          Report(
+            label: label, card: card, refusal: nil, warnings: ingestWarnings + warnings, schemaProblems: problems,
+            pointer: pointer, platform: host.platform, locale: locale,
+            languageGaps: gaps))
+        (problems, ingestWarnings, gaps) = ([], [], [])
+      }
+    }
+    return reports
   }
+
+  /// The locales to resolve in: the one in force, or each language the title or body is written in.
+  private static func locales(_ message: InboxMessage, _ attributes: Attributes, _ options: Options) -> [String?] {
+    guard options.everyLocale else { return [attributes.locale] }
+    var codes: [String] = []
+    for code in (message.localizedTitle?.codes ?? []) + (message.localizedBody?.codes ?? [])
+    where !codes.contains(where: { LanguageTag($0) == LanguageTag(code) }) {
+      codes.append(code)
+    }
+    return codes.isEmpty ? [attributes.locale] : codes
+  }
+
+  /// The input schemas' validator, made once per process.
+  private static let validator = SchemaValidator(document: Contract.document)
 
   private static func isSendRequest(_ payload: JSONValue) -> Bool {
     payload["inbox_id"] == nil && payload["pw_inbox"] == nil
@@ -85,10 +149,10 @@ public enum PayloadLint {
     JSONPointer(payload["action_params"] == nil ? ["u"] : ["action_params", "u"])
   }
 
-  private static func check(_ value: JSONValue, against shape: String, at path: String, pointer: JSONPointer)
-    -> SchemaViolation?
-  {
-    SchemaValidator(document: Contract.document).violation(
+  private static func check(
+    _ value: JSONValue, against shape: String, at path: String, pointer: JSONPointer, _ validator: SchemaValidator
+  ) -> SchemaViolation? {
+    validator.violation(
       of: value, against: ["$ref": .string("#/components/schemas/\(shape)")], at: path, pointer: pointer)
   }
 }
@@ -96,9 +160,10 @@ public enum PayloadLint {
 extension Inbox {
   /// Lints a payload as `inbox-rpc lint` does, under the attributes in force with `partial` merged
   /// over them, at `now` (default: the inbox's clock). Stores nothing.
-  public func lint(_ payload: JSONValue, attributes partial: JSONValue? = nil, now: Int64? = nil) throws
-    -> [PayloadLint.Report]
-  {
-    PayloadLint.lint(payload, attributes: try attributes(merging: partial), now: now ?? clock.now)
+  public func lint(
+    _ payload: JSONValue, attributes partial: JSONValue? = nil, now: Int64? = nil,
+    options: PayloadLint.Options = PayloadLint.Options()
+  ) throws -> [PayloadLint.Report] {
+    PayloadLint.lint(payload, attributes: try attributes(merging: partial), now: now ?? clock.now, options: options)
   }
 }

@@ -16,8 +16,12 @@ public final class StoreFollower: Sendable {
   /// (a damaged store fails its requests, not the start).
   private let position: Mutex<Int64?>
   private let watcher = Mutex<FileWatcher?>(nil)
+  /// Watches the store's directory for a new signal file (`reestablish`).
+  private let directoryWatcher = Mutex<FileWatcher?>(nil)
   /// Run after each wake's report, on `queue`: work waiting for another process (a sync's lease).
   private let wakeHandlers = Mutex<[@Sendable () -> Void]>([])
+  /// Where `start` was told to log.
+  private let logger = Mutex<(@Sendable (String) -> Void)?>(nil)
 
   /// Follows from where the log stands now: only commits made after this are reported.
   init(inbox: Inbox) {
@@ -28,11 +32,14 @@ public final class StoreFollower: Sendable {
   /// Starts following; `changed` hears each change made elsewhere, `log` a failure to read it.
   public func start(changed: @escaping @Sendable (FeedChange) -> Void, log: @escaping @Sendable (String) -> Void) {
     guard let signals = inbox.store.signals else { return }
+    logger.withLock { $0 = log }
     do {
-      let watching = try FileWatcher(path: signals.path, queue: queue) { [self] in
-        wake(changed: changed, log: log)
+      try watch(signals, changed: changed, log: log)
+      let directory = try FileWatcher(path: Files.directory(of: signals.path), events: .created, queue: queue) {
+        [self] in
+        if signals.isReplaced { reestablish(signals, changed: changed, log: log) }
       }
-      watcher.withLock { $0 = watching }
+      directoryWatcher.withLock { $0 = directory }
       // Commits made between the open and now rang before anyone watched: look once.
       queue.async { [self] in wake(changed: changed, log: log) }
     } catch {
@@ -40,11 +47,52 @@ public final class StoreFollower: Sendable {
     }
   }
 
+  /// Watches the signal file for rings.
+  private func watch(
+    _ signals: SignalFile, changed: @escaping @Sendable (FeedChange) -> Void,
+    log: @escaping @Sendable (String) -> Void
+  ) throws {
+    let watching = try FileWatcher(path: signals.path, queue: queue) { [self] in
+      wake(changed: changed, log: log)
+    }
+    watcher.withLock { old in
+      old?.cancel()
+      old = watching
+    }
+  }
+
+  /// The signal file's name names another file: the file was deleted (a cleanup script) and a
+  /// process opening the store made it again, or another file was moved there. The processes still
+  /// on the old one and those on the new one would never hear each other, so every process that
+  /// sees the new file appear opens it (vetted as at open), watches it and rings it: they are one
+  /// group again. One it cannot hold to the store's rules is said, with what to do. A file deleted
+  /// and not made again is not made here: the servers still share the old one, and a deleted
+  /// directory stays deleted.
+  private func reestablish(
+    _ signals: SignalFile, changed: @escaping @Sendable (FeedChange) -> Void,
+    log: @escaping @Sendable (String) -> Void
+  ) {
+    do {
+      try signals.reopen()
+      try watch(signals, changed: changed, log: log)
+      signals.ring()
+    } catch {
+      log(
+        "the store's signal file \(signals.path) was deleted or replaced and cannot be used again (\(error)): "
+          + "changes other processes make are not reported, nor do syncs take turns with theirs; "
+          + "move it away and restart the servers on this store")
+    }
+  }
+
+  /// Logs `line` where `start` was told to (nowhere before it).
+  func log(_ line: String) { logger.withLock { $0 }?(line) }
+
   /// True once `start` watches the store's signal file.
   var isWatching: Bool { watcher.withLock { $0 != nil } }
 
   /// Stops following; once it returns no report is made.
   public func stop() {
+    directoryWatcher.withLock { $0?.cancel() }
     watcher.withLock { $0?.cancel() }
     queue.sync {}
   }
@@ -78,6 +126,9 @@ public final class StoreFollower: Sendable {
     position.withLock { $0 = found.through }
     guard !found.isEmpty else { return }
     inbox.forget(found)
+    // More changed than the log still lists (or than it showed in order): the note without ids,
+    // after which the host reads the feed again.
+    guard !found.incomplete else { return changed(FeedChange(.elsewhere)) }
     changed(FeedChange(.elsewhere, added: found.added, updated: found.updated, removed: found.removed))
   }
 }

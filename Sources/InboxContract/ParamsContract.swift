@@ -44,7 +44,11 @@ public struct ParamsContract: Sendable {
     return contracts
   }
 
-  public func check(_ params: Params) throws(RPCError) {
+  public func check(_ params: Params) throws(RPCError) { try check(params, only: nil) }
+
+  /// `check`, taking only the params named in `only` (nil: all of them) as known: an MCP tool that
+  /// runs this method on part of its params (`lint_payload`) refuses the rest in the same words.
+  public func check(_ params: Params, only: [String]?) throws(RPCError) {
     let given: JSONObject
     switch params.raw {
     case nil: given = [:]
@@ -55,24 +59,50 @@ public struct ParamsContract: Sendable {
       throw RPCError.invalidParams("params", "params are by name: send an object, not an array")
     default: return
     }
-    for descriptor in descriptors {
+    let known = only.map { names in descriptors.filter { names.contains($0.name) } } ?? descriptors
+    for descriptor in known {
       guard let value = given[descriptor.name], !value.isNull else {
         if descriptor.required { throw RPCError.invalidParams(descriptor.name, "required") }
         continue
       }
       if let violation = validator.violation(of: value, against: descriptor.schema, at: descriptor.name) {
-        throw RPCError(
-          .invalidParams, "Invalid params: \(violation.path): \(violation.message)",
-          data: [
-            "param": .string(violation.path), "reason": .string(violation.message), "rule": .string(violation.rule),
-          ])
+        throw Self.refusal(violation, in: value)
       }
     }
     guard !allowsAdditional else { return }
     // A method has a few params: a search of them costs less than building a set per request.
-    if let unknown = given.members.first(where: { member in !descriptors.contains { $0.name == member.key } }) {
-      let expected = descriptors.isEmpty ? "none" : descriptors.map(\.name).joined(separator: ", ")
-      throw RPCError.invalidParams(unknown.key, "unknown parameter (expected: \(expected))")
+    if let unknown = given.members.first(where: { member in !known.contains { $0.name == member.key } }) {
+      let expected = known.isEmpty ? "none" : known.map(\.name).joined(separator: ", ")
+      throw Self.refusal(unknown.key, "unknown parameter (expected: \(expected))", sent: unknown.value)
     }
   }
+
+  /// -32602 for a value its schema refuses: where (`param`), what was expected (`reason`, the
+  /// keyword in `rule`) and what was sent (`sent`), the data both faces give. A missing member has
+  /// nothing sent; its pointer names it.
+  static func refusal(_ violation: SchemaViolation, in value: JSONValue) -> RPCError {
+    let sent = violation.rule == "required" ? nil : violation.pointer.value(in: value)
+    return refusal(violation.path, violation.message, rule: violation.rule, sent: sent)
+  }
+
+  /// -32602 `{param, reason, rule?, sent?}`, its message saying the same: `sent` as compact JSON, cut short.
+  static func refusal(_ param: String, _ reason: String, rule: String? = nil, sent: JSONValue?) -> RPCError {
+    var data: JSONObject = ["param": .string(param), "reason": .string(reason)]
+    var message = "Invalid params: \(param): \(reason)"
+    if let rule { data["rule"] = .string(rule) }
+    if let sent {
+      data["sent"] = .string(shown(sent))
+      message += " (sent \(shown(sent)))"
+    }
+    return RPCError(.invalidParams, message, data: .object(data))
+  }
+
+  /// A value as compact JSON, at most `maxShown` characters, control characters escaped.
+  static func shown(_ value: JSONValue) -> String {
+    let text = value.jsonString
+    guard text.count > maxShown else { return text.escapingControlCharacters }
+    return (text.prefix(maxShown - 1) + "…").escapingControlCharacters
+  }
+
+  static let maxShown = 120
 }

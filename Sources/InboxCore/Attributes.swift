@@ -5,7 +5,7 @@ import JSON
 /// JSON (every member optional on input; `null` resets a member to its default):
 /// ```
 /// {"forceCellKind": "classic", "platform": "ios", "walletPasses": true, "unreadFirst": false,
-///  "allowedSchemes": ["file"]}
+///  "allowedSchemes": ["file"], "locale": "de-AT"}
 /// ```
 /// Unknown members are ignored, so a server can carry switches of its own next to these.
 public struct Attributes: Sendable, Hashable {
@@ -24,6 +24,10 @@ public struct Attributes: Sendable, Hashable {
   /// InboxKit's `automaticReadOnDisappear` (on there by default, and here): unread rows the host
   /// reports leaving the screen (`feed.seen`) become read.
   public var automaticReadOnDisappear = true
+  /// The user's language as a BCP 47 tag (`de-AT`): picks a send request's title and body from its
+  /// language objects (`LocalizedText`) and the language of the accessibility labels. Nil: the
+  /// payload's default language and English labels.
+  public var locale: String?
 
   /// Platforms that can add wallet passes when `walletPasses` is unset (lower-cased names).
   public static let walletPlatforms: Set<String> = ["ios", "ipados", "maccatalyst"]
@@ -125,6 +129,19 @@ public struct Attributes: Sendable, Hashable {
           path: "attributes.automaticReadOnDisappear", reason: "expected a boolean, got \(value.typeName)")
       }
     }
+    if let value = object["locale"] {
+      switch value {
+      case .null: merged.locale = nil
+      case .string(let text):
+        guard text.isBlank || LanguageTag.isWellFormed(text.trimmingWhitespace()) else {
+          throw AttributesError(
+            path: "attributes.locale", reason: "expected a BCP 47 language tag such as \"de-AT\", or null")
+        }
+        merged.locale = text.isBlank ? nil : text.trimmingWhitespace()
+      default:
+        throw AttributesError(path: "attributes.locale", reason: "expected a string or null, got \(value.typeName)")
+      }
+    }
     return merged
   }
 
@@ -149,7 +166,7 @@ public struct Attributes: Sendable, Hashable {
 
   /// Every member, unset ones as null:
   /// `{"forceCellKind", "platform", "walletPasses", "unreadFirst", "allowedSchemes",
-  /// "automaticReadOnDisappear"}` (sorted).
+  /// "automaticReadOnDisappear", "locale"}` (sorted).
   public var json: JSONValue {
     .object([
       "forceCellKind": forceCellKind.map { .string($0.rawValue) } ?? .null,
@@ -158,6 +175,7 @@ public struct Attributes: Sendable, Hashable {
       "unreadFirst": .bool(unreadFirst),
       "allowedSchemes": .array(allowedSchemes.sorted().map(JSONValue.string)),
       "automaticReadOnDisappear": .bool(automaticReadOnDisappear),
+      "locale": locale.map(JSONValue.string) ?? .null,
     ])
   }
 }

@@ -26,6 +26,7 @@ extension Card {
   /// - carousel: `carousel: [{image, title|null, url|null, accessibilityLabel, position: "1 of 3"}]`;
   /// - video: `video: {url, poster|null, accessibilityLabel: "Play video",
   ///   accessibilityIdentifier: "inboxkit.video.play"}`;
+  ///   the labels in the language of `attributes.locale` (`AccessibilityLabels`).
   /// - wallet: `wallet: {pass, image|null, accessibilityIdentifier: "inboxkit.wallet.add"}`.
   public var json: JSONValue {
     var object: JSONObject = [
@@ -55,12 +56,12 @@ extension Card {
             "image": .string(slide.image),
             "title": Card.optional(slide.title),
             "url": Card.optional(slide.url),
-            "accessibilityLabel": .string(slide.accessibilityLabel),
-            "position": .string(CarouselSlide.position(index: offset, count: slides.count)),
+            "accessibilityLabel": .string(slide.accessibilityLabel(labels)),
+            "position": .string(labels.position(index: offset, count: slides.count)),
           ]
         })
     case .video(let video):
-      object["video"] = video.json
+      object["video"] = video.json(labels: labels)
     case .wallet(let wallet):
       object["wallet"] = [
         "pass": .string(wallet.pass),

@@ -63,6 +63,8 @@ public struct Card: Sendable, Hashable {
   public var rowAction: RowAction
   /// The kind-specific fields.
   public var content: Content
+  /// The VoiceOver labels, in the language of the host's locale.
+  public var labels: AccessibilityLabels = .english
 
   /// The kind that is rendered.
   public var kind: CardKind { content.kind }

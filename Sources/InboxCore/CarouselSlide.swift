@@ -29,11 +29,9 @@ public struct CarouselSlide: Sendable, Hashable {
     self.url = url
   }
 
-  /// The VoiceOver label: the caption, or "Slide" when there is none (InboxKit accessibility).
-  public var accessibilityLabel: String { title ?? "Slide" }
-
-  /// What the page indicator announces for slide `index` (0-based) of `count`: "2 of 3".
-  public static func position(index: Int, count: Int) -> String { "\(index + 1) of \(count)" }
+  /// The VoiceOver label: the caption, or `labels.slide` ("Slide") when there is none (InboxKit
+  /// accessibility).
+  public func accessibilityLabel(_ labels: AccessibilityLabels = .english) -> String { title ?? labels.slide }
 
   /// The slide's own tap action: `openURL` for an http(s) url, `deeplink` for any other; nil without url.
   public var tapAction: RowAction? { url.map(RowAction.link) }

@@ -10,9 +10,10 @@ extension InboxMessage {
   ///  "inbox_image": "https://cdn.example.com/inbox/summer.png", "inbox_days": 7,
   ///  "data": {"displayType": "captioned", "promo_id": "SUMMER2026"}, "link": "https://example.com/sale"}
   /// ```
-  /// - Title: `ios_title`, else `title`; each a string or a locale object (`{"en": "Hi", "de": "Hallo"}`:
-  ///   `en`, else the first string member).
-  /// - Body: `content`, a string or a locale object. Image: `inbox_image`.
+  /// - Title: `ios_title`, else `title`; each a string or a language object (`{"en": "Hi", "de": "Hallo"}`,
+  ///   `LocalizedText`: the resolver picks by `attributes.locale`; `title` is the default language's).
+  /// - Body: `content`, a string or a language object. Image: `inbox_image`.
+  /// - Platforms: `platforms`, the Messages API's codes (`TargetPlatform`).
   /// - Sent at: `send_date` `"now"` (or absent) is `context.now`; `"YYYY-MM-DD HH:mm"` is that UTC minute.
   /// - Expires: `inbox_date` (`YYYY-MM-DD`) at the end of that day UTC (23:59:59), else `inbox_days` days
   ///   after the send time. When both are given, `inbox_date` wins: it is the explicit one.
@@ -24,10 +25,11 @@ extension InboxMessage {
     let id = context.id.flatMap { $0.isBlank ? nil : $0 } ?? StableID.derive(from: raw)
     var diagnostics = Diagnostics(messageId: id)
 
-    let title =
+    let localizedTitle =
       localized(object["ios_title"], name: "ios_title", &diagnostics)
       ?? localized(object["title"], name: "title", &diagnostics)
-    let body = localized(object["content"], name: "content", &diagnostics)
+    let localizedBody = localized(object["content"], name: "content", &diagnostics)
+    let platforms = TargetPlatform.read(object["platforms"], &diagnostics)
     let image = readImage(object["inbox_image"], name: "inbox_image", &diagnostics)
 
     var sentAt = context.now
@@ -66,24 +68,22 @@ extension InboxMessage {
 
     warnings += diagnostics.warnings
     return InboxMessage(
-      id: id, title: title, body: body, image: image, sentAt: sentAt, expiresAt: expiresAt, status: .delivered,
-      order: nil, hash: nil, data: data, source: .sendRequest, ingestedAt: context.now, raw: raw)
+      id: id, title: localizedTitle?.text(), body: localizedBody?.text(), image: image, sentAt: sentAt,
+      expiresAt: expiresAt, status: .delivered, order: nil, hash: nil, data: data, source: .sendRequest,
+      ingestedAt: context.now, raw: raw, localizedTitle: localizedTitle, localizedBody: localizedBody,
+      platforms: platforms)
   }
 
-  /// A string, or from a locale object `en` else the first non-blank string member; blank gives nil.
-  private static func localized(_ value: JSONValue?, name: String, _ diagnostics: inout Diagnostics) -> String? {
-    switch value {
-    case nil, .null?: return nil
-    case .string?: return Lenient.text(value)
-    case .object(let locales)?:
-      if let english = Lenient.text(locales["en"]) { return english }
-      for member in locales {
-        if let text = Lenient.text(member.value) { return text }
-      }
-      return nil
-    case let other?:
-      diagnostics.warn(.invalidField, "\(name) is \(describe(other)), not a string nor a locale object; ignored")
+  /// A string or a language object (`LocalizedText`); nil when absent, blank or of another type
+  /// (which warns).
+  private static func localized(_ value: JSONValue?, name: String, _ diagnostics: inout Diagnostics)
+    -> LocalizedText?
+  {
+    guard let value, value != .null else { return nil }
+    guard let text = LocalizedText(value) else {
+      diagnostics.warn(.invalidField, "\(name) is \(describe(value)), not a string nor a language object; ignored")
       return nil
     }
+    return text.text() == nil ? nil : text
   }
 }

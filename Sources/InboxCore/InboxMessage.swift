@@ -33,6 +33,18 @@ public struct InboxMessage: Sendable, Hashable {
   public var ingestedAt: Int64
   /// The payload exactly as it was received.
   public var raw: JSONValue
+  /// A send request's title and body as written, by language when they are language objects; the
+  /// resolver picks from them by `attributes.locale` (`title` and `body` are the default language's).
+  public var localizedTitle: LocalizedText?
+  public var localizedBody: LocalizedText?
+  /// A send request's `platforms` (nil when it names none): the devices it is sent to.
+  public var platforms: [TargetPlatform]?
+
+  /// The title a device in `locale` shows.
+  public func title(for locale: String?) -> String? { localizedTitle?.text(for: locale) ?? title }
+
+  /// The body a device in `locale` shows.
+  public func body(for locale: String?) -> String? { localizedBody?.text(for: locale) ?? body }
 
   /// The action parameters: the backend's `action_params`, or the whole push payload.
   public var actionParams: JSONObject { data.root }

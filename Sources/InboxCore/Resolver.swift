@@ -17,10 +17,15 @@ public enum Resolver {
   ///    warning.
   /// 5. No image, row link, button URL or slide handed to the host uses a scheme `SchemeGuard` denies
   ///    (unless `attributes.allowedSchemes` names it): each is dropped with an `unsafeScheme` warning.
+  /// 6. Title and body are those of `attributes.locale` when the payload wrote them by language
+  ///    (`LocalizedText`), and the accessibility labels are in that locale's language.
   /// Ingest warnings (custom data, lenient fields) are not repeated here: they were returned by ingest.
   public static func resolve(
     _ message: InboxMessage, attributes: Attributes = Attributes(), state: LocalState? = nil
   ) -> (card: Card, warnings: [Warning]) {
+    var message = message
+    message.title = message.title(for: attributes.locale)
+    message.body = message.body(for: attributes.locale)
     var diagnostics = Diagnostics(messageId: message.id)
     let schemes = attributes.schemeGuard
     let image = schemes.image(resolvedImage(message, &diagnostics), &diagnostics)
@@ -56,7 +61,7 @@ public enum Resolver {
       actionPerformed: status.isActionPerformed || state?.opened == true, pinned: message.isPinned,
       buttons: buttons, customData: message.customData,
       rowAction: schemes.rowAction(RowAction(actionParams: message.actionParams), &diagnostics),
-      content: content)
+      content: content, labels: AccessibilityLabels.forLocale(attributes.locale))
     return (card, diagnostics.stamped(requested: requested, used: content.kind))
   }
 

@@ -21,17 +21,15 @@ public struct VideoContent: Sendable, Hashable {
     self.poster = poster
   }
 
-  /// The VoiceOver label of the poster button (InboxKit accessibility).
-  public static let accessibilityLabel = "Play video"
   /// The stable UI-test identifier of the poster button.
   public static let accessibilityIdentifier = "inboxkit.video.play"
 
   /// The card's `video` member and `video.play`'s descriptor: `{url, poster|null, accessibilityLabel,
-  /// accessibilityIdentifier}`.
-  public var json: JSONValue {
+  /// accessibilityIdentifier}`, the label in the language of `labels`.
+  public func json(labels: AccessibilityLabels) -> JSONValue {
     [
       "url": .string(url), "poster": poster.map(JSONValue.string) ?? .null,
-      "accessibilityLabel": .string(Self.accessibilityLabel),
+      "accessibilityLabel": .string(labels.playVideo),
       "accessibilityIdentifier": .string(Self.accessibilityIdentifier),
     ]
   }

@@ -38,7 +38,8 @@ final class ListenStreams: Sendable {
     }
     let listChanged = filter["resourcesListChanged"]?.boolValue == true
     let uris = (filter["resourceSubscriptions"]?.arrayValue ?? []).compactMap(\.stringValue).filter(ResourceURI.isKnown)
-    guard Set(uris).count <= ChangeFeed.maxSubscriptions else {
+    let wanted = ChangeFeed.byCanonicalForm(uris)
+    guard wanted.count <= ChangeFeed.maxSubscriptions else {
       return reply.fail(Resources.tooManySubscriptions("notifications.resourceSubscriptions"))
     }
     var honored: JSONObject = [:]
@@ -46,7 +47,7 @@ final class ListenStreams: Sendable {
     if !uris.isEmpty { honored["resourceSubscriptions"] = .array(uris.map(JSONValue.string)) }
     let meta: JSONValue = [Revision.subscriptionKey: id]
     changes.open(
-      id, ChangeFeed.Stream(listChanged: listChanged, uris: Set(uris), cancellation: request.cancellation))
+      id, ChangeFeed.Stream(listChanged: listChanged, uris: wanted, cancellation: request.cancellation))
     request.notify("notifications/subscriptions/acknowledged", ["notifications": .object(honored), "_meta": meta])
     let held = open.withLock { open -> Bool in
       guard open != nil else { return false }

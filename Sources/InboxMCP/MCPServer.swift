@@ -10,34 +10,35 @@ public final class MCPServer: Sendable {
   private let gateway: Gateway
   private let streams: ListenStreams
 
-  public init(inbox: Inbox) {
+  /// The server for `inbox`, offering the tools `selection` lets through.
+  public init(inbox: Inbox, tools selection: ToolSelection = ToolSelection()) {
     let era = Era()
     let changes = ChangeFeed(era: era)
     let logging = LogSettings(era: era)
     let gateway = Gateway(inbox: inbox, relay: Relay(changes: changes, logging: logging))
-    let handshake = Handshake(era: era)
-    let tools = Tools(gateway: gateway)
+    let tools = Tools(gateway: gateway, era: era, selection: selection)
+    let handshake = Handshake(era: era, tools: tools.offered.map(\.tool), selection: selection)
     let resources = Resources(gateway: gateway)
     let prompts = Prompts(gateway: gateway)
     let streams = ListenStreams(changes: changes)
     self.gateway = gateway
     self.streams = streams
     registry = MethodRegistry([
-      Self.method("initialize", handshake.initialize),
-      Self.method("server/discover", handshake.discover),
-      Self.method("notifications/initialized") { _ in .null },
-      Self.method("ping") { _ in [:] },
-      Self.method("logging/setLevel", logging.setLevel),
-      Self.method("tools/list", cacheable: true, tools.list),
-      Self.deferred("tools/call", placement: tools.placement, tools.call),
-      Self.method("resources/list", cacheable: true, resources.list),
-      Self.method("resources/templates/list", cacheable: true, resources.templates),
-      Self.method("resources/read", cacheable: true, resources.read),
-      Self.method("resources/subscribe") { try resources.subscribe($0, true) },
-      Self.method("resources/unsubscribe") { try resources.subscribe($0, false) },
-      Self.deferred("subscriptions/listen", streams.listen),
-      Self.method("prompts/list", cacheable: true, prompts.list),
-      Self.method("prompts/get", prompts.get),
+      Self.method(era, "initialize", handshake.initialize),
+      Self.method(era, "server/discover", handshake.discover),
+      Self.method(era, "notifications/initialized") { _ in .null },
+      Self.method(era, "ping") { _ in [:] },
+      Self.method(era, "logging/setLevel", logging.setLevel),
+      Self.method(era, "tools/list", cacheable: true, tools.list),
+      Self.deferred(era, "tools/call", placement: tools.placement, tools.call),
+      Self.method(era, "resources/list", cacheable: true, resources.list),
+      Self.method(era, "resources/templates/list", cacheable: true, resources.templates),
+      Self.method(era, "resources/read", cacheable: true, resources.read),
+      Self.method(era, "resources/subscribe") { try resources.subscribe($0, true) },
+      Self.method(era, "resources/unsubscribe") { try resources.subscribe($0, false) },
+      Self.deferred(era, "subscriptions/listen", streams.listen),
+      Self.method(era, "prompts/list", cacheable: true, prompts.list),
+      Self.method(era, "prompts/get", prompts.get),
     ])
   }
 
@@ -57,15 +58,18 @@ public final class MCPServer: Sendable {
 
   /// A method whose requests are checked for the stateless revision's `_meta` envelope: a revision
   /// not served is -32022; results to such requests carry `resultType` and the server's info.
+  /// Results in a handshake revision leave out what that revision lacks (`Downlevel`).
   /// `cacheable` results (lists and reads) also carry `ttlMs` and `cacheScope`, which that revision
   /// requires: 0 and private, since every read may change with the next tap.
   private static func method(
-    _ name: String, cacheable: Bool = false,
+    _ era: Era, _ name: String, cacheable: Bool = false,
     placement: @escaping @Sendable (JSONValue?) -> Method.Execution = { _ in .read },
     _ handler: @escaping @Sendable (RequestContext) throws -> JSONValue
   ) -> Method {
     Method(name, placement: placement) { request in
-      guard let version = Revision.requested(request.params) else { return try handler(request) }
+      guard let version = Revision.requested(request.params) else {
+        return Downlevel.shaped(name, try handler(request), for: era.revision(of: request.params))
+      }
       guard Revision.modern.contains(version) else { throw Revision.unsupported(version) }
       return stamped(try handler(request), cacheable: cacheable)
     }
@@ -73,13 +77,16 @@ public final class MCPServer: Sendable {
 
   /// `method` for a handler that answers later (`Method.DeferredHandler`).
   private static func deferred(
-    _ name: String, placement: @escaping @Sendable (JSONValue?) -> Method.Execution = { _ in .read },
+    _ era: Era, _ name: String, placement: @escaping @Sendable (JSONValue?) -> Method.Execution = { _ in .read },
     _ handler: @escaping @Sendable (RequestContext, Reply) -> Void
   ) -> Method {
     Method(
       name, placement: placement,
       deferred: { request, reply in
-        guard let version = Revision.requested(request.params) else { return handler(request, reply) }
+        guard let version = Revision.requested(request.params) else {
+          let revision = era.revision(of: request.params)
+          return handler(request, Reply { outcome in reply(outcome.map { Downlevel.shaped(name, $0, for: revision) }) })
+        }
         guard Revision.modern.contains(version) else { return reply.fail(Revision.unsupported(version)) }
         handler(request, Reply { outcome in reply(outcome.map { stamped($0, cacheable: false) }) })
       })

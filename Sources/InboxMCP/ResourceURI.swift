@@ -17,6 +17,10 @@ enum ResourceURI {
     return id?.isEmpty == false ? id : nil
   }
 
+  /// The one form of `uri` notifications are sent for: a message URI with its id encoded as
+  /// `message(_:)` encodes it (`inbox://message/%77elcome` is `inbox://message/welcome`).
+  static func canonical(_ uri: String) -> String { messageID(uri).map(message) ?? uri }
+
   static func isKnown(_ uri: String) -> Bool {
     uri == feed || uri == counts || uri == contract || messageID(uri) != nil
   }

@@ -1,8 +1,7 @@
 import JSON
-import JSONSchema
 
-/// One MCP tool: what it is called and promises, the JSON-RPC method whose contract gives its
-/// schemas, and how its result reads as text.
+/// One MCP tool: what it is called and promises (its entry in the contract's `x-mcp-tools`), the
+/// JSON-RPC method whose contract gives its schemas, and how its result reads as text.
 struct Tool: Sendable {
   /// What calling it does to the world, as MCP's annotations say it.
   struct Hints: Sendable {
@@ -21,6 +20,8 @@ struct Tool: Sendable {
   let name: String
   let title: String
   let description: String
+  /// A few words for tables (docs/mcp.md) and the handshake's instructions.
+  let summary: String
   let method: String
   /// The method's params the tool takes; nil for all of them.
   var params: [String]? = nil
@@ -44,14 +45,14 @@ struct Tool: Sendable {
         "idempotentHint": .bool(hints.idempotent), "openWorldHint": .bool(hints.openWorld),
       ],
     ]
-    return Definition(tool: self, json: json, inputSchema: input, validator: SchemaValidator(document: input))
+    return Definition(tool: self, json: json, inputSchema: input)
   }
 
-  /// A tool with its schemas resolved, and the validator its arguments are checked with.
+  /// A tool with its schemas resolved. (Its arguments are checked by its method's contract,
+  /// `ParamsContract`, from which `inputSchema` is made.)
   struct Definition: Sendable {
     let tool: Tool
     let json: JSONValue
     let inputSchema: JSONValue
-    let validator: SchemaValidator
   }
 }

@@ -1,91 +1,44 @@
-/// Every tool, in the order `tools/list` gives them. Each runs the JSON-RPC method named beside it.
-enum ToolCatalog {
-  private static let reads = Tool.Hints(readOnly: true, idempotent: true)
+import InboxApp
+import JSON
 
-  static let all: [Tool] = [
-    Tool(
-      name: "list_feed", title: "List the inbox feed",
-      description:
-        "One page of the inbox in feed order (pinned first, then newest first) with the counts. Filter with "
-        + "unreadOnly and kinds; pass nextCursor back as cursor for the next page. Card ids are what the other tools take.",
-      method: "feed.list", hints: reads, text: ToolText.feed),
-    Tool(
-      name: "get_message", title: "Get one message",
-      description:
-        "The card of one visible message: kind, texts, image, state, row action and buttons (numbered from 0).",
-      method: "message.get", hints: reads, text: ToolText.card),
-    Tool(
-      name: "inbox_counts", title: "Count the inbox",
-      description: "Total, unread, unactioned (not opened) and pinned visible messages.",
-      method: "feed.counts", hints: reads, text: ToolText.counts),
-    Tool(
-      name: "tap_message", title: "Tap a message",
-      description:
-        "Taps a message's row as a user would: it becomes read and opened (stored at once). Returns the row action "
-        + "(a URL or deep link) for the host to open; the server opens nothing.",
-      method: "message.tap", hints: Tool.Hints(idempotent: true), text: ToolText.tap),
-    Tool(
-      name: "tap_button", title: "Tap an inline button",
-      description:
-        "Taps a card's inline button (index from 0): the message becomes read and opened, and a dismiss button "
-        + "removes it for good (unless performDefault is false); openURL and custom actions are returned, not performed.",
-      method: "button.tap", hints: Tool.Hints(destructive: true, idempotent: true), text: ToolText.buttonTap),
-    Tool(
-      name: "tap_slide", title: "Tap a carousel slide",
-      description:
-        "Taps a carousel slide (index from 0): a slide with a url returns it and the message becomes read; a "
-        + "slide without one is a row tap (read, opened, the row action). performDefault false changes nothing.",
-      method: "slide.tap", hints: Tool.Hints(idempotent: true), text: ToolText.slideTap),
-    Tool(
-      name: "report_seen", title: "Report the rows on screen",
-      description:
-        "Reports the message ids now on screen (appeared) and those that left it (disappeared). With the "
-        + "automaticReadOnDisappear attribute on (the default), the unread ones that left become read.",
-      method: "feed.seen", hints: Tool.Hints(idempotent: true), text: ToolText.seen),
-    Tool(
-      name: "play_video", title: "Play a video card",
-      description:
-        "The player descriptor (url, poster) of a video card; the message becomes read. A card that is not a "
-        + "video card is refused (NotAVideoCard).",
-      method: "video.play", hints: Tool.Hints(idempotent: true), text: ToolText.videoPlay),
-    Tool(
-      name: "mark_read", title: "Mark messages read",
-      description:
-        "Marks the given messages read (stored at once, queued for the backend). Unknown, dismissed and already "
-        + "read ids are listed as unchanged.",
-      method: "message.markRead", hints: Tool.Hints(idempotent: true), text: ToolText.markRead),
-    Tool(
-      name: "mark_all_read", title: "Mark everything read",
-      description: "Marks every visible unread message read (stored at once, queued for the backend).",
-      method: "feed.markAllRead", hints: Tool.Hints(idempotent: true), text: ToolText.markRead),
-    Tool(
-      name: "dismiss_message", title: "Dismiss a message",
-      description: "Removes a message from the feed for good (stored before the reply); it never comes back.",
-      method: "message.dismiss", hints: Tool.Hints(destructive: true, idempotent: true), text: ToolText.dismiss),
-    Tool(
-      name: "ingest_payload", title: "Add a message from a payload",
-      description:
-        "Stores a message from a push payload, a send-request notification or a backend inbox message, and "
-        + "returns its card. The same id again updates the stored message.",
-      method: "message.ingest", hints: Tool.Hints(idempotent: true), text: ToolText.ingest),
-    Tool(
-      name: "resolve_payload", title: "Preview a payload's card",
-      description: "The card a payload becomes under the attributes in force (or the ones given), without storing it.",
-      method: "message.resolve", hints: reads, text: ToolText.card),
-    Tool(
-      name: "lint_payload", title: "Check a payload before sending",
-      description:
-        "What a marketer's payload becomes: its card or why it is refused, every degradation warning, and every "
-        + "break of the input schemas (SendRequestNotification, MarketerData). A createMessage request or an array "
-        + "is checked item by item.",
-      method: "message.resolve", params: ["payload", "attributes", "now"], outputShape: "LintReport", run: .lint,
-      hints: reads, text: ToolText.lint),
-    Tool(
-      name: "sync_inbox", title: "Sync with the backend",
-      description:
-        "Pull-to-refresh: pushes queued read and dismiss changes to the Pushwoosh backend, fetches the inbox and "
-        + "merges it (force fetches even when the last fetch was recent). Reports progress when asked and can be "
-        + "cancelled; the local feed keeps working when the backend cannot be reached.",
-      method: "feed.sync", hints: Tool.Hints(destructive: true, openWorld: true), text: ToolText.sync),
+/// Every tool, in the order `tools/list` gives them: read from the contract, where each method lists
+/// the tools that run it under `x-mcp-tools` (name, title, description, summary, hints, and for a
+/// tool that takes part of the method's params or returns another shape, `params` and `output`).
+/// What is said once there is said here, in the handshake's instructions, in `inbox-rpc mcp --help`
+/// and in docs/mcp.md's table (`script/readme-tables`). What the contract cannot hold is here: how
+/// each tool's result reads as text, and the tools that do not run their method as it stands.
+enum ToolCatalog {
+  static let all: [Tool] = tools(in: Contract.document)
+
+  /// How each tool's result reads as text; a tool missing here reads as its JSON.
+  static let texts: [String: @Sendable (JSONValue) -> String] = [
+    "list_feed": ToolText.feed, "get_message": ToolText.card, "inbox_counts": ToolText.counts,
+    "tap_message": ToolText.tap, "tap_button": ToolText.buttonTap, "tap_slide": ToolText.slideTap,
+    "report_seen": ToolText.seen, "play_video": ToolText.videoPlay,
+    "mark_read": ToolText.markRead, "mark_all_read": ToolText.markRead, "dismiss_message": ToolText.dismiss,
+    "ingest_payload": ToolText.ingest, "resolve_payload": ToolText.card, "lint_payload": ToolText.lint,
+    "sync_inbox": ToolText.sync,
   ]
+
+  /// Tools that run something else than their method: the linter reads `message.resolve`'s params.
+  private static let runs: [String: Tool.Run] = ["lint_payload": .lint]
+
+  static func tools(in contract: JSONValue) -> [Tool] {
+    (contract["methods"]?.arrayValue ?? []).flatMap { method -> [Tool] in
+      guard let methodName = method["name"]?.stringValue else { return [] }
+      return (method["x-mcp-tools"]?.arrayValue ?? []).compactMap { entry in
+        guard let name = entry["name"]?.stringValue else { return nil }
+        let hints = entry["hints"] ?? [:]
+        return Tool(
+          name: name, title: entry["title"]?.stringValue ?? name, description: entry["description"]?.stringValue ?? "",
+          summary: entry["summary"]?.stringValue ?? "", method: methodName,
+          params: entry["params"]?.arrayValue?.compactMap(\.stringValue), outputShape: entry["output"]?.stringValue,
+          run: runs[name] ?? .method,
+          hints: Tool.Hints(
+            readOnly: hints["readOnly"]?.boolValue ?? false, destructive: hints["destructive"]?.boolValue ?? false,
+            idempotent: hints["idempotent"]?.boolValue ?? false, openWorld: hints["openWorld"]?.boolValue ?? false),
+          text: texts[name] ?? { $0.jsonString })
+      }
+    }
+  }
 }

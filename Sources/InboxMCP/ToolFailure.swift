@@ -15,7 +15,9 @@ enum ToolFailure {
         ". No visible message has the id\(id): it may have been dismissed or have expired. "
         + "Call list_feed for the ids in the feed."
     case .invalidParams:
-      text += ". Check the arguments against the tool's inputSchema; get_message shows a card's buttons and slides."
+      text +=
+        ". Fix that argument and call \(tool) again: its inputSchema (tools/list) says what each argument takes; "
+        + "get_message shows a card's buttons and slides."
     case .notAVideoCard:
       text += ". Only a card whose kind is video has a video to play; get_message shows the kind."
     case .notAnInboxMessage:

@@ -13,6 +13,7 @@ enum ToolText {
         lines.append("     degraded from \(string(degraded, "from")): \(string(degraded, "reason"))")
       }
       if let buttons = buttons(card) { lines.append("     " + buttons) }
+      if let slides = slides(card) { lines.append("     " + slides) }
     }
     let shown = page["items"]?.arrayValue?.count ?? 0
     lines.append("\(shown) shown (* unread, P pinned); " + counts(page["counts"] ?? .null))
@@ -34,6 +35,10 @@ enum ToolText {
     for (index, button) in (card["buttons"]?.arrayValue ?? []).enumerated() {
       lines.append("button \(index): \(string(button, "title")): \(action(button["action"] ?? .null))")
     }
+    for (index, slide) in (card["carousel"]?.arrayValue ?? []).enumerated() {
+      lines.append("slide \(index): \(string(slide, "title")): \(slide["url"]?.stringValue ?? "the row action")")
+    }
+    if let data = card["customData"], !data.isNull { lines.append("custom data: \(data.jsonString)") }
     return text(lines)
   }
 
@@ -44,21 +49,33 @@ enum ToolText {
 
   static func tap(_ result: JSONValue) -> String {
     let message = result["message"] ?? .null
-    return text([
+    var lines = [
       "tapped \(string(message, "id")): \(headline(message))", "action: \(action(result["action"] ?? .null))",
       "state: \(state(message))",
-    ])
+    ]
+    if let buttons = buttons(message) { lines.append("buttons: " + buttons) }
+    if let data = result["customData"], !data.isNull { lines.append("custom data: \(data.jsonString)") }
+    return text(lines)
   }
 
   static func buttonTap(_ result: JSONValue) -> String {
     var lines = ["action: " + action(result["action"] ?? .null)]
     lines.append(result["performed"]?.boolValue == true ? "performed: yes" : "performed: no (the host acts on it)")
-    if result["message"]?.isNull ?? true { lines.append("the message left the feed") }
+    if let message = result["message"], !message.isNull {
+      lines.append("message \(string(message, "id")): \(state(message))")
+      if let buttons = buttons(message) { lines.append("buttons: " + buttons) }
+    } else {
+      lines.append("the message left the feed")
+    }
     return text(lines)
   }
 
   static func slideTap(_ result: JSONValue) -> String {
-    text(["action: " + action(result["action"] ?? .null), "state: " + state(result["message"] ?? .null)])
+    let message = result["message"] ?? .null
+    var lines = ["action: " + action(result["action"] ?? .null), "message \(string(message, "id")): \(state(message))"]
+    if let buttons = buttons(message) { lines.append("buttons: " + buttons) }
+    if let slides = slides(message) { lines.append(slides) }
+    return text(lines)
   }
 
   static func seen(_ result: JSONValue) -> String {
@@ -71,9 +88,10 @@ enum ToolText {
 
   static func videoPlay(_ result: JSONValue) -> String {
     let video = result["video"] ?? .null
+    let message = result["message"] ?? .null
     return text([
       "play: \(string(video, "url"))", "poster: \(video["poster"]?.stringValue ?? "-")",
-      "state: " + state(result["message"] ?? .null),
+      "message \(string(message, "id")): \(state(message))",
     ])
   }
 
@@ -89,7 +107,7 @@ enum ToolText {
   }
 
   static func markRead(_ result: JSONValue) -> String {
-    var text = "\(int(result, "changed")) marked read"
+    var text = "marked read: changed \(int(result, "changed"))"
     if let unchanged = result["unchanged"]?.arrayValue, !unchanged.isEmpty {
       text += "; unchanged: " + unchanged.compactMap(\.stringValue).joined(separator: ", ")
     }
@@ -119,7 +137,7 @@ enum ToolText {
     for entry in report["payloads"]?.arrayValue ?? [] {
       let label = string(entry, "label")
       if let card = entry["card"], !card.isNull {
-        lines.append("\(label): \(string(card, "kind")) card \"\(headline(card))\"")
+        lines.append("\(label): \(string(card, "kind")) card \(string(card, "id")) \"\(headline(card))\"")
       } else {
         lines.append("\(label): not an inbox message: \(entry["refusal"]?.stringValue ?? "")")
       }
@@ -158,6 +176,14 @@ enum ToolText {
     let buttons = card["buttons"]?.arrayValue ?? []
     guard !buttons.isEmpty else { return nil }
     return buttons.enumerated().map { "[\($0)] \(string($1, "title")): \(action($1["action"] ?? .null))" }
+      .joined(separator: "  ")
+  }
+
+  private static func slides(_ card: JSONValue) -> String? {
+    let slides = card["carousel"]?.arrayValue ?? []
+    guard !slides.isEmpty else { return nil }
+    return "slides: "
+      + slides.enumerated().map { "[\($0)] \(string($1, "title")): \($1["url"]?.stringValue ?? "the row action")" }
       .joined(separator: "  ")
   }
 

@@ -3,29 +3,45 @@ import InboxContract
 import JSON
 import JSONRPC
 
-/// `tools/list` and `tools/call`. Arguments that break a tool's input schema, and unknown tools,
-/// are protocol errors (-32602); what the engine refuses (an unknown id, a button the card lacks,
-/// a backend that cannot be reached) is a result with `isError: true` and words an agent can act on.
+/// `tools/list` and `tools/call`. An unknown tool, and one this server does not offer
+/// (`ToolSelection`), is a protocol error (-32602) that says why. Arguments that break the tool's
+/// input schema are, from revision 2025-11-25 on, a result with `isError: true` naming the argument,
+/// what was expected and what was sent, so the model can fix its call; before it, -32602 with the
+/// same data. What the engine refuses (an unknown id, a button the card lacks, a backend that cannot
+/// be reached) is a result with `isError: true` and words an agent can act on.
 struct Tools: Sendable {
   let gateway: Gateway
+  let era: Era
+  let selection: ToolSelection
   let definitions: [Tool.Definition]
+  let offered: [Tool.Definition]
 
-  init(gateway: Gateway) {
+  init(gateway: Gateway, era: Era, selection: ToolSelection) {
     self.gateway = gateway
+    self.era = era
+    self.selection = selection
     definitions = ToolCatalog.all.map { $0.definition(in: Contract.document) }
+    offered = definitions.filter { selection.offers($0.tool) }
   }
 
   func list(_ request: RequestContext) throws -> JSONValue {
-    ["tools": .array(definitions.map(\.json))]
+    ["tools": .array(offered.map(\.json))]
   }
 
   /// Answers through `reply`: at once for every tool but `sync_inbox`, whose sync may wait its turn
   /// behind another, holding no thread.
   func call(_ request: RequestContext, _ reply: Reply) {
     let tool: Tool
-    let arguments: JSONValue
     do {
-      (tool, arguments) = try checked(request)
+      tool = try named(request)
+    } catch {
+      return reply.fail(error)
+    }
+    let arguments: JSONObject
+    do {
+      arguments = try checked(tool, request)
+    } catch let error as RPCError where Revision.Features(era.revision(of: request.params)).inputErrorsAsResults {
+      return reply.succeed(Self.failure(ToolFailure.explain(error, tool: tool.name)))
     } catch {
       return reply.fail(error)
     }
@@ -37,32 +53,41 @@ struct Tools: Sendable {
           "isError": false,
         ])
       case .failure(let refusal) where Self.isRefusal(refusal):
-        let failure = RPCError(refusal)
-        reply.succeed([
-          "content": [["type": "text", "text": .string(ToolFailure.explain(failure, tool: tool.name))]],
-          "isError": true,
-        ])
+        reply.succeed(Self.failure(ToolFailure.explain(RPCError(refusal), tool: tool.name)))
       case .failure(let error):
         reply.fail(error)
       }
     }
   }
 
-  /// The tool named and its arguments, checked against its input schema.
-  private func checked(_ request: RequestContext) throws -> (Tool, JSONValue) {
+  private static func failure(_ text: String) -> JSONValue {
+    ["content": [["type": "text", "text": .string(text)]], "isError": true]
+  }
+
+  /// The tool the request names, if this server offers it.
+  private func named(_ request: RequestContext) throws -> Tool {
     let name = try request.params.requiredString("name")
-    guard let definition = definitions.first(where: { $0.tool.name == name }) else {
+    let names = JSONValue.array(offered.map { .string($0.tool.name) })
+    guard let tool = definitions.first(where: { $0.tool.name == name })?.tool else {
       throw RPCError(
-        .invalidParams, "Unknown tool: \(name)",
-        data: ["param": "name", "reason": "no such tool", "tools": .array(definitions.map { .string($0.tool.name) })])
+        .invalidParams, "Unknown tool: \(name)", data: ["param": "name", "reason": "no such tool", "tools": names])
     }
+    if let why = selection.refusal(of: tool) {
+      throw RPCError(
+        .invalidParams, "Tool not offered: \(why)", data: ["param": "name", "reason": .string(why), "tools": names])
+    }
+    return tool
+  }
+
+  /// The arguments, checked by the contract of the tool's method, as the JSON-RPC face checks its
+  /// params: the same rules, and the same words when they are broken.
+  private func checked(_ tool: Tool, _ request: RequestContext) throws -> JSONObject {
     let arguments = try request.params.value("arguments") ?? .object([:])
-    if let violation = definition.validator.violation(of: arguments, against: definition.inputSchema, at: "arguments") {
-      throw RPCError(
-        .invalidParams, "Invalid arguments for \(name): \(violation.path): \(violation.message)",
-        data: ["param": .string(violation.path), "reason": .string(violation.message), "rule": .string(violation.rule)])
+    guard let object = arguments.objectValue else {
+      throw RPCError.invalidParams("arguments", "expected an object of named arguments, got \(arguments.typeName)")
     }
-    return (definition.tool, arguments)
+    try ParamsContract.forMethod(tool.method)?.check(Params(arguments), only: tool.params)
+    return object
   }
 
   /// What the engine and the store answer with (an RPC error or one that converts to it) is the
@@ -77,25 +102,24 @@ struct Tools: Sendable {
   /// Where a call runs: where the operation it runs would run (a write on the write lane, a sync
   /// started on the reader, as it answers later), and every other call keeps arrival order.
   func placement(_ params: JSONValue?) -> Method.Execution {
-    guard let name = params?["name"]?.stringValue, let tool = definitions.first(where: { $0.tool.name == name })?.tool,
+    guard let name = params?["name"]?.stringValue, let tool = offered.first(where: { $0.tool.name == name })?.tool,
       let operation = Operations.named(tool.method)
     else { return .read }
     return operation.answersLater ? .read : operation.execution
   }
 
-  /// Starts the use case behind the tool, on arguments its schema accepted: decoded once, run
-  /// directly; `done` gets its result or its error.
+  /// Starts the use case behind the tool, on arguments its method's contract accepted: decoded
+  /// once, run directly; `done` gets its result or its error.
   private func start(
-    _ tool: Tool, _ arguments: JSONValue, _ request: RequestContext,
+    _ tool: Tool, _ arguments: JSONObject, _ request: RequestContext,
     done: @escaping @Sendable (Result<JSONValue, any Error>) -> Void
   ) {
-    let object = arguments.objectValue ?? [:]
     switch tool.run {
     case .method:
-      gateway.start(tool.method, object, for: request, Reply(done))
+      gateway.start(tool.method, arguments, for: request, Reply(done))
     case .lint:
       Reply(done).answer {
-        let params = try ResolveParams(ParamsReader(object))
+        let params = try ResolveParams(ParamsReader(arguments))
         return PayloadLint.json(try gateway.inbox.lint(params.payload, attributes: params.attributes, now: params.now))
       }
     }

@@ -31,9 +31,9 @@ public enum CardHTML {
       html += HTML.attribute("style", "background-color:\(safeColor(avatar.color))") + ">"
       html += HTML.escape(avatar.initial) + "</span>" + text(card) + "</div>" + Buttons.row(card.buttons)
     case .carousel(let slides):
-      html += Carousel.strip(slides, rowAction: card.rowAction) + text(card)
+      html += Carousel.strip(slides, rowAction: card.rowAction, labels: card.labels) + text(card)
     case .video(let video):
-      html += Media.poster(video) + text(card)
+      html += Media.poster(video, labels: card.labels) + text(card)
     case .wallet(let pass):
       html += Media.walletHero(pass) + text(card) + Media.walletButton(pass)
     }

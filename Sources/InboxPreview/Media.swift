@@ -14,9 +14,10 @@ enum Media {
       + " referrerpolicy=\"no-referrer\" decoding=\"async\">"
   }
 
-  /// The poster as one button, "Play video", with InboxKit's stable identifier; a link to the stream.
-  static func poster(_ video: VideoContent) -> String {
-    let label = HTML.attribute("aria-label", VideoContent.accessibilityLabel)
+  /// The poster as one button, "Play video" in the card's language, with InboxKit's stable
+  /// identifier; a link to the stream.
+  static func poster(_ video: VideoContent, labels: AccessibilityLabels) -> String {
+    let label = HTML.attribute("aria-label", labels.playVideo)
     let identifier = HTML.attribute("data-testid", VideoContent.accessibilityIdentifier)
     var html = "<a class=\"ik-poster\" role=\"button\"\(HTML.attribute("href", LinkPolicy.href(video.url)))"
     html += "\(label)\(identifier)>"

@@ -13,7 +13,16 @@ import Synchronization
 /// writes cost what they cost before only without them. One that opens later waits, once it holds its
 /// presence lock, for the write lock to be free, so it reads where the log stands
 /// (`InboxStore.changeLogTail`) after any write that did not see it.
+///
+/// The log is in the file, so another program can write it too (the `sqlite3` shell). Its rows are
+/// never trusted past what they can show: numbers from `ceiling` up are ignored by readers and
+/// writers alike (a row planted at the largest number would otherwise make SQLite number later
+/// rows at random, below where readers look), a gap between two rows read says rows are missing
+/// (a note without ids, as after pruning), and an id is reported only as the messages table shows
+/// it now (a row naming a message that is not there adds nothing).
 enum ChangeLog {
+  /// Rows numbered from here up are not the log's: 2^53, never reached by one row per change.
+  static let ceiling: Int64 = 1 << 53
   /// Defines the function this connection's triggers ask whether they should write.
   static func install(_ database: Database, followed: SQLFlag) throws(StoreError) {
     try database.define("inbox_followed", answering: followed)
@@ -30,55 +39,67 @@ enum ChangeLog {
         """)
       return
     }
-    let insert = "INSERT INTO change_log (message_id, was_visible, is_visible, origin)"
+    // Numbered here, after the last row under the ceiling, not by SQLite (see `ceiling`).
+    let insert =
+      "INSERT INTO change_log (seq, message_id, was_visible, is_visible, origin) VALUES ((SELECT coalesce(("
+      + "SELECT seq FROM change_log WHERE seq < \(ceiling) ORDER BY seq DESC LIMIT 1), 0) + 1),"
     try database.execute(
       """
       CREATE TEMP TRIGGER IF NOT EXISTS change_log_insert AFTER INSERT ON main.messages
         WHEN inbox_followed() AND NEW.status < 4
-      BEGIN \(insert) VALUES (NEW.id, 0, 1, \(origin)); END;
+      BEGIN \(insert) NEW.id, 0, 1, \(origin)); END;
       CREATE TEMP TRIGGER IF NOT EXISTS change_log_update AFTER UPDATE ON main.messages
         WHEN inbox_followed() AND (OLD.status < 4 OR NEW.status < 4) AND (OLD.status IS NOT NEW.status
           OR OLD.payload IS NOT NEW.payload OR OLD.ingested_at IS NOT NEW.ingested_at
           OR OLD.pinned IS NOT NEW.pinned OR OLD.sort_time IS NOT NEW.sort_time
           OR OLD.expires_at IS NOT NEW.expires_at)
-      BEGIN \(insert) VALUES (NEW.id, OLD.status < 4, NEW.status < 4, \(origin)); END;
+      BEGIN \(insert) NEW.id, OLD.status < 4, NEW.status < 4, \(origin)); END;
       CREATE TEMP TRIGGER IF NOT EXISTS change_log_delete AFTER DELETE ON main.messages
         WHEN inbox_followed() AND OLD.status < 4
-      BEGIN \(insert) VALUES (OLD.id, 1, 0, \(origin)); END;
+      BEGIN \(insert) OLD.id, 1, 0, \(origin)); END;
       """)
   }
 
   /// The last number given to a row (0 for none): reading after it reports only later commits.
   static func tail(_ database: Database) throws -> Int64 {
-    try database.scalar("SELECT max(seq) FROM change_log") ?? 0
+    // `ceiling`, spelt out: a literal is the statement cache's cheapest key.
+    try database.scalar("SELECT seq FROM change_log WHERE seq < 9007199254740992 ORDER BY seq DESC LIMIT 1") ?? 0
   }
 
+  /// Most rows one read lists by id: past them (or past a gap) the changes are told as incomplete.
+  static let readLimit = 10_000
+
   /// What rows after `after` not written by `origin` say, each message once: added when it was not
-  /// in the feed before its first row and is after its last, removed for the opposite, updated when
-  /// it is in the feed at both ends.
+  /// in the feed before its first row and is now, removed for the opposite, updated when it is in
+  /// the feed at both ends. Incomplete, with no ids, when rows were pruned before they were read
+  /// or are missing between two read. Runs in one read transaction, so the rows and the messages
+  /// they are checked against are of one commit.
   static func read(_ database: Database, after: Int64, origin: Int64) throws -> StoreChanges {
-    var first: Int64?
-    var through = after
-    var order: [String] = []
-    var ends: [String: (was: Bool, now: Bool)] = [:]
+    try database.execute("BEGIN")
+    defer { try? database.execute("COMMIT") }
+    let through = try tail(database)
+    guard through > after else { return StoreChanges(through: max(through, after)) }
+    var previous = after
+    // Each message once, with whether it was in the feed before its first row.
+    var first: [(id: String, was: Bool)] = []
+    var named: Set<String> = []
+    var incomplete = false
     try database.query(
-      "SELECT seq, message_id, was_visible, is_visible, origin FROM change_log WHERE seq > ? ORDER BY seq",
-      [.int(after)]
+      "SELECT seq, message_id, was_visible, origin FROM change_log WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
+      [.int(after), .int(through), .int(Int64(readLimit))]
     ) { row in
       let seq = row.int(0)
-      first = first ?? seq
-      through = seq
-      guard row.int(4) != origin, let id = row.text(1) else { return }
-      if let known = ends[id] {
-        ends[id] = (known.was, row.int(3) != 0)
-      } else {
-        order.append(id)
-        ends[id] = (row.int(2) != 0, row.int(3) != 0)
-      }
+      defer { previous = seq }
+      guard !incomplete else { return }
+      if seq != previous + 1 { return incomplete = true }
+      guard row.int(3) != origin, let id = row.text(1), named.insert(id).inserted else { return }
+      first.append((id, row.int(2) != 0))
     }
-    var changes = StoreChanges(through: through, incomplete: first.map { $0 > after + 1 } ?? false)
-    for id in order {
-      switch ends[id]! {
+    guard !incomplete, previous == through else { return StoreChanges(through: through, incomplete: true) }
+    var changes = StoreChanges(through: through)
+    for (id, was) in first {
+      let now = try database.scalar("SELECT status < 4 FROM messages WHERE id = ?", [.text(id)]) == 1
+      switch (was, now) {
       case (false, true): changes.added.append(id)
       case (true, true): changes.updated.append(id)
       case (true, false): changes.removed.append(id)

@@ -1,3 +1,4 @@
+import Dispatch
 import InboxCore
 import JSON
 import Posix
@@ -45,6 +46,8 @@ public final class InboxStore: @unchecked Sendable {
   /// that changed them makes it once it commits; both only touched on the writer's queue.
   private var triggersInstalled = false
   private var triggersAfterCommit: Bool?
+  /// Set, on the writer's queue, once the file was found moved and its log checkpointed.
+  private var fileAbandoned = false
 
   // `writer` owns the writing connection; `readLock` guards `reader`. In memory there is one
   // connection, so reads take the writer's turn too.
@@ -54,6 +57,9 @@ public final class InboxStore: @unchecked Sendable {
   private let health = StoreHealth()
   private let identity: FileIdentity?
   private var checker: Database?
+  /// Watches the store file for a rename or deletion (`watchFile`).
+  private let fileWatcher = Mutex<FileWatcher?>(nil)
+  private let fileQueue = DispatchQueue(label: "inbox-rpc.store-file")
 
   private init(
     writer: Database, reader: Database?, path: String, storeID: String, origin: Int64, signals: SignalFile?,
@@ -87,21 +93,57 @@ public final class InboxStore: @unchecked Sendable {
   /// write-ahead log left beside it) `quick_check` runs in the background, from 250 ms after the
   /// start or as soon as a write waits for its verdict.
   public static func open(_ options: Options) throws(StoreError) -> InboxStore {
-    guard options.path != ":memory:" else { return try connect(options) }
-    return try StoreFile.whileOpening(options.path) { () throws(StoreError) in try connect(options) }
+    guard options.path != ":memory:" else { return try connect(options, file: nil, signals: nil) }
+    let path = options.path
+    let fd = try StoreFile.prepare(path)
+    defer { Glibc.close(fd) }
+    let signals = try openSignals(path, warn: options.warn)
+    do {
+      let late = {
+        options.warn("another process has been opening \(path) for \(Self.openingWaitSeconds) s; opening it anyway")
+      }
+      return try signals.whileOpening(waitingAtMost: Self.openingWaitSeconds, late: late) { () throws(StoreError) in
+        try connect(options, file: fd, signals: signals)
+      }
+    } catch {
+      signals.close()
+      throw error
+    }
   }
 
-  private static func connect(_ options: Options) throws(StoreError) -> InboxStore {
+  /// How long an open waits for another process opening the same store (it holds the signal
+  /// file's opening lock; one stopped there would hold it for ever).
+  static let openingWaitSeconds = 10.0
+
+  /// The store's signal file (`SignalFile`), held to the store's own rules (`StoreTrust.vet`).
+  private static func openSignals(_ path: String, warn: @escaping @Sendable (String) -> Void) throws(StoreError)
+    -> SignalFile
+  {
+    do {
+      return try SignalFile(path: path + "-signal", vet: StoreTrust.vet(warn: warn))
+    } catch let error as StoreError {
+      throw error
+    } catch let error as SystemError where error.code == ELOOP {
+      throw StoreTrust.refusal(path + "-signal", "is a symbolic link")
+    } catch let error as SystemError where error.code == EISDIR {
+      throw StoreTrust.refusal(path + "-signal", "is not a regular file")
+    } catch {
+      throw StoreError(kind: .cannotOpen, message: "\(error)")
+    }
+  }
+
+  private static func connect(_ options: Options, file: Int32?, signals: SignalFile?) throws(StoreError)
+    -> InboxStore
+  {
     let path = options.path
-    let inMemory = path == ":memory:"
+    let inMemory = file == nil
     var unclean = false
     var existing = false
-    if !inMemory {
-      let fd = try StoreFile.prepare(path)
-      defer { Glibc.close(fd) }
+    if let fd = file {
       unclean = StoreHeader.hasWriteAheadLog(path)
       let kind = try StoreHeader.kind(of: fd, path: path)
       existing = kind == .database
+      if kind == .empty { try StoreTrust.refuseOrphanedLog(of: path) }
       try StoreTrust.tighten(fd, path, adopted: kind == .empty, warn: options.warn)
       try StoreTrust.checkCompanions(of: path, warn: options.warn)
     }
@@ -116,17 +158,12 @@ public final class InboxStore: @unchecked Sendable {
       let origin = Int64.random(in: 1...Int64.max)
       let followed = SQLFlag()
       try ChangeLog.install(writer, followed: followed)
-      var signals: SignalFile?
       if !inMemory {
         reader = try Database(path: path)
         try reader?.configure(durability: options.durability)
-        do {
-          signals = try SignalFile(path: path + "-signal")
-        } catch {
-          throw StoreError(kind: .cannotOpen, message: error.message)
-        }
-        // Present from here; an empty IMMEDIATE transaction waits out any write begun before,
-        // which could not know it is followed, so `changeLogTail` reads past it (`ChangeLog`).
+        // Present since the signal file opened; an empty IMMEDIATE transaction waits out any write
+        // begun before, which could not know it is followed, so `changeLogTail` reads past it
+        // (`ChangeLog`).
         try writer.transaction {}
       }
       let store = InboxStore(
@@ -135,6 +172,7 @@ public final class InboxStore: @unchecked Sendable {
       if unclean && !options.fullCheck {
         store.checker = try IntegrityCheck.startInBackground(path: path, health: store.health)
       }
+      if !inMemory { store.watchFile() }
       return store
     } catch {
       try? reader?.close()
@@ -147,6 +185,8 @@ public final class InboxStore: @unchecked Sendable {
   /// Closes the store; it must not be used afterwards. A background check still running is stopped,
   /// and the write-ahead log is then kept, so the next open runs the check again.
   public func close() throws(StoreError) {
+    fileWatcher.withLock { $0?.cancel() }
+    fileQueue.sync {}
     health.cancelCheck()
     checker?.interrupt()
     let checked = health.waitForCheck()
@@ -215,7 +255,7 @@ public final class InboxStore: @unchecked Sendable {
   /// holds the store.
   private func began(on database: Database, patient: Bool) throws -> Bool {
     try recordingFailure(on: database) {
-      try identity?.verify(path)
+      try verifyFile(on: database)
       guard case .began = try writer.begin(patient: patient) else { return false }
       let present = signals?.othersPresent() ?? false
       followed.set(present)
@@ -243,6 +283,36 @@ public final class InboxStore: @unchecked Sendable {
       if followed.isOn { signals?.ring() }
       return result
     }
+  }
+
+  // MARK: - A moved or deleted file
+
+  /// Watches the store file, so a rename or deletion is met when it happens, not at the next
+  /// write: the changes still in the write-ahead log are checkpointed into the file at once.
+  private func watchFile() {
+    let watcher = try? FileWatcher(path: path, events: [.attributes, .moved], queue: fileQueue) { [weak self] in
+      guard let self, let identity, !identity.isStill(path) else { return }
+      try? writer.run { database throws(StoreError) in try verifyFile(on: database) }
+    }
+    fileWatcher.withLock { $0 = watcher }
+  }
+
+  /// Throws `.fileGone` (recorded, so every later request is refused) unless the path still names
+  /// the file opened. Before it throws, every change committed so far is checkpointed from the
+  /// write-ahead log into the file, wherever its name went: the log keeps the old name, and a
+  /// server started there would take it as its own. The connections then neither checkpoint nor
+  /// delete the log when they close.
+  private func verifyFile(on database: Database) throws(StoreError) {
+    guard let identity, !identity.isStill(path) else { return }
+    if !fileAbandoned {
+      fileAbandoned = true
+      _ = try? database.scalar("PRAGMA wal_checkpoint(TRUNCATE)")
+      database.leaveLogOnClose()
+      readLock?.withLock { reader.leaveLogOnClose() }
+    }
+    let gone = identity.gone(path)
+    health.record(gone)
+    throw gone
   }
 
   /// `body`, with a failure recorded (the store may be damaged) and the tally of a change that

@@ -42,20 +42,6 @@ public enum StoreFile {
     }
     return fd
   }
-
-  /// Runs `body` holding an exclusive `flock` on the store's directory, so two processes opening
-  /// stores there never switch a new file to WAL at once (SQLite reports that race as busy without
-  /// waiting); the second is woken by the kernel when the first releases it. A lock on the
-  /// directory, not the file: closing a descriptor of the file would drop SQLite's own locks on it.
-  static func whileOpening<T>(_ path: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-    // Made here if missing (0700, as `prepare` makes it), so even the first two openers take turns.
-    try? Files.createDirectories(Files.directory(of: path), mode: 0o700)
-    let directory = Glibc.open(Files.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard directory >= 0 else { return try body() }
-    defer { Glibc.close(directory) }
-    while flock(directory, LOCK_EX) != 0 && errno == EINTR {}
-    return try body()
-  }
 }
 
 /// Which file a path named when the store was opened (device and inode), to tell later that it was
@@ -72,11 +58,14 @@ struct FileIdentity: Equatable {
     inode = UInt64(info.st_ino)
   }
 
-  /// Throws `.fileGone` unless `path` still names this file.
-  func verify(_ path: String) throws(StoreError) {
-    guard FileIdentity(path: path) != self else { return }
-    throw StoreError(
+  /// True while `path` names this file.
+  func isStill(_ path: String) -> Bool { FileIdentity(path: path) == self }
+
+  /// The error every request meets once `path` no longer names this file.
+  func gone(_ path: String) -> StoreError {
+    StoreError(
       kind: .fileGone,
-      message: "the store file \(path) was deleted or replaced while open; no change is accepted any more")
+      message: "the store file \(path) was moved, deleted or replaced while open; no change is accepted any more "
+        + "(the changes made until then are in the file, wherever it went)")
   }
 }

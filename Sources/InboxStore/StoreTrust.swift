@@ -1,3 +1,5 @@
+import Posix
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -67,6 +69,28 @@ enum StoreTrust {
       try check(fd, companion)
       try tighten(fd, companion, adopted: false, warn: warn)
     }
+  }
+
+  /// The check the store's signal file (`SignalFile`) is opened with, as a companion: held to the
+  /// same rules, since whoever could write it could hold the store's locks and fake its rings.
+  static func vet(warn: @escaping @Sendable (String) -> Void) -> SignalFile.Vet {
+    { fd, path in
+      try check(fd, path)
+      try tighten(fd, path, adopted: false, warn: warn)
+    }
+  }
+
+  /// Refuses to make a new store beside a `-wal` that holds frames: they are another store's (the
+  /// one whose name this was, moved or deleted while a server had it open), and SQLite would read
+  /// them as this one's.
+  static func refuseOrphanedLog(of path: String) throws(StoreError) {
+    var info = stat()
+    guard stat(path + "-wal", &info) == 0, info.st_size > 0 else { return }
+    throw StoreError(
+      kind: .cannotOpen,
+      message: "refusing the store: \(path) is new or empty but \(path)-wal holds changes of another store "
+        + "(it was moved or deleted while a server had it open); move that store back to \(path), "
+        + "or move \(path)-wal and \(path)-shm away, and start again")
   }
 
   static func refusal(_ what: String, _ why: String) -> StoreError {

@@ -5,9 +5,12 @@ import Posix
 /// (`SyncOutcome`), so two processes never fetch at the same time.
 public protocol SyncGate: Sendable {
   /// Calls `granted` once this process holds the lease: at once (false) when it is free, later
-  /// (true) when the holder released it or died; nil when `cancellation` was set first. A wait
+  /// (true) when the holder released it, died, or stopped making progress; nil when
+  /// `cancellation` was set first. `waiting` is told first when the lease is found held. A wait
   /// holds no thread.
-  func acquire(cancellation: any Cancellable, _ granted: @escaping @Sendable (_ waited: Bool?) -> Void)
+  func acquire(
+    cancellation: any Cancellable, waiting: @escaping @Sendable () -> Void,
+    _ granted: @escaping @Sendable (_ waited: Bool?) -> Void)
   /// Gives the lease back, waking the processes that wait for it.
   func release()
 }

@@ -44,8 +44,10 @@ final class SyncQueue: Sendable {
   }
 
   /// `enqueue`, where `body` learns whether its turn waited for another process's run (`SyncGate`).
+  /// `waiting` is told when the turn finds the gate's lease held.
   func enqueue<T: Sendable>(
-    cancellation: any Cancellable, afterWait body: @escaping @Sendable (_ waited: Bool) -> Result<T, SyncFailure>,
+    cancellation: any Cancellable, waiting: @escaping @Sendable () -> Void = {},
+    afterWait body: @escaping @Sendable (_ waited: Bool) -> Result<T, SyncFailure>,
     completion: @escaping @Sendable (Result<T, SyncFailure>) -> Void
   ) {
     let turn = Turn()
@@ -61,7 +63,7 @@ final class SyncQueue: Sendable {
         return finished()
       }
       queue.suspend()
-      gate.acquire(cancellation: cancellation) { [self] waited in
+      gate.acquire(cancellation: cancellation, waiting: waiting) { [self] waited in
         runner.async { [self] in
           if let waited, !cancellation.isCancelled {
             let result = body(waited)
@@ -89,11 +91,12 @@ final class SyncQueue: Sendable {
 
   /// `enqueue(cancellation:afterWait:completion:)`, waited for on the calling thread.
   func run<T: Sendable>(
-    cancellation: any Cancellable, afterWait body: @escaping @Sendable (_ waited: Bool) -> Result<T, SyncFailure>
+    cancellation: any Cancellable, waiting: @escaping @Sendable () -> Void = {},
+    afterWait body: @escaping @Sendable (_ waited: Bool) -> Result<T, SyncFailure>
   ) -> Result<T, SyncFailure> {
     let outcome = Mutex<Result<T, SyncFailure>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    enqueue(cancellation: cancellation, afterWait: body) { result in
+    enqueue(cancellation: cancellation, waiting: waiting, afterWait: body) { result in
       outcome.withLock { $0 = result }
       done.signal()
     }

@@ -23,6 +23,8 @@ public struct SyncReport: Sendable, Equatable {
 /// The stage a sync is in, for `sync.progress {stage, done?, total?}`.
 public struct SyncProgress: Sendable, Equatable {
   public enum Stage: String, Sendable {
+    /// Waiting for another process's sync on the same store to end (its lease).
+    case wait
     case push, fetch, merge, done
   }
 

@@ -124,7 +124,7 @@ public final class Synchronizer: Sendable {
     cancellation: any Cancellable = CancellationFlag()
   ) throws(SyncFailure) -> SyncReport {
     try runs.run(
-      cancellation: cancellation,
+      cancellation: cancellation, waiting: { events.progress(SyncProgress(.wait)) },
       afterWait: turn(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation)
     ).get()
   }
@@ -137,7 +137,7 @@ public final class Synchronizer: Sendable {
     completion: @escaping @Sendable (Result<SyncReport, SyncFailure>) -> Void
   ) {
     runs.enqueue(
-      cancellation: cancellation,
+      cancellation: cancellation, waiting: { events.progress(SyncProgress(.wait)) },
       afterWait: turn(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation),
       completion: completion)
   }

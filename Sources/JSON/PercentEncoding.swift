@@ -1,10 +1,13 @@
+import Posix
+
 /// RFC 3986 percent-encoding, for the URIs that carry JSON pointers and ids (`$ref` fragments,
 /// SARIF artifact locations, MCP resource URIs).
 public enum PercentEncoding {
   /// `text` with every byte outside the unreserved characters (and `also`) written `%XX`.
   public static func encode(_ text: String, keeping also: String = "") -> String {
     var out = ""
-    for byte in text.utf8 {
+    // A file name's byte that is not UTF-8 (`FileName`) is encoded as that byte: the URI names the file.
+    for byte in FileName.bytes(text) {
       switch byte {
       case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),

@@ -27,6 +27,12 @@ public final class Connection: @unchecked Sendable {
     public var json = JSONReadOptions.default
     /// How long in-flight work may run after end of input before it is cancelled.
     public var drainTimeout = 1.5
+    /// How long the host may take none of the output waiting for it before it is given up on: the
+    /// replies still owed are dropped and the process leaves (docs/protocol.md). A host that reads,
+    /// however slowly, gets every reply, at end of input too. It holds while serving as well: a
+    /// host that stops reading blocks the reader (replies answered there wait to be written), which
+    /// then could not even see the end of input.
+    public var outputPatience = 30.0
     /// True when a write now would find the store's writer free: a single write then runs on the
     /// reading thread, without a hand-off to the write lane's.
     public var writerIsFree: @Sendable () -> Bool = { true }
@@ -82,6 +88,7 @@ public final class Connection: @unchecked Sendable {
 
   /// Reads `input` until end of file or `exit`, then finishes in-flight work; returns the exit code.
   public func serve(input: Int32) -> Int32 {
+    writer.limitPatience(seconds: configuration.outputPatience)
     serveInput(holding: turns.first(input: input))
     served.wait()
     return lifecycle.exitCode
@@ -141,7 +148,8 @@ public final class Connection: @unchecked Sendable {
     logger.debug("framing: \(framing.rawValue)")
   }
 
-  /// Ends the session: lets in-flight work finish, flushes the log, and returns the exit code.
+  /// Ends the session: lets in-flight work finish (or cancels it), writes every reply owed,
+  /// flushes the log, and returns the exit code.
   public func finish() -> Int32 {
     dispatcher.finish(within: configuration.drainTimeout)
     logger.flush()

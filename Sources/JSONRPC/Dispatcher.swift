@@ -123,15 +123,21 @@ final class Dispatcher: Sendable {
     if writes { writeLane.submit(job) } else { workers.submit(job) }
   }
 
-  /// Lets work off the reader finish for up to `seconds`, then cancels what is left.
+  /// Ends the session's work, once input has ended: what runs off the reader may finish for up to
+  /// `seconds`, then what is left is cancelled; either way this returns only when every reply owed
+  /// (a result, or -32800 for a cancelled request) has been written. Each method stops at a cancel
+  /// or by its own time-out (a store lock's, the backend's), and the writer gives up only on a host
+  /// that takes no output for the patience it was given (`OutputWriter.limitPatience`), so a
+  /// reply however large reaches a host however slowly it reads.
   func finish(within seconds: Double) {
-    func idle(within seconds: Double) -> Bool {
-      writeLane.waitUntilIdle(seconds: seconds) && workers.waitUntilIdle(seconds: seconds)
-        && deferred.wait(timeout: .now() + seconds) == .success
-    }
-    guard !idle(within: seconds) else { return }
+    guard !idle(until: .now() + seconds) else { return }
     logger.warn("cancelling \(inFlight.cancelAll()) request(s) still running at end of input")
-    _ = idle(within: 0.3)
+    _ = idle(until: .distantFuture)
+  }
+
+  private func idle(until deadline: DispatchTime) -> Bool {
+    writeLane.waitUntilIdle(until: deadline) && workers.waitUntilIdle(until: deadline)
+      && deferred.wait(timeout: deadline) == .success
   }
 
   /// Writes a single reply, or -32600 in its place when it is larger than the reply limit.

@@ -8,27 +8,34 @@ public protocol FrameSink: Sendable {
   func send(line: [UInt8])
 }
 
-/// The one writer of protocol frames: each frame goes out whole in one `write` under a lock, so
-/// frames never interleave, and nothing is buffered past its request, so every frame is flushed by
-/// the time the request that made it is answered.
+/// The one writer of protocol frames: each frame goes out whole under a lock, so frames never
+/// interleave, and nothing is buffered past its request, so every frame is flushed by the time the
+/// request that made it is answered. A frame begun is finished however slowly the host reads; a
+/// host that takes none of it for the patience (`limitPatience`) is given up on.
 public final class OutputWriter: FrameSink {
   private struct State {
     var framing = Framing.ndjson
     var closed = false
   }
 
-  private let fd: Int32
+  private let output: PatientWriter
   private let state = Mutex(State())
-  /// Called once, from the writing thread, when the host has closed its end (EPIPE).
-  private let onClosed: @Sendable () -> Void
+  /// Called once, from the writing thread, when the host has closed its end (EPIPE: `.closed`) or
+  /// took nothing for the limit's length (`.stalled`).
+  private let onGone: @Sendable (PatientWriter.Outcome) -> Void
   /// Gets every frame's body as it goes out (`--trace`).
   private let tracer: Tracer?
 
-  public init(fd: Int32, tracer: Tracer? = nil, onClosed: @escaping @Sendable () -> Void = {}) {
-    self.fd = fd
+  public init(fd: Int32, tracer: Tracer? = nil, onGone: @escaping @Sendable (PatientWriter.Outcome) -> Void = { _ in })
+  {
+    output = PatientWriter(fd: fd)
     self.tracer = tracer
-    self.onClosed = onClosed
+    self.onGone = onGone
   }
+
+  /// From now on a host that takes no output for `seconds` is gone: frames still to write are
+  /// dropped and `onGone(.stalled)` is called. Until then a write waits for the host for ever.
+  public func limitPatience(seconds: Double) { output.limit(seconds: seconds) }
 
   /// Sets the framing replies use: the one the host's input was read in.
   public func use(_ framing: Framing) {
@@ -88,9 +95,11 @@ public final class OutputWriter: FrameSink {
   }
 
   private func write(_ bytes: [UInt8], _ state: inout State) {
-    guard !state.closed, !bytes.isEmpty, !Files.writeAll(fd, bytes) else { return }
+    guard !state.closed, !bytes.isEmpty else { return }
+    let outcome = output.writeAll(bytes)
+    guard outcome != .written else { return }
     state.closed = true
-    onClosed()
+    onGone(outcome)
   }
 }
 

@@ -18,7 +18,8 @@ public struct TraceRedactor: Sendable {
   private var secrets: [String]
   private let secretParams: SecretParams
   /// What a frame must not contain, as bytes, to be kept as it is: each secret, each method with
-  /// secret params (quoted), and a `\u` escape (which could spell any of them).
+  /// secret params (quoted), and a backslash: an escape (`\/`, `\"`, `\u0074`) could spell any of
+  /// them, so a frame with one is decided on its decoded values.
   private var needles: [[UInt8]]
 
   public init(secrets: [String], secretParams: SecretParams = [:]) {
@@ -26,7 +27,7 @@ public struct TraceRedactor: Sendable {
     self.secretParams = secretParams
     needles =
       self.secrets.map { Array($0.utf8) } + secretParams.keys.map { Array("\"\($0)\"".utf8) } + [
-        Array("\\u".utf8)
+        Array("\\".utf8)
       ]
   }
 
@@ -39,7 +40,7 @@ public struct TraceRedactor: Sendable {
   }
 
   /// True when a JSON text on one line needs nothing replaced: it names no secret, no method with
-  /// secret params and no `Authorization` (in any case), and escapes nothing as `\u`.
+  /// secret params and no `Authorization` (in any case), and escapes nothing.
   public func passesUnchanged(_ bytes: ArraySlice<UInt8>) -> Bool {
     bytes.withContiguousStorageIfAvailable { buffer in
       guard let base = buffer.baseAddress else { return true }
@@ -81,7 +82,23 @@ public struct TraceRedactor: Sendable {
     return scrub(marked)
   }
 
-  /// A frame that is not JSON, kept as text: known secrets and header values replaced.
+  /// What the trace keeps of a frame that cannot be parsed: a digest (`FrameDigest`), never the bytes.
+  /// The values of members named as a secret param is (`token`) are remembered: the reply may quote them.
+  public mutating func digest(_ bytes: ArraySlice<UInt8>) -> JSONValue {
+    for secret in FrameDigest.values(named: secretNames, in: bytes) { remember(secret) }
+    return FrameDigest.digest(bytes, secrets: secrets)
+  }
+
+  /// The last member name of every secret param (`token` for `backend.token`).
+  private var secretNames: Set<String> { Set(secretParams.values.flatMap { $0.compactMap(\.last) }) }
+
+  private mutating func remember(_ secret: String) {
+    guard !secret.isEmpty, secret != Self.marker, !secrets.contains(secret) else { return }
+    secrets.append(secret)
+    needles.append(Self.needle(secret))
+  }
+
+  /// A string of a frame: known secrets and header values replaced.
   public func redact(text: String) -> String {
     var result = text
     if secrets.contains(text) { return Self.marker }
@@ -109,10 +126,7 @@ public struct TraceRedactor: Sendable {
   private mutating func removing(_ path: ArraySlice<String>, from value: JSONValue) -> JSONValue {
     guard let name = path.first, case .object(var object) = value, let member = object[name] else { return value }
     if path.count == 1 {
-      if case .string(let secret) = member, !secret.isEmpty, secret != Self.marker, !secrets.contains(secret) {
-        secrets.append(secret)
-        needles.append(Self.needle(secret))
-      }
+      if case .string(let secret) = member { remember(secret) }
       if !member.isNull { object[name] = .string(Self.marker) }
     } else {
       object[name] = removing(path.dropFirst(), from: member)
@@ -138,7 +152,8 @@ public struct TraceRedactor: Sendable {
   /// `Authorization: Token abc` anywhere in a text (a header block quoted in a message) keeps its name only.
   private static func scrubHeader(_ text: String) -> String {
     guard text.mentionsAuthorization else { return text }
-    return text.replacing(/(?i)(authorization\s*:\s*)[^\r\n"]*/) { $0.output.1 + marker }
+    // To the end of the line: a quote in a decoded value is part of it, not its end.
+    return text.replacing(/(?i)(authorization\s*:\s*)[^\r\n]*/) { $0.output.1 + marker }
   }
 }
 

@@ -161,13 +161,14 @@ public final class Tracer: Sendable {
       text += Self.recordEnd
       return
     }
-    let frame: JSONValue
+    var fields: JSONObject = ["t": .int(entry.milliseconds), "dir": .string(entry.direction.rawValue)]
     if let value = try? JSONValue.parse(bytes: body, options: Self.readOptions) {
-      frame = redactor.withLock { $0.redact(value) }
+      fields["frame"] = redactor.withLock { $0.redact(value) }
     } else {
-      frame = .string(redactor.withLock { $0.redact(text: String(decoding: body, as: UTF8.self)) })
+      // Its secrets cannot be found without parsing it: a digest stands for it, never its bytes.
+      fields["unparsed"] = redactor.withLock { $0.digest(body) }
     }
-    var record: JSONValue = ["t": .int(entry.milliseconds), "dir": .string(entry.direction.rawValue), "frame": frame]
+    var record = JSONValue.object(fields)
     var encoded = record.serialized(terminatedBy: 0x0A)
     if encoded.count > file.maxBytes {
       record = [

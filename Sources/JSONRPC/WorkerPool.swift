@@ -26,8 +26,8 @@ final class WorkerPool: Sendable {
     }
   }
 
-  /// Waits until every submitted job has finished, at most `seconds`; false on time-out.
-  func waitUntilIdle(seconds: Double) -> Bool {
-    unfinished.wait(timeout: .now() + seconds) == .success
+  /// Waits until every submitted job has finished, at most until `deadline`; false on time-out.
+  func waitUntilIdle(until deadline: DispatchTime) -> Bool {
+    unfinished.wait(timeout: deadline) == .success
   }
 }

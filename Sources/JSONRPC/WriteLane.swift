@@ -69,9 +69,9 @@ final class WriteLane: Sendable {
     wakeUp?.wait()
   }
 
-  /// Waits until every submitted write has finished, at most `seconds`; false on time-out.
-  func waitUntilIdle(seconds: Double) -> Bool {
-    unfinished.wait(timeout: .now() + seconds) == .success
+  /// Waits until every submitted write has finished, at most until `deadline`; false on time-out.
+  func waitUntilIdle(until deadline: DispatchTime) -> Bool {
+    unfinished.wait(timeout: deadline) == .success
   }
 
   private func update(_ change: (inout State) -> Void) {

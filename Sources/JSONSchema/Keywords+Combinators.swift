@@ -10,11 +10,12 @@ extension SchemaValidator {
       return nil
     },
     Keyword(name: "anyOf") { validator, value, rules, place, depth in
-      let options = rules["anyOf"]?.arrayValue ?? []
-      let failures = options.compactMap { validator.check(value, $0, place, depth: depth + 1) }
-      guard failures.count == options.count, let closest = failures.max(by: { $0.closeness < $1.closeness }) else {
-        return nil
+      var failures: [SchemaViolation] = []
+      for option in rules["anyOf"]?.arrayValue ?? [] {  // the first shape that fits ends the search
+        guard let failure = validator.check(value, option, place, depth: depth + 1) else { return nil }
+        failures.append(failure)
       }
+      guard let closest = failures.max(by: { $0.closeness < $1.closeness }) else { return nil }
       return closest.path == place.path
         ? SchemaViolation(place, "anyOf", "matches none of the allowed shapes") : closest
     },

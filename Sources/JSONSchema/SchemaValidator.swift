@@ -10,8 +10,33 @@ import JSON
 public struct SchemaValidator: Sendable {
   /// The document `$ref`s point into (`#/components/schemas/Card`, `#/definitions/X`).
   public let document: JSONValue
+  /// Every `$ref` of the document, resolved once: a reply of many cards meets the same few refs
+  /// thousands of times, and decoding and walking each pointer again was most of the work.
+  private let references: [String: JSONValue]
 
-  public init(document: JSONValue) { self.document = document }
+  public init(document: JSONValue) {
+    self.document = document
+    var references: [String: JSONValue] = [:]
+    Self.collectReferences(in: document, document: document, into: &references)
+    self.references = references
+  }
+
+  private static func collectReferences(
+    in value: JSONValue, document: JSONValue, into references: inout [String: JSONValue]
+  ) {
+    switch value.plain {
+    case .object(let object):
+      if let reference = object["$ref"]?.stringValue, references[reference] == nil,
+        let target = resolve(reference, in: document)
+      {
+        references[reference] = target
+      }
+      for member in object.members { collectReferences(in: member.value, document: document, into: &references) }
+    case .array(let items):
+      for item in items { collectReferences(in: item, document: document, into: &references) }
+    default: break
+    }
+  }
 
   /// The first way `value` breaks `schema`, or nil when it conforms. `path` names the value in
   /// messages; `pointer` is where the value sits in its file, the start of every violation's pointer.
@@ -69,6 +94,10 @@ public struct SchemaValidator: Sendable {
   /// Follows a `$ref` within the document: a URI fragment (RFC 3986: percent-decoded) holding a
   /// JSON pointer (RFC 6901: `~0`/`~1` unescaped, empty tokens kept as empty keys).
   func resolve(_ reference: String) -> JSONValue? {
+    references[reference] ?? Self.resolve(reference, in: document)
+  }
+
+  private static func resolve(_ reference: String, in document: JSONValue) -> JSONValue? {
     guard reference.hasPrefix("#"), let fragment = PercentEncoding.decode(reference.dropFirst()),
       let pointer = JSONPointer(parsing: fragment)
     else { return nil }

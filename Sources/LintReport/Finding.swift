@@ -44,7 +44,8 @@ public struct Finding: Sendable, Hashable {
   /// `{file, line, column, pointer?, ruleId, severity, message}`.
   public var json: JSONValue {
     var object: JSONObject = [
-      "file": .string(file), "line": .int(Int64(position.line)), "column": .int(Int64(position.column)),
+      "file": .string(file.escapingControlCharacters), "line": .int(Int64(position.line)),
+      "column": .int(Int64(position.column)),
     ]
     if let pointer { object["pointer"] = .string(pointer.description) }
     object["ruleId"] = .string(ruleId)

@@ -1,3 +1,5 @@
+import JSON
+
 /// The `junit` format: the JUnit XML that CI test reports read (Jenkins, GitLab, Azure, GitHub
 /// test-report actions): a `<testsuite>` per file and a `<testcase>` per subject.
 ///
@@ -20,7 +22,7 @@ enum JUnitFormat {
       let subjects = byFile[file] ?? []
       let failures = subjects.filter { failOn.fails($0.findings) }.count
       xml +=
-        "  <testsuite name=\"\(escape(file))\" tests=\"\(subjects.count)\" failures=\"\(failures)\" errors=\"0\">\n"
+        "  <testsuite name=\"\(escape(file: file))\" tests=\"\(subjects.count)\" failures=\"\(failures)\" errors=\"0\">\n"
       for subject in subjects { xml += testCase(subject, failOn: failOn) }
       xml += "  </testsuite>\n"
     }
@@ -29,7 +31,7 @@ enum JUnitFormat {
 
   private static func testCase(_ subject: Report.Subject, failOn: FailOn) -> String {
     let open =
-      "    <testcase classname=\"\(escape(subject.file))\" name=\"\(escape(subject.name))\" file=\"\(escape(subject.file))\""
+      "    <testcase classname=\"\(escape(file: subject.file))\" name=\"\(escape(subject.name))\" file=\"\(escape(file: subject.file))\""
     guard !subject.findings.isEmpty else { return open + "/>\n" }
     var xml = open + ">\n"
     var below: [String] = []
@@ -45,6 +47,9 @@ enum JUnitFormat {
     if !below.isEmpty { xml += "      <system-out>\(escape(below.joined(separator: "\n")))</system-out>\n" }
     return xml + "    </testcase>\n"
   }
+
+  /// A file's name as XML text: shown as in every text for people (`escapingControlCharacters`).
+  static func escape(file: String) -> String { escape(file.escapingControlCharacters) }
 
   /// Text as XML character data or an attribute value.
   static func escape(_ text: String) -> String {

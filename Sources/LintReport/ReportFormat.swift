@@ -48,7 +48,7 @@ public enum ReportFormat: String, Sendable, CaseIterable {
 
   /// `{file, name, summary?, findings}`.
   public static func json(_ subject: Report.Subject) -> JSONValue {
-    var object: JSONObject = ["file": .string(subject.file), "name": .string(subject.name)]
+    var object: JSONObject = ["file": .string(subject.file.escapingControlCharacters), "name": .string(subject.name)]
     if let summary = subject.summary { object["summary"] = .string(summary) }
     object["findings"] = .array(subject.findings.map(\.json))
     return .object(object)

@@ -6,7 +6,8 @@ import JSON
 /// The rules are described once, in `tool.driver.rules`; each result cites its rule by `ruleId`
 /// and `ruleIndex`. Regions are 1-based and the run says `columnKind: utf16CodeUnits`. A file
 /// named by a relative path is a relative URI (what code scanning resolves against the checkout);
-/// an absolute one is a `file://` URI.
+/// an absolute one is a `file://` URI. What each subject became (a payload's card on one platform,
+/// say) is in the run's property bag, `verdicts`, since results only carry findings.
 enum SARIFFormat {
   static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -19,8 +20,18 @@ enum SARIFFormat {
       "tool": ["driver": .object(driver)],
       "columnKind": "utf16CodeUnits",
       "results": .array(report.findings.map { result($0, ruleIndex: indices[$0.ruleId]) }),
+      "properties": ["verdicts": .array(report.subjects.compactMap(verdict))],
     ]
     return ["$schema": .string(schemaURI), "version": "2.1.0", "runs": [run]]
+  }
+
+  /// `{uri, subject, verdict, findings}` for a subject with a summary.
+  private static func verdict(_ subject: Report.Subject) -> JSONValue? {
+    guard let summary = subject.summary else { return nil }
+    return [
+      "uri": .string(uri(subject.file)), "subject": .string(subject.name), "verdict": .string(summary),
+      "findings": .int(Int64(subject.findings.count)),
+    ]
   }
 
   private static func descriptor(_ rule: Rule) -> JSONValue {

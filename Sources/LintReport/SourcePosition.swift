@@ -23,9 +23,9 @@ public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
 
   /// The position of the byte at `offset` in UTF-8 `bytes`.
   public init(offset: Int, in bytes: [UInt8]) {
-    let end = min(max(offset, 0), bytes.count)
     var line = 1
     var lineStart = SourceText.bomLength(bytes)
+    let end = min(max(offset, lineStart), bytes.count)  // an offset inside the mark is the start
     var index = lineStart
     while index < end {
       let byte = bytes[index]

@@ -5,10 +5,18 @@ import JSON
 ///
 /// Minified or pretty, CR LF or LF, with or without a byte order mark: the walk reads JSON's own
 /// grammar (whitespace, strings with escapes, nesting) and no layout.
+///
+/// Positions cost no more than the length of one line's stretch of `LineIndex.stride` bytes, and
+/// the elements of a long array are found once (`elementOffsets`), so a file of thousands of
+/// payloads, minified on one line or pretty, is placed in time linear in its length.
 public struct SourceText: Sendable {
   public let bytes: [UInt8]
+  private let lines: LineIndex
 
-  public init(_ bytes: [UInt8]) { self.bytes = bytes }
+  public init(_ bytes: [UInt8]) {
+    self.bytes = bytes
+    self.lines = LineIndex(bytes)
+  }
 
   /// The length of a UTF-8 byte order mark at the start of `bytes` (0 or 3).
   public static func bomLength(_ bytes: [UInt8]) -> Int {
@@ -21,13 +29,35 @@ public struct SourceText: Sendable {
   /// Where the value `pointer` names starts. A pointer that goes past what the text holds (into a
   /// string that itself encodes JSON, say) stops at the deepest value it reaches.
   public func position(of pointer: JSONPointer) -> SourcePosition {
-    SourcePosition(offset: offset(of: pointer), in: bytes)
+    position(atOffset: offset(of: pointer))
+  }
+
+  /// The position of the byte at `offset`: the same as `SourcePosition(offset:in:)`, without
+  /// reading the text from its start.
+  public func position(atOffset offset: Int) -> SourcePosition {
+    lines.position(of: min(max(offset, 0), bytes.count), in: bytes)
   }
 
   /// Where `pointer` leads from the value at byte `offset` (one line of a JSON Lines file, say:
   /// the file's positions, not the line's).
   public func position(of pointer: JSONPointer, inValueAt offset: Int) -> SourcePosition {
-    SourcePosition(offset: self.offset(of: pointer, from: offset), in: bytes)
+    position(atOffset: self.offset(of: pointer, from: offset))
+  }
+
+  /// Where each element of the array at `pointer` starts, found in one walk ([] when the value
+  /// there is not an array).
+  public func elementOffsets(of pointer: JSONPointer) -> [Int] {
+    let start = offset(of: pointer)
+    guard start < bytes.count, bytes[start] == UInt8(ascii: "[") else { return [] }
+    var offsets: [Int] = []
+    var at = skipSpace(start + 1)
+    while at < bytes.count, bytes[at] != UInt8(ascii: "]") {
+      offsets.append(at)
+      at = skipSpace(skipValue(at))
+      guard at < bytes.count, bytes[at] == UInt8(ascii: ",") else { break }
+      at = skipSpace(at + 1)
+    }
+    return offsets
   }
 
   /// The byte offset where the deepest value along `pointer` starts, walking from the value at

@@ -8,7 +8,7 @@ extension Files {
   /// True when `path` is a directory (following symbolic links).
   public static func isDirectory(_ path: String) -> Bool {
     var status = stat()
-    return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    return FileName.withCString(path) { stat($0, &status) } == 0 && (status.st_mode & S_IFMT) == S_IFDIR
   }
 
   /// The files under `directory` whose names end with `suffix`, at any depth, as paths starting
@@ -25,12 +25,16 @@ extension Files {
     throws(SystemError)
   {
     var status = stat()
-    guard stat(directory, &status) == 0 else { throw SystemError.current("cannot read \(directory)") }
+    guard FileName.withCString(directory, { stat($0, &status) }) == 0 else {
+      throw SystemError.current("cannot read \(directory)")
+    }
     guard seen.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted else { return }
-    guard let handle = opendir(directory) else { throw SystemError.current("cannot read the directory \(directory)") }
+    guard let handle = FileName.withCString(directory, { opendir($0) }) else {
+      throw SystemError.current("cannot read the directory \(directory)")
+    }
     var names: [String] = []
     while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { FileName.decode($0.prefix { $0 != 0 }) }
       if !name.hasPrefix(".") { names.append(name) }
     }
     closedir(handle)

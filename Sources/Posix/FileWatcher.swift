@@ -15,11 +15,28 @@ public final class FileWatcher: @unchecked Sendable {
   private let source: DispatchSourceRead
   private let fd: Int32
 
-  /// Watches `path`, which must exist; `changed` runs on `queue` after each batch of events.
-  public init(path: String, queue: DispatchQueue, changed: @escaping @Sendable () -> Void) throws(SystemError) {
+  /// What a watcher is told of.
+  public struct Events: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// The file was written, or a descriptor that wrote it was closed.
+    public static let written = Events(rawValue: UInt32(IN_MODIFY | IN_CLOSE_WRITE))
+    /// Its mode, owner or link count changed: a deletion or a replacement of its name included.
+    public static let attributes = Events(rawValue: UInt32(IN_ATTRIB))
+    /// A file was created in, or moved into, the directory watched.
+    public static let created = Events(rawValue: UInt32(IN_CREATE | IN_MOVED_TO))
+    /// The file itself was renamed or deleted.
+    public static let moved = Events(rawValue: UInt32(IN_MOVE_SELF | IN_DELETE_SELF))
+  }
+
+  /// Watches `path`, which must exist, for `events`; `changed` runs on `queue` after each batch.
+  public init(
+    path: String, events: Events = .written, queue: DispatchQueue, changed: @escaping @Sendable () -> Void
+  ) throws(SystemError) {
     let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard fd >= 0 else { throw SystemError.current("inotify_init1") }
-    guard inotify_add_watch(fd, path, UInt32(IN_MODIFY | IN_CLOSE_WRITE)) >= 0 else {
+    guard inotify_add_watch(fd, path, events.rawValue) >= 0 else {
       let error = SystemError.current("watch \(path)")
       close(fd)
       throw error

@@ -52,7 +52,7 @@ public enum Files {
 
   /// The whole file at `path`.
   public static func contents(of path: String) throws(SystemError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
     guard fd >= 0 else { throw SystemError.current("cannot open \(path)") }
     defer { close(fd) }
     return try readAll(fd)
@@ -60,7 +60,7 @@ public enum Files {
 
   public static func exists(_ path: String) -> Bool {
     var status = stat()
-    return stat(path, &status) == 0
+    return FileName.withCString(path) { stat($0, &status) } == 0
   }
 
   /// `mkdir -p` with `mode` for every directory it creates.

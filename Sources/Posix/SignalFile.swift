@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -8,20 +9,49 @@ import Synchronization
 /// `FileWatcher`): one byte rewritten in place is a ring that wakes every watcher, an exclusive
 /// `flock` on it is a lease the kernel ends when its holder closes it or dies, and a shared
 /// open-file-description lock on its second byte, held while it is open, says it is there
-/// (`othersPresent`). Both kinds of lock end with the descriptor, `kill -9` included.
-public final class SignalFile: @unchecked Sendable {
-  // Unchecked: `fd` never changes after init and the calls made on it are safe from any thread.
-  private let fd: Int32
-  public let path: String
+/// (`othersPresent`). An exclusive one on its first byte is held while a process opens the store
+/// (`whileOpening`), and bytes 8 to 15 carry the lease holder's last sign of life (`beat`). Every
+/// lock ends with the descriptor, `kill -9` included.
+///
+/// The file is vetted (`vet`) on its open descriptor before any lock is taken on it: another user's
+/// file, or one others can write, would let them hold these locks or fake the rings.
+public final class SignalFile: Sendable {
+  /// What the caller requires of the opened file, checked on its descriptor; throws to refuse it.
+  public typealias Vet = @Sendable (_ fd: Int32, _ path: String) throws -> Void
 
-  /// Opens `path` for writing, created with mode 0600 when missing; a symbolic link is refused.
-  public init(path: String) throws(SystemError) {
-    let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw SystemError.current("cannot open \(path)") }
-    self.fd = fd
+  public let path: String
+  private let vet: Vet
+  /// The open descriptor, nil once closed; replaced when the path names a new file (`reopen`).
+  private let descriptor: Mutex<Int32?>
+  /// False when the kernel refused the presence lock: others are then assumed to be there.
+  private let hasPresence = Atomic<Bool>(false)
+
+  /// Opens `path` for writing, created with mode 0600 when missing; a symbolic link is refused, and
+  /// so is anything `vet` refuses (the error it threw, as is).
+  public init(path: String, vet: @escaping Vet) throws {
     self.path = path
-    var presence = Self.presenceRange(type: F_RDLCK)
-    hasPresence = fcntl(fd, Self.setOpenFileLock, &presence) == 0
+    self.vet = vet
+    descriptor = Mutex(try Self.open(path, vet))
+    present()
+  }
+
+  private static func open(_ path: String, _ vet: Vet) throws -> Int32 {
+    // Non-blocking, so a FIFO planted at the path opens (and is then refused) rather than hangs.
+    let fd = Glibc.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw SystemError.current("cannot open \(path)") }
+    do {
+      try vet(fd, path)
+    } catch {
+      Glibc.close(fd)
+      throw error
+    }
+    return fd
+  }
+
+  private func present() {
+    var presence = Self.range(start: 1, type: F_RDLCK)
+    let taken = withDescriptor { fcntl($0, Self.setOpenFileLock, &presence) == 0 } ?? false
+    hasPresence.store(taken, ordering: .relaxed)
   }
 
   // Linux's open-file-description locks (fcntl.h), which Glibc's module does not name: unlike
@@ -29,53 +59,158 @@ public final class SignalFile: @unchecked Sendable {
   // descriptor of the file does not drop them.
   private static let getOpenFileLock: Int32 = 36
   private static let setOpenFileLock: Int32 = 37
-  /// False when the kernel refused the presence lock: others are then assumed to be there.
-  private let hasPresence: Bool
+  private static let waitForOpenFileLock: Int32 = 38
 
-  private static func presenceRange(type: Int32) -> flock {
+  private static func range(start: Int, type: Int32) -> flock {
     var range = flock()
     range.l_type = Int16(type)
     range.l_whence = Int16(SEEK_SET)
-    range.l_start = 1
+    range.l_start = start
     range.l_len = 1
     return range
+  }
+
+  private func withDescriptor<T: Sendable>(_ body: (Int32) -> T) -> T? {
+    descriptor.withLock { fd -> T? in
+      guard let fd else { return nil }
+      return body(fd)
+    }
   }
 
   /// True when another descriptor of the file is open in this way, in this process or another
   /// (one system call; true when it cannot be told).
   public func othersPresent() -> Bool {
-    guard hasPresence else { return true }
-    var probe = Self.presenceRange(type: F_WRLCK)
-    guard fcntl(fd, Self.getOpenFileLock, &probe) == 0 else { return true }
+    guard hasPresence.load(ordering: .relaxed) else { return true }
+    var probe = Self.range(start: 1, type: F_WRLCK)
+    guard withDescriptor({ fcntl($0, Self.getOpenFileLock, &probe) }) == 0 else { return true }
     return probe.l_type != Int16(F_UNLCK)
   }
 
-  private let closed = Atomic<Bool>(false)
-
-  deinit { close() }
-
   /// Closes the file: its locks end, and watchers see the close. Nothing may be rung after.
   public func close() {
-    if !closed.exchange(true, ordering: .acquiringAndReleasing) { Glibc.close(fd) }
+    descriptor.withLock { fd in
+      if let open = fd { Glibc.close(open) }
+      fd = nil
+    }
   }
 
   /// Rewrites the file's one byte: every watcher of the file is woken.
   public func ring() {
     var byte: UInt8 = 0
-    while pwrite(fd, &byte, 1, 0) < 0 && errno == EINTR {}
+    _ = withDescriptor { fd in
+      while pwrite(fd, &byte, 1, 0) < 0 && errno == EINTR {}
+    }
   }
+
+  // MARK: - Opening
+
+  /// Runs `body` holding the exclusive lock on the first byte, so two processes opening the store
+  /// take turns; waits at most `seconds` for it, then runs `body` anyway and tells `late` (the
+  /// holder is stopped, or slow). Only processes that can open the file (its owner's) can hold it.
+  ///
+  /// The wait is the kernel's (`F_OFD_SETLKW`), woken by the release, on a thread of its own and
+  /// on a duplicate of the descriptor (one open file description, so the lock it takes is this
+  /// file's); given up at the deadline, that thread releases the lock whenever it gets it.
+  public func whileOpening<T, E: Error>(waitingAtMost seconds: Double, late: () -> Void, _ body: () throws(E) -> T)
+    throws(E) -> T
+  {
+    var probe = Self.range(start: 0, type: F_WRLCK)
+    var held = withDescriptor { fcntl($0, Self.setOpenFileLock, &probe) == 0 } ?? false
+    if !held, let waiter = withDescriptor({ dup($0) }), waiter >= 0 {
+      held = Self.waitForLock(on: waiter, seconds: seconds)
+    }
+    if !held { late() }
+    defer {
+      if held {
+        var unlock = Self.range(start: 0, type: F_UNLCK)
+        _ = withDescriptor { fcntl($0, Self.setOpenFileLock, &unlock) }
+      }
+    }
+    return try body()
+  }
+
+  /// Takes the opening lock through `fd` (closed after), waiting at most `seconds`; false when the
+  /// deadline came first.
+  private static func waitForLock(on fd: Int32, seconds: Double) -> Bool {
+    let outcome = Mutex<Bool?>(nil)  // true: taken in time; false: given up
+    let taken = DispatchSemaphore(value: 0)
+    Threads.start {
+      var lock = range(start: 0, type: F_WRLCK)
+      var locked = fcntl(fd, waitForOpenFileLock, &lock) == 0
+      while !locked && errno == EINTR { locked = fcntl(fd, waitForOpenFileLock, &lock) == 0 }
+      let givenUp = outcome.withLock { state -> Bool in
+        if state == nil { state = locked }
+        return state == false
+      }
+      if givenUp && locked {
+        var unlock = range(start: 0, type: F_UNLCK)
+        _ = fcntl(fd, setOpenFileLock, &unlock)
+      }
+      Glibc.close(fd)
+      taken.signal()
+    }
+    _ = taken.wait(timeout: .now() + .nanoseconds(Int(seconds * 1_000_000_000)))
+    return outcome.withLock { state in
+      if state == nil { state = false }
+      return state == true
+    }
+  }
+
+  // MARK: - The lease
 
   /// Takes the exclusive lock if no other descriptor holds it; false at once otherwise.
   public func tryLock() -> Bool {
-    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-      if errno != EINTR { return false }
-    }
-    return true
+    withDescriptor { fd in
+      while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        if errno != EINTR { return false }
+      }
+      return true
+    } ?? false
   }
 
   /// Releases the lock, then rings, so the processes waiting for it try again.
   public func unlock() {
-    flock(fd, LOCK_UN)
+    _ = withDescriptor { flock($0, LOCK_UN) }
     ring()
+  }
+
+  /// Writes the lease holder's sign of life: the machine's monotonic clock, which every process
+  /// reads alike, in bytes 8 to 15 (waking every watcher, as a ring does).
+  public func beat() {
+    var now = Clock.monotonicNanoseconds
+    _ = withDescriptor { fd in
+      while pwrite(fd, &now, 8, 8) < 0 && errno == EINTR {}
+    }
+  }
+
+  /// Seconds since the holder's last `beat` (nil when none was written).
+  public func secondsSinceBeat() -> Double? {
+    var stamp: UInt64 = 0
+    let count = withDescriptor { fd in pread(fd, &stamp, 8, 8) } ?? 0
+    guard count == 8, stamp > 0 else { return nil }
+    let now = Clock.monotonicNanoseconds
+    return now > stamp ? Double(now - stamp) / 1_000_000_000 : 0
+  }
+
+  // MARK: - Replacement
+
+  /// True when the path names another file than the one open: the file was deleted and made
+  /// again (by a process opening the store), or another was put in its place.
+  public var isReplaced: Bool {
+    var named = stat()
+    var open = stat()
+    guard stat(path, &named) == 0, withDescriptor({ fstat($0, &open) }) == 0 else { return false }
+    return named.st_dev != open.st_dev || named.st_ino != open.st_ino
+  }
+
+  /// Opens the file the path names now (created when missing, vetted as at first) in place of the
+  /// one open, which is closed: its locks end with it.
+  public func reopen() throws {
+    let fresh = try Self.open(path, vet)
+    descriptor.withLock { fd in
+      if let old = fd { Glibc.close(old) }
+      fd = fresh
+    }
+    present()
   }
 }

@@ -26,4 +26,13 @@ public enum Threads {
     }
     pthread_detach(thread)
   }
+
+  /// The processors online: how many threads CPU-bound work is worth spreading over.
+  public static var cores: Int {
+    #if canImport(Glibc)
+      return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    #else
+      return 1
+    #endif
+  }
 }

@@ -18,8 +18,12 @@ enum CheckTraceCommand {
       --fail-on L       The least severity that fails the run (default: warning). Errors: the
                         contract broken; warnings: requests never answered, frames dropped.
 
+    Each FILE must be a regular file (a FIFO, a device or a directory is refused, exit 3); it is
+    read one line at a time. File names are shown with control characters and bytes that are not
+    UTF-8 escaped (\\n, \\xE9).
+
     EXIT CODES: 0 no finding at or above --fail-on; 1 a finding at or above it; 2 bad command
-    line; 3 a file cannot be read.
+    line; 3 a file cannot be read or is not a regular file.
     """
 
   static func run(_ arguments: [String]) -> Int32 {
@@ -42,7 +46,7 @@ enum CheckTraceCommand {
           return usage("--fail-on needs error, warning or never")
         }
         failOn = value
-      case _ where argument.hasPrefix("-"): return usage("unknown option \(argument)")
+      case _ where argument.hasPrefix("-"): return usage("unknown option \(argument.escapingControlCharacters)")
       default: files.append(argument)
       }
     }
@@ -52,9 +56,9 @@ enum CheckTraceCommand {
     var unreadable = false
     for file in files {
       do {
-        subjects += TraceReport.subjects(try TraceLog.read(file), file: file, contract: contract)
+        subjects += TraceReport.subjects(try contract.check(file))
       } catch {
-        StandardStreams.writeStderr("inbox-rpc check-trace: \(error)\n")
+        StandardStreams.writeStderr("inbox-rpc check-trace: \(error.description.escapingControlCharacters)\n")
         unreadable = true
       }
     }

@@ -6,7 +6,8 @@ import Posix
 #endif
 
 /// A server of this same binary run as a child over two pipes, for `replay`: frames are written to
-/// its stdin, and its replies read back one NDJSON line at a time. Its stderr is ours.
+/// its stdin, and its replies read back one NDJSON line at a time. Its stderr is ours; its
+/// environment is only what the caller gives.
 final class ChildServer {
   private let pid: pid_t
   private var input: Int32
@@ -14,7 +15,8 @@ final class ChildServer {
   private var reader = FrameReader(framing: .ndjson)
   private var ended = false
 
-  init(arguments: [String]) throws(SystemError) {
+  /// `environment`: the child's whole environment (`NAME=value` each); `replay` gives it none.
+  init(arguments: [String], environment: [String]) throws(SystemError) {
     var toChild: [Int32] = [0, 0]
     var fromChild: [Int32] = [0, 0]
     guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw SystemError.current("replay: pipe") }
@@ -29,7 +31,9 @@ final class ChildServer {
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var child: pid_t = 0
-    let status = posix_spawn(&child, executable, &actions, nil, argv, environ)
+    let envp = environment.map { strdup($0) } + [nil]
+    defer { envp.forEach { free($0) } }
+    let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
     close(toChild[0])
     close(fromChild[1])
     guard status == 0 else {

@@ -7,12 +7,15 @@ import LintReport
 ///
 /// A schema problem sits at the offending value (for `required`, the object missing the member);
 /// an engine warning at the field its code is about (`WarningPlace`), else at the payload, as a
-/// refusal does.
+/// refusal does; a language gap at the field that lacks the language. A verdict for one platform
+/// of several says so in its name and in its engine warnings (`on android: ...`).
 enum LintFindings {
-  static func subject(_ report: PayloadLint.Report, in input: LintInput, payload: JSONValue) -> Report.Subject {
+  static func subject(_ report: PayloadLint.Report, in input: LintInput, places: PayloadPlaces, payload: JSONValue)
+    -> Report.Subject
+  {
     func finding(_ pointer: JSONPointer, _ rule: String, _ severity: Severity, _ message: String) -> Finding {
       Finding(
-        file: input.file, position: input.text.position(of: pointer), pointer: pointer, ruleId: rule,
+        file: input.file, position: places.position(of: pointer, in: report), pointer: pointer, ruleId: rule,
         severity: severity, message: message)
     }
     var findings = report.schemaProblems.map { problem in
@@ -21,11 +24,15 @@ enum LintFindings {
     if let refusal = report.refusal {
       findings.append(finding(report.pointer, "notInboxMessage", .error, "not an inbox message: \(refusal)"))
     }
+    let verdict = report.platform.map { "on \($0.name): " } ?? ""
     findings += report.warnings.map { warning in
       let place = WarningPlace.pointer(for: warning, in: payload).map(report.pointer.appending) ?? report.pointer
-      return finding(place, warning.code.rawValue, .warning, warning.reason)
+      return finding(place, warning.code.rawValue, .warning, verdict + warning.reason)
     }
-    return Report.Subject(file: input.file, name: report.label, summary: summary(report), findings: findings)
+    findings += report.languageGaps.map { gap in
+      finding(report.pointer.appending(gap.field), LintRules.missingLanguage, .warning, gap.message)
+    }
+    return Report.Subject(file: input.file, name: report.verdictLabel, summary: summary(report), findings: findings)
   }
 
   /// What the card becomes, as the text format's line about the payload says it.
@@ -40,5 +47,33 @@ enum LintFindings {
   /// A file that yields no payloads, as a subject of its own.
   static func subject(_ problem: LintInput.FileProblem) -> Report.Subject {
     Report.Subject(file: problem.finding.file, name: "file", summary: nil, findings: [problem.finding])
+  }
+}
+
+/// Where each payload of a file starts, found in one walk of the array that holds them, so a
+/// finding is placed from its payload rather than from the file's start: a file of thousands of
+/// payloads costs time linear in its length.
+struct PayloadPlaces {
+  private let text: SourceText
+  private var starts: [JSONPointer: [Int]] = [:]
+
+  init(_ text: SourceText, reports: [PayloadLint.Report]) {
+    self.text = text
+    for report in reports {
+      guard let parent = Self.parent(report.pointer), starts[parent] == nil else { continue }
+      starts[parent] = text.elementOffsets(of: parent)
+    }
+  }
+
+  func position(of pointer: JSONPointer, in report: PayloadLint.Report) -> SourcePosition {
+    let base = report.pointer.tokens
+    guard let parent = Self.parent(report.pointer), let index = base.last.flatMap({ Int($0) }),
+      let offsets = starts[parent], offsets.indices.contains(index), pointer.tokens.starts(with: base)
+    else { return text.position(of: pointer) }
+    return text.position(of: JSONPointer(Array(pointer.tokens.dropFirst(base.count))), inValueAt: offsets[index])
+  }
+
+  private static func parent(_ pointer: JSONPointer) -> JSONPointer? {
+    pointer.tokens.isEmpty ? nil : JSONPointer(Array(pointer.tokens.dropLast()))
   }
 }

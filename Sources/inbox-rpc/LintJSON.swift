@@ -6,7 +6,8 @@ import LintReport
 /// with the findings beside the payloads.
 enum LintJSON {
   static func line(file: String, reports: [PayloadLint.Report], _ subjects: [Report.Subject]) -> String {
-    var object = PayloadLint.json(reports, file: file).objectValue ?? [:]
+    // The name as every output shows it: a byte that is not UTF-8 as `\xE9` (`escapingControlCharacters`).
+    var object = PayloadLint.json(reports, file: file.escapingControlCharacters).objectValue ?? [:]
     object["findings"] = .array(subjects.flatMap(\.findings).map(\.json))
     return JSONValue.object(object).jsonString + "\n"
   }

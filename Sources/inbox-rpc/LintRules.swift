@@ -18,7 +18,12 @@ enum LintRules {
     warning(.invalidCustomData, "u is not an object nor a JSON string of one."),
     warning(.invalidField, "An optional field is malformed and ignored or defaulted."),
     warning(.unsafeScheme, "A link or image uses a scheme the host does not allow."),
+    Rule(
+      id: missingLanguage, summary: "A language has a title but no body, or a body but no title.", severity: .warning),
   ]
+
+  /// A text field of a send request lacks a language another field is written in.
+  static let missingLanguage = "missingLanguage"
 
   private static func warning(_ code: Warning.Code, _ summary: String) -> Rule {
     Rule(id: code.rawValue, summary: summary, severity: .warning)

@@ -29,6 +29,8 @@ struct Options {
   /// A PEM file of CA certificates to trust for https to the backend instead of the system's.
   var backendCAFile: String?
   var backendTimeout: Double = 30
+  /// How long a host may take none of the output waiting for it before it is taken as gone.
+  var outputPatience: Double = 30
   var syncInterval: Int?
   var minSyncInterval: Int64 = 10
   var maxMessageBytes = MessageSizeLimit.standard.bytes
@@ -40,6 +42,13 @@ struct Options {
   var traceMaxBytes = 64 * 1024 * 1024
   /// `--version --json`: the version report as one JSON object.
   var versionJSON = false
+  /// `inbox-rpc mcp --read-only`: only the tools whose annotations say read-only.
+  var readOnly = false
+  /// `inbox-rpc mcp --tools NAME,...`: only the tools named (nil: every tool).
+  var tools: [String]?
+  /// `--replay-sandbox` (what `replay` starts its server with): no token, no backend setting from the
+  /// environment, and every backend call to `--backend-url` (a loopback listener) or nowhere.
+  var sandbox = false
 
   /// A mistake on the command line: printed with a hint, exit code 2.
   struct UsageError: Error, CustomStringConvertible {
@@ -82,10 +91,16 @@ struct Options {
       --sample-feed               Seed an empty store with the sample feed (every card kind).
       --test-methods              Also serve the JSON-RPC spec's example methods and test helpers.
       --test-clock SECONDS        Pin the clock at this unix time (tests and recorded examples).
+      --output-patience SECONDS   Every reply is written however slowly the host reads, at end of input
+                                  and exit too; a host that takes none of the output waiting for it for
+                                  SECONDS (default 30) is gone: what is left is dropped, exit 6.
       --trace FILE                Record every frame in and out in FILE, one JSON line each, secrets
                                   replaced (created 0600; docs/tracing.md). inbox-rpc check-trace FILE
                                   checks it against Schemas/; inbox-rpc replay FILE runs it again.
       --trace-max-bytes N         Largest trace file (default: 67108864); then FILE moves to FILE.1.
+      --replay-sandbox            What inbox-rpc replay starts its server with: no API token, no backend
+                                  setting from the environment, and every backend call sent, without a
+                                  token, to --backend-url (a loopback http listener) or, without it, nowhere.
 
     SYNC WITH THE PUSHWOOSH INBOX BACKEND (saved with the store; config.set changes them too):
       --application CODE          The Pushwoosh application code (env INBOX_RPC_APPLICATION).
@@ -118,11 +133,15 @@ struct Options {
       0  end of input, or shutdown then exit     1  exit without shutdown
       2  bad command line                          3  the store cannot be opened, or is not yours alone
       4  the store is damaged or not an inbox store  5  the store is from a newer version
+      6  the host stopped reading its output: replies were dropped (--output-patience)
     """
 
   /// Parses `arguments` (without the program name); the environment supplies defaults flags override.
-  static func parse(_ arguments: [String], environment: Environment) throws(UsageError) -> Options {
+  static func parse(_ arguments: [String], environment given: Environment) throws(UsageError) -> Options {
     var options = Options()
+    options.sandbox = arguments.contains("--replay-sandbox")
+    // A sandboxed server takes nothing from the environment it may have been handed.
+    let environment = options.sandbox ? Environment([:]) : given
     if let level = environment["INBOX_RPC_LOG_LEVEL"], let parsed = Logger.Level(name: level) {
       options.logLevel = parsed
     }
@@ -147,6 +166,14 @@ struct Options {
       case "--version": options.showVersion = true
       case "--json": options.versionJSON = true
       case "--test-methods": options.testMethods = true
+      case "--read-only": options.readOnly = true
+      case "--tools":
+        let names = try value().split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !names.contains("") else {
+          throw UsageError(description: "--tools needs a comma-separated list of tool names")
+        }
+        options.tools = (options.tools ?? []) + names
+      case "--replay-sandbox": break
       case "--framing":
         let name = try value()
         guard name == "auto" || Framing(rawValue: name) != nil else {
@@ -192,13 +219,8 @@ struct Options {
         let path = try value()
         guard !path.isEmpty else { throw UsageError(description: "--backend-ca-file needs a file path") }
         options.backendCAFile = path
-      case "--backend-timeout":
-        let text = try value()
-        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-          throw UsageError(
-            description: "--backend-timeout needs a number of seconds above 0 (at most 3600), not \(text)")
-        }
-        options.backendTimeout = seconds
+      case "--backend-timeout": options.backendTimeout = try seconds(flag, try value(), atMost: 3600)
+      case "--output-patience": options.outputPatience = try seconds(flag, try value(), atMost: 86400)
       case "--sync-interval": options.syncInterval = try positive(flag, try value())
       case "--sync-min-interval":
         let text = try value()
@@ -218,6 +240,12 @@ struct Options {
         // Only the flag's name: a mistyped flag's value may be a secret.
         throw UsageError(description: "unknown option \(flag)")
       }
+    }
+    if options.sandbox, options.tokenFile != nil || options.backendCAFile != nil {
+      throw UsageError(description: "--replay-sandbox takes no token file and no CA file")
+    }
+    if options.sandbox, case .some(.some(let url)) = options.backend.baseURL, !url.isClearText {
+      throw UsageError(description: "--replay-sandbox: --backend-url must name a loopback http listener")
     }
     if options.versionJSON && !options.showVersion {
       throw UsageError(description: "--json goes with --version (inbox-rpc --version --json)")
@@ -255,6 +283,7 @@ struct Options {
   /// The API token: `--token-file` when given (trimmed; an empty or unreadable file is an error naming
   /// the path, never the content), else `INBOX_RPC_API_TOKEN`, else none.
   func apiToken(environment: Environment) throws(UsageError) -> (APIToken, String)? {
+    if sandbox { return nil }
     if let tokenFile {
       guard let data = try? Files.contents(of: tokenFile) else {
         throw UsageError(description: "--token-file: cannot read \(tokenFile)")
@@ -272,6 +301,14 @@ struct Options {
   private static func split(_ argument: String) -> (String, String?) {
     guard argument.hasPrefix("-"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
     return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+  }
+
+  /// A duration in seconds, fractions allowed, above 0 and at most `limit`.
+  private static func seconds(_ flag: String, _ text: String, atMost limit: Double) throws(UsageError) -> Double {
+    guard let seconds = Double(text), seconds > 0, seconds <= limit else {
+      throw UsageError(description: "\(flag) needs a number of seconds above 0 (at most \(Int(limit))), not \(text)")
+    }
+    return seconds
   }
 
   private static func positive(_ flag: String, _ text: String) throws(UsageError) -> Int {

@@ -1,11 +1,18 @@
+import InboxApp
 import InboxCore
 import JSON
 import Posix
 
-/// The flags `lint` and `preview` share: the host the cards are resolved for, and the time.
+/// The flags `lint` and `preview` share: the host the cards are resolved for (its platform, which
+/// also narrows a request's `platforms`, and its locale), and the time.
 struct PayloadFlags {
   var attributes = Attributes()
   var now = Clock.unixSeconds
+  /// A verdict per language a payload is written in (`--every-locale`).
+  var everyLocale = false
+
+  /// What the flags ask of `PayloadLint` beyond the attributes.
+  var options: PayloadLint.Options { PayloadLint.Options(platform: attributes.platform, everyLocale: everyLocale) }
 
   enum Parsed {
     case taken, notMine
@@ -19,6 +26,12 @@ struct PayloadFlags {
     case "--platform":
       guard let value = remaining.popFirst() else { return .failed("--platform needs a value") }
       attributes.platform = value
+    case "--locale":
+      guard let value = remaining.popFirst(), LanguageTag.isWellFormed(value) else {
+        return .failed("--locale needs a BCP 47 language tag such as de-AT")
+      }
+      attributes.locale = value
+    case "--every-locale": everyLocale = true
     case "--now":
       guard let value = remaining.popFirst().flatMap({ Int64($0) }) else { return .failed("--now needs unix seconds") }
       now = value
@@ -71,6 +84,7 @@ struct PayloadFlags {
     var patch: JSONObject = [:]
     if let platform = attributes.platform { patch["platform"] = .string(platform) }
     if attributes.walletPasses == true { patch["walletPasses"] = true }
+    if let locale = attributes.locale { patch["locale"] = .string(locale) }
     return .object(patch)
   }
 
@@ -86,7 +100,7 @@ enum PayloadFile {
       let bytes = file == "-" ? try Files.readAll(0) : try Files.contents(of: file)
       return try JSONValue.parse(bytes: bytes, options: JSONReadOptions(maxDepth: 256))
     } catch {
-      StandardStreams.writeStderr("inbox-rpc \(command): \(file): \(error)\n")
+      StandardStreams.writeStderr("inbox-rpc \(command): " + "\(file): \(error)".escapingControlCharacters + "\n")
       return nil
     }
   }

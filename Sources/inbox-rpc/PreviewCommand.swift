@@ -1,6 +1,6 @@
+import InboxApp
 import InboxCore
 import InboxPreview
-import InboxApp
 import InboxStore
 import JSON
 import Posix
@@ -10,7 +10,8 @@ import Posix
 enum PreviewCommand {
   static let help = """
     USAGE: inbox-rpc preview [--store PATH | PAYLOAD.json...] [--platform NAME] [--wallet-passes]
-                             [--theme light|dark] [--now SECONDS] [-o FILE.html]
+                             [--locale TAG] [--every-locale] [--theme light|dark] [--now SECONDS]
+                             [-o FILE.html]
 
     Writes one HTML page (CSS inline, no script) showing the cards in feed order at phone width,
     each as InboxKit lays it out, with its degradation, warnings and dates beside it. Without
@@ -18,7 +19,10 @@ enum PreviewCommand {
     store), resolved under the attributes saved with it; a PAYLOAD file holds what `lint` reads.
 
       --store PATH      The store to show (it must exist; no message in it changes).
-      --platform NAME   The host platform (wallet cards need ios or maccatalyst).
+      --platform NAME   The host platform (wallet cards need ios or maccatalyst); a request's
+                        platforms give a card each, and this keeps the one it names.
+      --locale TAG      The user's language (BCP 47, de-AT): titles, bodies and labels in it.
+      --every-locale    A card per language a payload's title or body is written in.
       --wallet-passes   The host can add wallet passes.
       --theme NAME      light (default) or dark.
       --now SECONDS     The time: send time of payloads, and what has expired (default: now).
@@ -67,7 +71,7 @@ enum PreviewCommand {
       var linted: [PreviewEntry] = []
       for file in files {
         guard let value = PayloadFile.read(file, command: "preview") else { return 3 }
-        let reports = PayloadLint.lint(value, attributes: flags.attributes, now: flags.now)
+        let reports = PayloadLint.lint(value, attributes: flags.attributes, now: flags.now, options: flags.options)
         linted += FeedPreview.entries(file: file, reports: reports)
       }
       entries = FeedPreview.feedOrdered(linted, attributes: flags.attributes)

@@ -1,18 +1,36 @@
 import JSON
+import Posix
 
-/// `inbox-rpc replay FILE [server options]`: sends the host's frames of a trace to a fresh server,
-/// one frame at a time, and reports every reply that differs from the recorded one (`ReplyDiff`).
+/// `inbox-rpc replay FILE [--backend-listener URL] [server options]`: sends the host's frames of a
+/// trace to a fresh server in a sandbox, and reports every reply that differs from the recorded one
+/// (`ReplyDiff`).
 enum ReplayCommand {
   static let help = """
-    USAGE: inbox-rpc replay FILE [server options]
+    USAGE: inbox-rpc replay FILE [--backend-listener URL] [server options]
 
     Starts a fresh server (this binary; with `mcp` first for the MCP face, which is also chosen
     when the trace's host sent an MCP initialize), sends it the frames the host sent in FILE in
-    order, each once the replies recorded for the one before have come back, and reports every
-    reply that differs from the recorded one, the reply's id and times aside (a time: any string
-    that is an RFC 3339 date-time; a feed cursor names its store, so it counts as an id). Server options are passed on; unless given, --store :memory:
-    --test-clock at the trace's first time and
-    --log-level error. Notifications are not compared. docs/tracing.md.
+    order, each once the replies recorded before it have come back, and reports every reply that
+    differs from the recorded one, the reply's id and times aside (a time: any string that is an
+    RFC 3339 date-time; a feed cursor names its store, so it counts as an id). Notifications are
+    not compared. docs/tracing.md.
+
+    SANDBOX: a trace may come from anyone, so the server runs with no credentials and reaches no
+    network. It gets an empty environment (no INBOX_RPC_* variable, no proxy), a throwaway store
+    (:memory:, or a private copy of the one --store names, removed at the end), no API token,
+    and no backend setting: --token-file, --application, --backend-url, --user-id, --hwid,
+    --device-type and --backend-ca-file are refused. Every backend call a replayed feed.sync
+    makes fails BackendUnavailable without leaving the process, unless --backend-listener names
+    the one listener it may reach: then every call goes there, without a token, whatever base
+    URL a replayed config.set or initialize names.
+
+      --backend-listener URL  An http URL on a loopback address (http://127.0.0.1:PORT/): the
+                              only place the server's backend calls go (application code REPLAY
+                              unless the trace sets one).
+
+    Other server options are passed on; unless given, --store :memory:, --test-clock at the
+    trace's first time and --log-level error. FILE must be a regular file (a FIFO or a device
+    is refused); it is read one line at a time.
 
     EXIT CODES: 0 no difference; 1 differences; 2 bad command line; 3 FILE cannot be read or the
     server cannot be started.
@@ -20,6 +38,12 @@ enum ReplayCommand {
 
   /// Longest wait for one recorded reply.
   static let replyTimeout = 10.0
+
+  /// Server options that carry a credential or point the backend somewhere: a replay takes none.
+  static let refused: Set<String> = [
+    "--token-file", "--application", "--backend-url", "--user-id", "--hwid", "--device-type", "--backend-ca-file",
+    "--replay-sandbox",
+  ]
 
   static func run(_ arguments: [String]) -> Int32 {
     guard let file = arguments.first, !file.hasPrefix("-") || file == "-h" || file == "--help" else {
@@ -29,64 +53,50 @@ enum ReplayCommand {
       StandardStreams.writeStdout(help + "\n")
       return 0
     }
+    var sandbox: ReplaySandbox
+    switch ReplaySandbox.make(Array(arguments.dropFirst())) {
+    case .failure(let problem): return usage(problem.description)
+    case .success(let made): sandbox = made
+    }
+    defer { sandbox.remove() }
     let plan: ReplayPlan
     do {
-      plan = ReplayPlan(try TraceLog.read(file))
+      plan = try ReplayPlan(file)
     } catch {
-      StandardStreams.writeStderr("inbox-rpc replay: \(error)\n")
+      StandardStreams.writeStderr("inbox-rpc replay: \(String(describing: error).escapingControlCharacters)\n")
       return 3
     }
     let child: ChildServer
     do {
-      child = try ChildServer(arguments: serverArguments(Array(arguments.dropFirst()), plan: plan))
+      try sandbox.prepareStore()
+      child = try ChildServer(arguments: serverArguments(sandbox, plan: plan), environment: [])
     } catch {
-      StandardStreams.writeStderr("inbox-rpc replay: \(error)\n")
+      StandardStreams.writeStderr("inbox-rpc replay: \(String(describing: error).escapingControlCharacters)\n")
       return 3
     }
-    var differences: [String] = []
-    var compared = 0
-    var diff = ReplyDiff()
-    for step in plan.steps {
-      guard child.send(diff.substituted(step.bytes)) else {
-        differences.append("\(file):\(step.line): the server stopped reading before this frame")
-        break
+    var session = ReplaySession(file: file, child: child)
+    do {
+      try TraceLog.read(file) { entry in
+        session.take(entry)
+        return !session.stopped
       }
-      var replayed: [String: [JSONValue]] = [:]
-      var missing = step.replies.count
-      while missing > 0, let frame = child.next(timeout: replyTimeout) {
-        guard let value = try? JSONValue.parse(bytes: frame, options: JSONReadOptions(maxDepth: 2000)) else { continue }
-        for (_, message) in TraceLog.messages(of: value) where message["method"] == nil {
-          let key = ReplayPlan.key(message)
-          replayed[key, default: []].append(message)
-          if step.replies.contains(where: { $0.key == key }) { missing -= 1 }
-        }
-      }
-      for reply in step.replies {
-        compared += 1
-        let idText = "id \(reply.key)"
-        guard var answers = replayed[reply.key], !answers.isEmpty else {
-          differences.append("\(file):\(reply.line): \(idText): no reply in the replay")
-          continue
-        }
-        let answer = answers.removeFirst()
-        replayed[reply.key] = answers
-        if let difference = diff.firstDifference(reply.message, answer) {
-          differences.append("\(file):\(reply.line): \(idText): \(difference)")
-        }
-      }
+    } catch {
+      StandardStreams.writeStderr("inbox-rpc replay: \(String(describing: error).escapingControlCharacters)\n")
+      _ = child.wait()
+      return 3
     }
     _ = child.wait()
-    let summary = "\(differences.count) difference(s) in \(compared) replies compared"
+    let summary = "\(session.differences.count) difference(s) in \(session.compared) replies compared"
     // Member names and file names come from the trace: shown with their control characters escaped.
     StandardStreams.writeStdout(
-      (differences + [summary]).map(\.escapingControlCharacters).joined(separator: "\n") + "\n")
-    return differences.isEmpty ? 0 : 1
+      (session.differences + [summary]).map(\.escapingControlCharacters).joined(separator: "\n") + "\n")
+    return session.differences.isEmpty ? 0 : 1
   }
 
-  /// The child's command line: the face, then `--store :memory:` and the trace's first second as
-  /// `--test-clock` unless the options name their own.
-  static func serverArguments(_ given: [String], plan: ReplayPlan) -> [String] {
-    var options = given
+  /// The child's command line: the face, `--replay-sandbox` with the listener, the store, then
+  /// `--test-clock` at the trace's first second and `--log-level error` unless the options name their own.
+  static func serverArguments(_ sandbox: ReplaySandbox, plan: ReplayPlan) -> [String] {
+    var options = sandbox.options
     var face: [String] = []
     if options.first == "mcp" {
       options.removeFirst()
@@ -97,15 +107,15 @@ enum ReplayCommand {
     let names = Set(options.map { String($0.split(separator: "=", maxSplits: 1).first ?? "") })
     // The server's warnings about the cards were seen when the trace was made.
     if !names.contains("--log-level") { options = ["--log-level", "error"] + options }
-    if !names.contains("--store") { options = ["--store", ":memory:"] + options }
     if !names.contains("--test-clock"), let first = plan.firstTime {
       options = ["--test-clock", String(first / 1000)] + options
     }
-    return face + options
+    return face + sandbox.serverOptions + options
   }
 
   private static func usage(_ message: String) -> Int32 {
-    StandardStreams.writeStderr("inbox-rpc replay: \(message)\nRun 'inbox-rpc replay --help' for usage.\n")
+    StandardStreams.writeStderr(
+      "inbox-rpc replay: \(message.escapingControlCharacters)\nRun 'inbox-rpc replay --help' for usage.\n")
     return 2
   }
 }

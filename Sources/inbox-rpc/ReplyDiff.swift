@@ -20,12 +20,19 @@ struct ReplyDiff {
     return difference(.object(left), .object(right), at: "")
   }
 
-  /// A frame of the host's with the cursors it got from the recorded server replaced by the replayed ones.
-  func substituted(_ frame: [UInt8]) -> [UInt8] {
+  /// A frame of the host's with the cursors it got from the recorded server replaced by the replayed
+  /// ones: each string that is a recorded cursor, one look-up each (never a pass per cursor).
+  func substituted(_ frame: JSONValue) -> JSONValue {
     guard !cursors.isEmpty else { return frame }
-    var text = String(decoding: frame, as: UTF8.self)
-    for (recorded, replayed) in cursors { text = text.replacing(recorded, with: replayed) }
-    return Array(text.utf8)
+    switch frame {
+    case .string(let text): return cursors[text].map(JSONValue.string) ?? frame
+    case .array(let items): return .array(items.map(substituted))
+    case .object(let object):
+      var result = JSONObject()
+      for member in object { result[member.key] = substituted(member.value) }
+      return .object(result)
+    default: return frame
+    }
   }
 
   private mutating func difference(_ left: JSONValue, _ right: JSONValue, at path: String) -> String? {

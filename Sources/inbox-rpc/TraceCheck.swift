@@ -1,4 +1,5 @@
 import JSON
+import LintReport
 
 /// One pass of `TraceContract` over a trace: remembers the requests sent so that each reply is
 /// checked against the schema of the method it answers.
@@ -8,8 +9,11 @@ struct TraceCheck {
   private(set) var findings: [TraceFinding] = []
   /// Each message the host sent, with its reply: one subject of the report each.
   private(set) var exchanges: [Exchange] = []
-  /// Requests not answered yet, by the id's JSON text: the method, the line that sent it, its exchange.
-  private var pending: [String: (method: String, line: Int, id: JSONValue, exchange: Int)] = [:]
+  /// Requests not answered yet, by the id's JSON text: the method, where its id is, its exchange.
+  private var pending: [String: Pending] = [:]
+  typealias Pending = (method: String, position: SourcePosition, id: JSONValue, exchange: Int)
+  /// The line of the record being checked, for the positions of its findings.
+  private var text: SourceText?
   /// The exchange the message being checked belongs to (nil: a notification of the server, or a
   /// reply to nothing).
   private var current: Int?
@@ -48,12 +52,37 @@ struct TraceCheck {
 
   mutating func add(
     _ line: Int, _ id: JSONValue?, _ place: Place, _ rule: String, _ severity: TraceFinding.Severity,
-    _ message: String
+    _ message: String, at position: SourcePosition? = nil
   ) {
     findings.append(
       TraceFinding(
-        file: file, line: line, id: id, path: place.path.isEmpty ? "frame" : place.path, pointer: place.pointer,
-        rule: rule, severity: severity, message: message, exchange: current))
+        file: file, position: position ?? self.position(of: place.pointer, line: line), id: id,
+        path: place.path.isEmpty ? "frame" : place.path, pointer: place.pointer, rule: rule, severity: severity,
+        message: message, exchange: current))
+  }
+
+  /// Where `pointer` leads in the record being checked: its line, and the column in that line alone
+  /// (never a walk from the top of the file, so each finding costs the length of its line at most).
+  private func position(of pointer: JSONPointer, line: Int) -> SourcePosition {
+    guard let text else { return SourcePosition(line: line, column: 1) }
+    var position = SourcePosition(offset: text.offset(of: pointer), in: text.bytes)
+    position.line = line
+    return position
+  }
+
+  /// One entry of the trace, in order.
+  mutating func take(_ entry: TraceLog.Entry) {
+    switch entry {
+    case .gap(let gap):
+      text = nil
+      current = nil
+      add(
+        gap.line, nil, Place(path: "frame", pointer: JSONPointer()), gap.isDrop ? "trace-gap" : "trace-record",
+        gap.isDrop ? .warning : .error, gap.reason)
+    case .record(let record):
+      text = record.text
+      check(record)
+    }
   }
 
   private mutating func add(_ line: Int, _ id: JSONValue?, _ problem: TraceContract.Problem, at place: Place) {
@@ -61,7 +90,7 @@ struct TraceCheck {
     add(line, id, Place(path: problem.path, pointer: pointer), problem.rule, .error, problem.message)
   }
 
-  mutating func check(_ record: TraceLog.Record) {
+  private mutating func check(_ record: TraceLog.Record) {
     let frame = Place(path: "", pointer: JSONPointer(["frame"]))
     if record.isText {
       current = record.direction == .incoming ? open(record.line, "a frame that is not JSON") : nil
@@ -107,7 +136,7 @@ struct TraceCheck {
     }
     if name == "initialize", message["params"]?["protocolVersion"] != nil { isMCP = true }
     if isMCP {
-      if let id, let current { pending[id.jsonString] = (name, line, id, current) }
+      if let id, let current { pending[id.jsonString] = (name, idPosition(place, line: line), id, current) }
       if name == "tools/call" { checkToolCall(message, id: id, line: line, place: place) }
       if name == "notifications/cancelled", let target = message["params"]?["requestId"] {
         cancelled.insert(target.jsonString)
@@ -127,8 +156,13 @@ struct TraceCheck {
         add(line, id, place.member("id"), "envelope", .error, "\(name) is a notification: it takes no id")
         return
       }
-      if let current { pending[id.jsonString] = (name, line, id, current) }
+      if let current { pending[id.jsonString] = (name, idPosition(place, line: line), id, current) }
     }
+  }
+
+  /// Where a request's id is: its no-reply warning, if it gets one at the end, points there.
+  private func idPosition(_ place: Place, line: Int) -> SourcePosition {
+    position(of: place.member("id").pointer, line: line)
   }
 
   /// A reply or a notification from the server.
@@ -193,10 +227,15 @@ struct TraceCheck {
 
   /// Requests never answered (unless cancelled): the server owes a reply to each.
   mutating func finish() {
-    for (key, request) in pending where !cancelled.contains(key) {
+    // In the order they were sent (exchanges are numbered in that order), not the dictionary's.
+    var bySending = [(key: String, request: Pending)?](repeating: nil, count: exchanges.count)
+    for (key, request) in pending { bySending[request.exchange] = (key, request) }
+    for case let (key, request)? in bySending where !cancelled.contains(key) {
       current = request.exchange
       let place = Place(path: "id", pointer: JSONPointer(["frame", "id"]))
-      add(request.line, request.id, place, "no-reply", .warning, "\(request.method) was never answered in the trace")
+      add(
+        request.position.line, request.id, place, "no-reply", .warning,
+        "\(request.method) was never answered in the trace", at: request.position)
     }
   }
 }

@@ -2,6 +2,7 @@ import InboxApp
 import InboxMCP
 import JSON
 import JSONSchema
+import Posix
 
 /// Checks a trace against the contract in Schemas/openrpc.json: every request and notification
 /// the host sent (method known, params valid), every reply (matched to its request by id) against
@@ -24,19 +25,16 @@ struct TraceContract {
     }
   }
 
-  /// Every finding in `log`, in trace order, and the host's messages they are about; `file` names
-  /// the trace in each finding.
-  func check(_ log: TraceLog, file: String) -> (findings: [TraceFinding], exchanges: [TraceCheck.Exchange]) {
-    var run = TraceCheck(file: file, contract: self)
-    for gap in log.gaps {
-      let dropped = gap.reason.contains("dropped")
-      run.add(
-        gap.line, nil, TraceCheck.Place(path: "frame", pointer: JSONPointer()), dropped ? "trace-gap" : "trace-record",
-        dropped ? .warning : .error, gap.reason)
+  /// Every finding in the trace at `path`, and the host's messages they are about: one pass, one
+  /// line in memory at a time.
+  func check(_ path: String) throws(SystemError) -> TraceCheck {
+    var run = TraceCheck(file: path, contract: self)
+    try TraceLog.read(path) { entry in
+      run.take(entry)
+      return true
     }
-    for record in log.records { run.check(record) }
     run.finish()
-    return (run.findings.sorted { $0.line < $1.line }, run.exchanges)
+    return run
   }
 
   func method(_ name: String) -> JSONValue? { methods[name] }

@@ -1,4 +1,5 @@
 import JSON
+import LintReport
 
 /// One thing `check-trace` says about one message of a trace: where (file, line, the message's id,
 /// a JSON path inside the frame), which rule, how much it matters, and why.
@@ -8,7 +9,9 @@ struct TraceFinding {
   }
 
   var file: String
-  var line: Int
+  /// The trace's line, and the column where the offending value starts in it.
+  var position: SourcePosition
+  var line: Int { position.line }
   /// The JSON-RPC id of the message (or of the request a reply answers); nil for none.
   var id: JSONValue?
   /// Where in the frame: `params.limit`, `[1].result.items[0].kind`, or `frame` for the whole.

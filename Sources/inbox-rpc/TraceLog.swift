@@ -1,8 +1,10 @@
 import JSON
+import LintReport
 import Posix
 
-/// A trace written by `--trace`, read back: one record per line (see docs/tracing.md).
-struct TraceLog {
+/// A trace written by `--trace`, read back one line at a time (see docs/tracing.md): only the line
+/// being read is held, so a trace of any length is read in memory bounded by its longest frame.
+enum TraceLog {
   enum Direction: String {
     case incoming = "in"
     case outgoing = "out"
@@ -14,50 +16,65 @@ struct TraceLog {
     /// Milliseconds since the Unix epoch.
     var time: Int64
     var direction: Direction
-    /// The frame; a frame that was not JSON is kept as a string, and `isText` says so.
+    /// The frame; one that could not be parsed is kept as the prefix of its digest (`isText`).
     var frame: JSONValue
     var isText: Bool
+    /// The line as written, for positions in it.
+    var text: SourceText
   }
 
   /// A line that is not a record, or a gap the writer left (`{"t", "dropped": N}`).
   struct Gap {
     var line: Int
     var reason: String
+    var isDrop: Bool
   }
 
-  var records: [Record] = []
-  var gaps: [Gap] = []
-  /// The file as read, and where each line starts in it (`lineStarts[0]` is line 1's).
-  var bytes: [UInt8] = []
-  var lineStarts: [Int] = []
+  enum Entry {
+    case record(Record)
+    case gap(Gap)
+  }
 
-  /// The trace in `path`; a file that cannot be read throws, a bad line is a gap.
-  static func read(_ path: String) throws(SystemError) -> TraceLog {
-    let bytes = try Files.contents(of: path)
-    var log = TraceLog()
-    log.bytes = bytes
-    for (index, text) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-      let number = index + 1
-      log.lineStarts.append(text.startIndex)
-      guard !text.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) else { continue }
-      guard let value = try? JSONValue.parse(bytes: text, options: JSONReadOptions(maxDepth: 2000)) else {
-        log.gaps.append(Gap(line: number, reason: "not a trace record: the line is not JSON"))
-        continue
-      }
-      if let dropped = value["dropped"]?.intValue {
-        log.gaps.append(Gap(line: number, reason: "\(dropped) frames were dropped here (the trace fell behind)"))
-        continue
-      }
-      guard let time = value["t"]?.intValue, let direction = value["dir"]?.stringValue.flatMap(Direction.init),
-        let frame = value["frame"]
-      else {
-        log.gaps.append(Gap(line: number, reason: "not a trace record: it needs t, dir (in or out) and frame"))
-        continue
-      }
-      let isText = frame.stringValue != nil
-      log.records.append(Record(line: number, time: time, direction: direction, frame: frame, isText: isText))
+  private static let options = JSONReadOptions(maxDepth: 2000)
+
+  /// Calls `each` with every record and gap of the trace in `path`, in order, until it returns false.
+  /// A path that is not a regular file (a FIFO, a device) or cannot be read throws.
+  static func read(_ path: String, _ each: (Entry) -> Bool) throws(SystemError) {
+    var file = try RegularFile(path: path)
+    var number = 0
+    while let text = try file.nextLine() {
+      number += 1
+      guard let entry = entry(text, line: number) else { continue }
+      guard each(entry) else { return }
     }
-    return log
+  }
+
+  /// The record or gap on one line; nil for a blank line.
+  static func entry(_ text: ArraySlice<UInt8>, line number: Int) -> Entry? {
+    guard !text.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) else { return nil }
+    guard let value = try? JSONValue.parse(bytes: text, options: options) else {
+      return .gap(Gap(line: number, reason: "not a trace record: the line is not JSON", isDrop: false))
+    }
+    if let dropped = value["dropped"]?.intValue {
+      return .gap(
+        Gap(line: number, reason: "\(dropped) frames were dropped here (the trace fell behind)", isDrop: true))
+    }
+    guard let time = value["t"]?.intValue, let direction = value["dir"]?.stringValue.flatMap(Direction.init) else {
+      return .gap(Gap(line: number, reason: "not a trace record: it needs t, dir (in or out) and frame", isDrop: false))
+    }
+    if let frame = value["frame"] {
+      let record = Record(
+        line: number, time: time, direction: direction, frame: frame, isText: frame.stringValue != nil,
+        text: SourceText(Array(text)))
+      return .record(record)
+    }
+    if let prefix = value["unparsed"]?["prefix"]?.stringValue {
+      let record = Record(
+        line: number, time: time, direction: direction, frame: .string(prefix), isText: true,
+        text: SourceText(Array(text)))
+      return .record(record)
+    }
+    return .gap(Gap(line: number, reason: "not a trace record: it needs t, dir (in or out) and frame", isDrop: false))
   }
 
   /// The messages of a frame, each with its index when the frame is a batch.

@@ -22,22 +22,29 @@ enum TraceReport {
     Rule(id: "trace-gap", summary: "The trace dropped frames here (it fell behind).", severity: .warning),
   ]
 
-  static func subjects(_ log: TraceLog, file: String, contract: TraceContract) -> [Report.Subject] {
-    let (findings, exchanges) = contract.check(log, file: file)
-    let text = SourceText(log.bytes)
-    var byExchange = [[Finding]](repeating: [], count: exchanges.count)
+  /// The subjects of one checked trace, each subject's findings in the order of their lines.
+  static func subjects(_ run: TraceCheck) -> [Report.Subject] {
+    var byExchange = [[TraceFinding]](repeating: [], count: run.exchanges.count)
     var loose: [Finding] = []
-    for found in findings {
-      let start = found.line - 1 < log.lineStarts.count ? log.lineStarts[found.line - 1] : 0
-      let finding = Finding(
-        file: file, position: text.position(of: found.pointer, inValueAt: start), pointer: found.pointer,
-        ruleId: found.rule, severity: found.severity == .error ? .error : .warning,
-        message: found.reportMessage)
-      if let exchange = found.exchange { byExchange[exchange].append(finding) } else { loose.append(finding) }
+    for found in run.findings {
+      if let exchange = found.exchange { byExchange[exchange].append(found) } else { loose.append(finding(found)) }
     }
-    var subjects = zip(exchanges, byExchange).map { Report.Subject(file: file, name: $0.0.name, findings: $0.1) }
-    if !loose.isEmpty { subjects.append(Report.Subject(file: file, name: "the trace", findings: loose)) }
+    var subjects = zip(run.exchanges, byExchange).map { exchange, found in
+      // A few each: a request's, its reply's, and a warning added at the end about the request.
+      let ordered =
+        found.count < 2
+        ? found
+        : found.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+      return Report.Subject(file: run.file, name: exchange.name, findings: ordered.map(finding))
+    }
+    if !loose.isEmpty { subjects.append(Report.Subject(file: run.file, name: "the trace", findings: loose)) }
     return subjects
+  }
+
+  private static func finding(_ found: TraceFinding) -> Finding {
+    Finding(
+      file: found.file, position: found.position, pointer: found.pointer, ruleId: found.rule,
+      severity: found.severity == .error ? .error : .warning, message: found.reportMessage)
   }
 
   static func report(_ subjects: [Report.Subject]) -> Report {

@@ -15,20 +15,22 @@ import Posix
 // inbox-rpc: parse the command line, open the store, reserve stdout for frames, serve until end of input.
 
 let environment = Environment.process
-if CommandLine.arguments.dropFirst().first == "lint" {
-  exit(LintCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+// As the system gave them: a file name that is not UTF-8 is opened as given and shown escaped.
+let commandLine = FileName.arguments
+if commandLine.dropFirst().first == "lint" {
+  exit(LintCommand.run(Array(commandLine.dropFirst(2))))
 }
-if CommandLine.arguments.dropFirst().first == "preview" {
-  exit(PreviewCommand.run(Array(CommandLine.arguments.dropFirst(2)), environment: environment))
+if commandLine.dropFirst().first == "preview" {
+  exit(PreviewCommand.run(Array(commandLine.dropFirst(2)), environment: environment))
 }
-if CommandLine.arguments.dropFirst().first == "check-trace" {
-  exit(CheckTraceCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+if commandLine.dropFirst().first == "check-trace" {
+  exit(CheckTraceCommand.run(Array(commandLine.dropFirst(2))))
 }
-if CommandLine.arguments.dropFirst().first == "replay" {
-  exit(ReplayCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+if commandLine.dropFirst().first == "replay" {
+  exit(ReplayCommand.run(Array(commandLine.dropFirst(2))))
 }
 // `inbox-rpc mcp [options]`: the same server behind the Model Context Protocol.
-var arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(commandLine.dropFirst())
 let mcpMode = arguments.first == "mcp"
 if mcpMode { arguments.removeFirst() }
 let options: Options
@@ -41,6 +43,11 @@ do {
 if options.showHelp {
   StandardStreams.writeStdout((mcpMode ? MCPHelp.text : Options.help) + "\n")
   exit(0)
+}
+let toolSelection = ToolSelection(readOnly: options.readOnly, names: options.tools)
+if let problem = MCPHelp.problem(with: toolSelection, mcpMode: mcpMode) {
+  StandardStreams.writeStderr("inbox-rpc: \(problem)\nRun 'inbox-rpc mcp --help' for usage.\n")
+  exit(2)
 }
 if options.showVersion {
   let report = VersionReport(libcurl: environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl)
@@ -64,7 +71,7 @@ let tracer: Tracer?
 do {
   tracer = try TraceSetup.tracer(options, token: token?.0, environment: environment, logger: logger)
 } catch {
-  StandardStreams.writeStderr("inbox-rpc: \(error)\n")
+  StandardStreams.writeStderr("inbox-rpc: \(String(describing: error).escapingControlCharacters)\n")
   exit(2)
 }
 
@@ -76,7 +83,7 @@ let store: InboxStore
 do {
   store = try InboxStore.open(storeOptions)
 } catch {
-  StandardStreams.writeStderr("inbox-rpc: \(error)\n")
+  StandardStreams.writeStderr("inbox-rpc: \(String(describing: error).escapingControlCharacters)\n")
   switch error.kind {
   case .corrupt: exit(4)
   case .tooNew: exit(5)
@@ -97,7 +104,16 @@ serverOptions.inbox.messageLimit = MessageSizeLimit(bytes: options.maxMessageByt
 serverOptions.inbox.maxReplyBytes = options.maxReplyBytes
 // Without a CA file of our own, the system's store; SSL_CERT_FILE names another, as for the curl tool.
 serverOptions.inbox.sync.caFile = options.backendCAFile ?? environment["SSL_CERT_FILE"]
-serverOptions.inbox.sync.proxy = ProxySettings(environment: environment)
+serverOptions.inbox.sync.proxy = options.sandbox ? .direct : ProxySettings(environment: environment)
+if options.sandbox {
+  // Every call to the one listener named, or none: whatever a replayed config.set names.
+  if case .some(.some(let listener)) = options.backend.baseURL {
+    serverOptions.inbox.sync.confinedTo = .some(listener)
+  } else {
+    serverOptions.inbox.sync.confinedTo = .some(nil)
+  }
+  serverOptions.inbox.sync.caFile = nil
+}
 serverOptions.inbox.sync.libcurl = environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl
 if let proxy = serverOptions.inbox.sync.proxy.summary {
   if serverOptions.inbox.sync.proxy.isUsable { logger.info(proxy) } else { logger.warn(proxy) }
@@ -109,7 +125,7 @@ let session: InboxServer.Session
 do {
   session = try InboxServer.Session(options: serverOptions, store: store)
 } catch {
-  StandardStreams.writeStderr("inbox-rpc: cannot start: \(error)\n")
+  StandardStreams.writeStderr("inbox-rpc: cannot start: \(String(describing: error).escapingControlCharacters)\n")
   exit(3)
 }
 if let outcome = session.startupOutcome, outcome.accountChanged {
@@ -124,14 +140,22 @@ configuration.json.maxDepth = options.maxDepth
 configuration.writerIsFree = { store.writerIsFree }
 configuration.tracer = tracer
 
+configuration.outputPatience = options.outputPatience
+
 // A host that closed stdout is gone: every reported change is already committed, so leave quietly.
-let writer = OutputWriter(fd: protocolFD, tracer: tracer) {
-  logger.info("stdout closed by the host; exiting")
+// One that took none of the output waiting for it for the patience has stopped reading: leave,
+// saying so, with the replies it did not take.
+let writer = OutputWriter(fd: protocolFD, tracer: tracer) { outcome in
+  if outcome == .stalled {
+    logger.warn("the host took no output for \(options.outputPatience) s; replies dropped, exiting")
+  } else {
+    logger.info("stdout closed by the host; exiting")
+  }
   tracer?.finish()
   logger.flush()
-  _exit(0)
+  _exit(outcome == .stalled ? 6 : 0)
 }
-let mcp = mcpMode ? MCPServer(inbox: session.inbox) : nil
+let mcp = mcpMode ? MCPServer(inbox: session.inbox, tools: toolSelection) : nil
 if let mcp { mcp.configure(&configuration) }
 let connection = Connection(
   configuration: configuration, registry: mcp?.registry ?? session.registry, writer: writer, logger: logger)
@@ -144,5 +168,6 @@ let code = connection.serve(input: STDIN_FILENO)
 session.stop()
 do { try store.close() } catch { logger.error("closing the store: \(error)") }
 if let dropped = tracer?.finish(), dropped > 0 { logger.warn("trace: \(dropped) frames dropped (see docs/tracing.md)") }
+logger.info("every reply written; exiting with status \(code)")
 logger.flush()
 exit(code)

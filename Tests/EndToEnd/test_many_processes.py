@@ -105,9 +105,7 @@ def test_an_mcp_subscriber_hears_a_change_made_through_json_rpc_elsewhere(store_
     (rpc,) = peers(store_path, 1, servers)
     mcp = MCPPeer(store_path)
     try:
-        mcp.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                "clientInfo": {"name": "test", "version": "1"}})
-        mcp.notify("notifications/initialized")
+        mcp.handshake()
         for uri in ("inbox://counts", "inbox://message/summer-sale"):
             assert mcp.call("resources/subscribe", {"uri": uri}) == {}
         rpc.call("message.dismiss", {"id": "welcome"})
@@ -145,6 +143,11 @@ class MCPPeer(SyncServer):
 
     def __init__(self, store: str):
         super().__init__(store, [], clock=None, face="mcp")
+
+    def handshake(self) -> None:
+        self.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                 "clientInfo": {"name": "test", "version": "1"}})
+        self.notify("notifications/initialized")
 
     def call(self, method, params=None, timeout=10.0):
         reply = self.reply(self.send(method, params), timeout)
@@ -220,3 +223,194 @@ def test_periodic_syncs_of_several_servers_make_the_calls_of_one(store_path, bac
     fetches = len(backend.calls("getInboxMessages"))
     # One server would make seconds / interval fetches (3); three without the skip about 9.
     assert 2 <= fetches <= seconds // interval + 2, fetches
+
+
+# -- odd timing, odd files, a third program ------------------------------------------------------
+
+LEASE_WAIT = 90.0  # the documented 15 s without a sign of life, plus a loaded machine's slack
+
+
+def untold(server: SyncServer) -> dict:
+    """Waits for the note without ids (`feed.changed {reason: elsewhere}` alone)."""
+    def matches(message: dict) -> bool:
+        return message.get("method") == "feed.changed" and message.get("params") == {"reason": "elsewhere"}
+    return wait_for(server, matches, "feed.changed elsewhere without ids", timeout=60)
+
+
+@pytest.mark.timeout(300)
+def test_a_listener_further_behind_than_the_log_keeps_hears_the_note_without_ids(store_path, backend, servers):
+    a = start_server(servers, store_path, backend)
+    b = start_server(servers, store_path, backend)
+    for index in range(10_000):
+        backend.add_message(f"bulk-{index:05}")
+    b.sync(timeout=120)
+    mcp = MCPPeer(store_path)
+    try:
+        mcp.handshake()
+        assert mcp.call("resources/subscribe", {"uri": "inbox://message/bulk-00001"}) == {}
+        b.call("feed.markAllRead", timeout=120)
+        untold(a)
+        # No ids at all: nothing named that could stand for the whole change.
+        assert all(set(p) == {"reason"} for p in changes(a, "elsewhere")), changes(a, "elsewhere")[:1]
+        # MCP: every subscribed URI may have changed.
+        mcp.wait("notifications/resources/updated", uri="inbox://message/bulk-00001")
+        # Then it hears the next change exactly.
+        b.call("message.dismiss", {"id": "bulk-00042"})
+        elsewhere(a, removed=["bulk-00042"])
+    finally:
+        mcp.close()
+
+
+def test_a_row_a_third_program_plants_in_the_log_is_not_trusted(store_path, servers):
+    import sqlite3
+    a, b = peers(store_path, 2, servers)
+    with sqlite3.connect(store_path) as planted:
+        planted.execute("INSERT INTO change_log VALUES (9223372036854775807, 'planted-id', 0, 1, 0)")
+    b.call("message.dismiss", {"id": "welcome"})
+    elsewhere(a, removed=["welcome"])
+    b.call("message.markRead", {"ids": ["summer-sale"]})
+    elsewhere(a, updated=["summer-sale"])
+    with sqlite3.connect(store_path) as planted:  # numbered right after the log's own rows
+        planted.execute("INSERT INTO change_log SELECT max(seq) + 1, 'planted-2', 0, 1, 0 FROM change_log "
+                        "WHERE seq < 9007199254740992")
+    b.call("message.dismiss", {"id": "plain-note"})
+    elsewhere(a, removed=["plain-note"])
+    for params in changes(a):
+        assert not {"planted-id", "planted-2"} & set(params.get("added", []) + params.get("updated", [])), params
+
+
+def test_a_deleted_signal_file_is_made_again_and_old_and_new_servers_hear_each_other(store_path, servers):
+    import os
+    a, b = peers(store_path, 2, servers)
+    os.unlink(store_path + "-signal")
+    # The old servers still hear each other on the file they share.
+    a.call("message.markRead", {"ids": ["plain-note"]})
+    elsewhere(b, updated=["plain-note"])
+    # A new server makes the file again; the running ones see it appear and join it.
+    c = SyncServer(store_path, [], clock=None)
+    servers.append(c)
+    c.call("message.dismiss", {"id": "welcome"})
+    elsewhere(a, removed=["welcome"])
+    elsewhere(b, removed=["welcome"])
+    a.call("message.markRead", {"ids": ["summer-sale"]})
+    elsewhere(c, updated=["summer-sale"])
+    elsewhere(b, updated=["summer-sale"])
+
+
+def test_a_fifo_put_in_place_of_the_signal_file_makes_every_server_warn(store_path, servers):
+    import os
+    a, b = peers(store_path, 2, servers)
+    os.unlink(store_path + "-signal")
+    os.mkfifo(store_path + "-signal", 0o600)
+    for server in (a, b):
+        deadline = time.monotonic() + WAIT
+        while "cannot be used again" not in server.stderr_text():
+            assert time.monotonic() < deadline, server.stderr_text()[-800:]
+            time.sleep(0.02)
+        assert "not a regular file" in server.stderr_text() and "restart the servers" in server.stderr_text()
+
+
+def test_a_store_moved_away_while_open_keeps_every_acknowledged_change(store_path, servers):
+    import os
+    import sqlite3
+    (a,) = peers(store_path, 1, servers)
+    told = ["welcome", "summer-sale", "hero-banner"]
+    for id in told:
+        a.call("message.dismiss", {"id": id})
+    moved = store_path + ".moved"
+    os.rename(store_path, moved)
+    assert a.error_of("message.dismiss", {"id": "plain-note"})["data"]["kind"] == "fileGone"
+    # A server started at the old name while the first still runs gets a store of its own.
+    other = SyncServer(store_path, ["--sample-feed"], clock=None)
+    servers.append(other)
+    other.call("message.markRead", {"ids": ["plain-note"]})
+    assert other.close() == 0
+    assert a.close() == 0
+    os.replace(moved, store_path)
+    for suffix in ("-wal", "-shm"):
+        if os.path.exists(store_path + suffix):
+            os.unlink(store_path + suffix)
+    with sqlite3.connect(store_path) as moved_back:
+        gone = {row[0] for row in moved_back.execute("SELECT id FROM messages WHERE status = 4")}
+    assert set(told) <= gone, gone
+
+
+def sync_progress(server: SyncServer) -> list[str]:
+    return [n["params"]["stage"] for n in server.notifications_of("sync.progress")]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("how", ["SIGSTOP", "SIGKILL"])
+@pytest.mark.parametrize("victim", [0, 1, 2])
+def test_any_one_of_three_stopped_or_killed_mid_sync_leaves_the_others_reading_writing_and_syncing(
+        store_path, backend, servers, victim, how):
+    import signal
+    group = [start_server(servers, store_path, backend) for _ in range(3)]
+    backend.add_message("remote-1")
+    victim_server = group[victim]
+    others = [server for server in group if server is not victim_server]
+    # The victim is stopped (or killed) mid-fetch, holding the sync lease.
+    backend.trickle = 30.0
+    victim_server.send("feed.sync", {"force": True})
+    wait_calls(backend, "getInboxMessages", 1)
+    victim_server.proc.send_signal(getattr(signal, how))
+    try:
+        backend.trickle = 0
+        for index, server in enumerate(others):
+            assert server.call("feed.counts")["total"] >= 0
+            server.call("message.ingest", {"payload": push_payload(f"push-{index}")})
+        syncs = [server.send("feed.sync", {"force": True}) for server in others]
+        for server, id in zip(others, syncs):
+            reply = server.reply(id, LEASE_WAIT)
+            assert "result" in reply, reply
+        if how == "SIGSTOP":  # the first to meet the lease held said it waited
+            assert any("wait" in sync_progress(server) for server in others)
+        for server in others:
+            assert {"push-0", "push-1", "remote-1"} <= set(server.feed())
+    finally:
+        victim_server.proc.send_signal(signal.SIGCONT)
+    victim_server.kill()
+    fresh = SyncServer(store_path, [], clock=None)
+    servers.append(fresh)
+    assert {"push-0", "push-1", "remote-1"} <= set(fresh.feed())
+
+
+def test_an_mcp_subscription_to_another_form_of_a_uri_is_notified_in_that_form(store_path, servers):
+    (rpc,) = peers(store_path, 1, servers)
+    mcp = MCPPeer(store_path)
+    try:
+        mcp.handshake()
+        odd = "inbox://message/%77elcome"  # `welcome`, one letter percent-encoded
+        assert mcp.call("resources/subscribe", {"uri": odd}) == {}
+        assert '"welcome"' in mcp.call("resources/read", {"uri": odd})["contents"][0]["text"]
+        rpc.call("message.markRead", {"ids": ["welcome"]})
+        mcp.wait("notifications/resources/updated", uri=odd)
+        # Unsubscribed in its canonical form, it is heard no more.
+        assert mcp.call("resources/unsubscribe", {"uri": "inbox://message/welcome"}) == {}
+        rpc.call("message.dismiss", {"id": "welcome"})
+        mcp.wait("notifications/resources/list_changed")
+        updated = [n for n in mcp.notifications if n.get("method") == "notifications/resources/updated"]
+        assert len(updated) == 1, updated
+    finally:
+        mcp.close()
+
+
+def test_a_process_stopped_while_opening_the_store_holds_up_another_start_for_a_bounded_time(store_path, servers):
+    import fcntl
+    import os
+    import struct
+    (a,) = peers(store_path, 1, servers)
+    # What a server stopped while opening holds: the open-file-description lock on the signal
+    # file's first byte.
+    fd = os.open(store_path + "-signal", os.O_RDWR)
+    try:
+        fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqixxxx", fcntl.F_WRLCK, os.SEEK_SET, 0, 1, 0))
+        late = SyncServer(store_path, [], clock=None)
+        servers.append(late)
+        assert late.call("feed.counts", timeout=60)["total"] == 10
+        assert "opening it anyway" in late.stderr_text()
+        # Once open, it hears the others as usual.
+        a.call("message.dismiss", {"id": "welcome"})
+        elsewhere(late, removed=["welcome"])
+    finally:
+        os.close(fd)

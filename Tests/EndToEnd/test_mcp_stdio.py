@@ -69,9 +69,10 @@ def mcp(tmp_path):
             server.proc.kill()
 
 
-def test_both_handshake_revisions_are_echoed_and_others_get_the_newest(mcp):
+def test_each_handshake_revision_is_echoed_and_others_get_the_newest(mcp):
     server = mcp("--sample-feed")
-    for asked, answered in [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"), ("2024-11-05", "2025-11-25")]:
+    for asked, answered in [("2025-03-26", "2025-03-26"), ("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"),
+                            ("2024-11-05", "2025-11-25")]:
         result = server.initialize(asked)
         assert result["protocolVersion"] == answered
         assert result["serverInfo"]["name"] == "inbox-rpc" and result["instructions"]
@@ -82,7 +83,8 @@ def test_both_handshake_revisions_are_echoed_and_others_get_the_newest(mcp):
 def test_the_stateless_revision_checks_every_request(mcp):
     server = mcp("--sample-feed")
     discovered = server.call("server/discover", {"_meta": META})["result"]
-    assert discovered["supportedVersions"] == [MODERN] and discovered["serverInfo"]["name"] == "inbox-rpc"
+    assert discovered["supportedVersions"] == [MODERN] and "serverInfo" not in discovered  # not in DiscoverResult
+    assert discovered["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "inbox-rpc"
     listed = server.call("tools/list", {"_meta": META})["result"]
     assert listed["resultType"] == "complete" and listed["ttlMs"] == 0 and listed["cacheScope"] == "private"
     assert listed["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "inbox-rpc"
@@ -122,8 +124,7 @@ def test_unread_stderr_never_stalls_the_mcp_server(mcp):
     for _ in range(n):
         assert server.recv(5)["result"] == {}
     server.close_stdin()
-    rc, elapsed = server.wait_exit(5)
-    assert rc == 0 and elapsed < 3
+    assert server.wait_exit()[0] == 0
 
 
 def test_framing_limits_hold_and_the_server_keeps_serving(mcp):
@@ -167,8 +168,9 @@ def test_a_cancelled_request_gets_no_reply_and_end_of_input_closes_streams(mcp):
     server.close_stdin()
     closing = server.recv(3, skip_notifications=False)
     assert closing["id"] == "stream-2" and closing["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "stream-2"
-    rc, elapsed = server.wait_exit(3)
-    assert rc == 0 and elapsed < 1.5
+    rc, _ = server.wait_exit()
+    # The streams ended at end of input, not by the drain's cancel.
+    assert rc == 0 and b"cancelling" not in server.stderr_bytes()
     assert b'"stream-1"' not in bytes(server.stdout_all).split(b"\n", 4)[-1], "a cancelled request is not answered"
 
 
@@ -221,7 +223,9 @@ def test_tool_schemas_are_derived_from_the_contract(mcp):
     tools = {tool["name"]: tool for tool in server.call("tools/list")["result"]["tools"]}
     assert set(tools) == set(TOOL_METHODS)
     for name, method in TOOL_METHODS.items():
-        params = [p for p in methods[method]["params"] if name != "lint_payload" or p["name"] != "id"]
+        # lint_payload has no id, and gives a verdict per platform whatever perPlatform would say.
+        params = [p for p in methods[method]["params"]
+                  if name != "lint_payload" or p["name"] not in ("id", "perPlatform")]
         expected_input = {"type": "object", "properties": {p["name"]: p["schema"] for p in params}}
         required = [p["name"] for p in params if p.get("required")]
         if required:
@@ -240,7 +244,8 @@ def test_tool_schemas_are_derived_from_the_contract(mcp):
 
 def test_tool_list_is_small_and_cards_are_given_compact(mcp):
     """A host sends the tool list to its model in every session: at most 30 KiB for all 15 tools
-    (96 KiB when each output carried the card's full shape), the card as every card's members, typed."""
+    (96 KiB when each output carried the card's full shape; 24 KiB for 13 tools before the locale
+    attribute and the per-platform cards of resolve and lint), the card as every card's members, typed."""
     server = mcp()
     server.initialize()
     listed = server.call("tools/list")["result"]

@@ -11,8 +11,8 @@ import shutil
 import pytest
 from playwright.sync_api import sync_playwright
 
-from preview_browser import (PHONE, ax_nodes, chromium_path, facts, feed_cards, make_pages, open_page, sample_store,
-                             screenshot, temporary_directory)
+from preview_browser import (CLOCK, DATA, PHONE, ax_nodes, chromium_path, cli, facts, feed_cards, make_pages,
+                             open_page, sample_store, screenshot, temporary_directory)
 
 LAYOUTS = {"banner", "captioned", "classic", "carousel", "video", "wallet"}
 CARD_PAGES = ("sample-ios", "sample", "sample-dark", "seed-ios", "hostile", "lint")
@@ -211,3 +211,40 @@ def test_lint_html_shows_the_warnings_beside_each_card(pages, opened):
         refused: s.classList.contains('ik-refused')}))""")
     assert entries and all(entry["label"] for entry in entries)
     assert any(entry["warnings"] for entry in entries)
+
+
+# As the product pages word them (the Russian page keeps "Play video" and "Slide" in English).
+LABELS = {
+    "en": ("Play video", "Slide", "1 of 2", "2 of 2"),
+    "de-AT": ("Video abspielen", "Folie", "1 von 2", "2 von 2"),
+    "es": ("Reproducir video", "Diapositiva", "1 de 2", "2 de 2"),
+    "pt-BR": ("Reproduzir vídeo", "Slide", "1 de 2", "2 de 2"),
+    "zh": ("播放视频", "幻灯片", "第 1 页，共 2 页", "第 2 页，共 2 页"),
+    "ru": ("Play video", "Slide", "1 из 2", "2 из 2"),
+    "fr": ("Play video", "Slide", "1 of 2", "2 of 2"),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(LABELS))
+def test_labels_in_the_locales_language(browser, workdir, locale):
+    """The poster, a caption-less slide and the indicator in the language of --locale, as the
+    product pages word them, read from Chromium's accessibility tree."""
+    page_path = workdir / f"labels-{locale}.html"
+    cli("preview", "--locale", locale, "--now", str(CLOCK), str(DATA / "preview" / "labels.json"),
+        "-o", str(page_path))
+    page, events = open_page(browser, page_path)
+    try:
+        nodes = ax_nodes(page)
+        play, slide, first, second = LABELS[locale]
+        (poster,) = [n for n in nodes if n["role"] == "button" and n["testid"] == "inboxkit.video.play"]
+        assert poster["name"] == play
+        slides = [n["name"] for n in nodes if n["role"] in ("button", "link") and n["name"] in ("New in", slide)]
+        assert slides == ["New in", slide]
+        texts = {n["name"] for n in nodes if n["role"] == "StaticText"}
+        assert {first, second} <= texts
+        # The title follows the locale too where the payload gives it by language.
+        titles = page.eval_on_selector_all(".ik-title", "els => els.map(e => e.textContent)")
+        assert titles[0] == ("Die Enthüllung ansehen" if locale == "de-AT" else "Watch the reveal")
+        assert events.errors == [] and events.dialogs == []
+    finally:
+        page.close()

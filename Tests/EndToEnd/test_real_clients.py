@@ -141,19 +141,18 @@ def test_pylsp_invalid_params(lsp_client):
 
 def test_pylsp_cancel(lsp_client):
     ep = lsp_client.endpoint
-    t0 = time.monotonic()
-    f = ep.request("test.sleep", {"ms": 5000})
+    # A sleep longer than any wait here: its answer can only come from the cancel.
+    f = ep.request("test.sleep", {"ms": 600_000})
     req_id = lsp_client.ids[-1]
     # the server keeps answering while the sleep runs
-    assert ep.request("rpc.ping").result(2) == "pong"
+    assert ep.request("rpc.ping").result(60) == "pong"
     assert f.cancel(), "the future should still be pending"
     # pylsp_jsonrpc sent $/cancelRequest {id}; the server must answer -32800
-    msg = lsp_client.wait_raw(lambda m: m.get("id") == req_id, 3)
+    msg = lsp_client.wait_raw(lambda m: m.get("id") == req_id, 60)
     assert msg.get("error", {}).get("code") == -32800, msg
-    assert time.monotonic() - t0 < 3.0
     with pytest.raises(CancelledError):
         f.result(0)
-    assert ep.request("rpc.ping").result(2) == "pong"
+    assert ep.request("rpc.ping").result(60) == "pong"
 
 
 def test_pylsp_notification_gets_no_reply(lsp_client):

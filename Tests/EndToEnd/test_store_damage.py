@@ -13,7 +13,6 @@ import signal
 import sqlite3
 import subprocess
 import tempfile
-import time
 
 import pytest
 
@@ -194,12 +193,12 @@ def test_a_write_waiting_for_another_process_lock_holds_up_no_read_or_ping(store
     try:
         server.send({"jsonrpc": "2.0", "id": "w1", "method": "message.dismiss", "params": {"id": "m0001"}})
         server.send({"jsonrpc": "2.0", "id": "w2", "method": "message.markRead", "params": {"ids": ["m0002"]}})
-        started = time.monotonic()
+        # Order, not speed: each read's reply is the next frame (call checks its id), ahead of the
+        # stalled writes' replies, which cannot come before the lock is released or times out.
         for method, params in [("rpc.ping", None), ("feed.counts", {}), ("feed.list", {"limit": 10}),
                                ("message.get", {"id": "m0003"})]:
             reply = server.call(method, params) if params is not None else server.call(method)
             assert "result" in reply, reply
-        assert time.monotonic() - started < 1.5, "reads and pings waited behind the stalled writes"
         assert reply["result"]["id"] == "m0003"
     finally:
         other.execute("ROLLBACK")

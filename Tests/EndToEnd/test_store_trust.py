@@ -11,6 +11,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import time
 
 import pytest
 
@@ -48,6 +49,12 @@ def assert_refused(run: subprocess.CompletedProcess, *words: str) -> None:
     assert "refusing the store" in text and "move it away" in text, text
     for word in words:
         assert word in text, (word, text)
+
+
+def remove_companion(path: str) -> None:
+    """The signal file stays beside a closed store: a test that plants its own removes it first."""
+    if os.path.lexists(path):
+        os.remove(path)
 
 
 def as_other_user() -> None:
@@ -111,11 +118,12 @@ def test_a_symbolic_link_as_the_store_is_refused_and_its_target_untouched(place)
     assert os.path.getsize(target) == 0 and mode(target) == 0o644
 
 
-@pytest.mark.parametrize("suffix", ["-wal", "-shm"])
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-signal"])
 def test_a_companion_file_that_is_a_link_or_writable_by_others_is_refused(place, suffix):
     path = os.path.join(place, "inbox.sqlite")
     make_store(path)
     companion = path + suffix
+    remove_companion(companion)
     elsewhere = os.path.join(place, "elsewhere")
     with open(elsewhere, "wb"):
         pass
@@ -128,16 +136,31 @@ def test_a_companion_file_that_is_a_link_or_writable_by_others_is_refused(place,
     assert_refused(start(path), companion, "written by other users")
 
 
-@pytest.mark.parametrize("suffix", ["-wal", "-shm"])
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-signal"])
 def test_a_companion_file_others_can_read_is_made_private_with_a_warning(place, suffix):
     path = os.path.join(place, "inbox.sqlite")
     make_store(path)
+    remove_companion(path + suffix)
     with open(path + suffix, "wb"):
         pass
     os.chmod(path + suffix, 0o644)
     run = start(path)
     assert run.returncode == 0, run.stderr
     assert f"{path}{suffix} could be read by other users (mode 0644); it is now 0600".encode() in run.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-signal"])
+def test_a_companion_that_is_a_fifo_or_a_directory_is_refused(place, suffix, kind):
+    path = os.path.join(place, "inbox.sqlite")
+    make_store(path)
+    companion = path + suffix
+    remove_companion(companion)
+    if kind == "fifo":
+        os.mkfifo(companion, 0o600)
+    else:
+        os.mkdir(companion, 0o700)
+    assert_refused(start(path), companion, "not a regular file")
 
 
 def test_a_directory_others_can_write_is_refused_unless_sticky(place):
@@ -216,3 +239,58 @@ def test_a_store_another_user_made_cannot_point_the_sync_at_their_port(shared_tm
     run = subprocess.run([BIN, "--store", path, "--application", "APP-12345"], input=b"", capture_output=True,
                          timeout=30, env=env)
     assert_refused(run, "another user (uid 65534)")
+
+
+def test_a_signal_file_another_user_planted_is_refused(shared_tmp):
+    as_other_user()
+    path = os.path.join(shared_tmp, "inbox.sqlite")
+    make_store(path)
+    remove_companion(path + "-signal")
+    run_as_nobody(f"umask 0; : > '{path}-signal'")
+    assert_refused(start(path), f"{path}-signal", "another user (uid 65534)")
+    assert os.stat(path + "-signal").st_uid == NOBODY
+
+
+def test_another_users_lock_on_the_store_directory_does_not_stop_the_server(place):
+    as_other_user()
+    os.chmod(place, 0o755)  # others may open it (and so lock it), as a home directory often is
+    path = os.path.join(place, "inbox.sqlite")
+    make_store(path)
+    holder = subprocess.Popen(
+        ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups",
+         "flock", "-x", place, "sleep", "120"])
+    try:
+        # Held by now, or the test would prove nothing.
+        deadline = time.monotonic() + 10
+        while subprocess.run(["flock", "-n", "-s", place, "true"]).returncode == 0:
+            assert time.monotonic() < deadline, "the other user's lock was not taken"
+            time.sleep(0.05)
+        run = start(path)
+        assert run.returncode == 0, run.stderr
+        assert b'"result"' in run.stdout
+    finally:
+        holder.kill()
+        holder.wait(5)
+
+
+def test_a_new_store_beside_a_log_of_another_is_refused_until_that_store_is_back(place):
+    path = os.path.join(place, "inbox.sqlite")
+    # A server killed after a change leaves its frames in the -wal; the store is then moved alone.
+    server = subprocess.Popen([BIN, "--store", path, "--sample-feed"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    server.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"message.dismiss","params":{"id":"welcome"}}\n')
+    server.stdin.flush()
+    while b'"id":1' not in server.stdout.readline():  # the reply, after the feed.changed it reports
+        pass
+    server.kill()
+    server.wait(5)
+    assert os.path.getsize(path + "-wal") > 0
+    os.rename(path, path + ".moved")
+    refused = start(path)
+    text = refused.stderr.decode()
+    assert refused.returncode == 3 and f"{path}-wal holds changes of another store" in text, text
+    assert os.path.getsize(path) == 0
+    os.replace(path + ".moved", path)
+    counts = subprocess.run([BIN, "--store", path], capture_output=True, timeout=30,
+                            input=b'{"jsonrpc":"2.0","id":1,"method":"feed.counts"}\n')
+    assert counts.returncode == 0 and b'"total":9' in counts.stdout, counts  # the dismissal is there

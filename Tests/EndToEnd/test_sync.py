@@ -268,14 +268,13 @@ def test_not_configured(servers, store_path):
 def test_a_sync_is_cancellable_mid_transfer(servers, store_path, backend):
     backend.add_message("a")
     server = start(servers, store_path, backend, "--backend-timeout", "30")
-    backend.fail("timeout", method="getInboxMessages", delay=5)
-    started = time.monotonic()
+    # The backend holds the call past the deadline below: only an aborted transfer answers in time.
+    backend.fail("timeout", method="getInboxMessages", delay=600)
     id = server.send("feed.sync", {"force": True})
     time.sleep(0.3)
     server.notify("$/cancelRequest", {"id": id})
-    reply = server.reply(id, timeout=5)
+    reply = server.reply(id, timeout=120)
     assert reply["error"]["code"] == -32800, reply
-    assert time.monotonic() - started < 2, "the transfer is aborted, not waited for"
     assert server.feed() == {}
     assert server.sync()["added"] == 1
 

@@ -1,11 +1,15 @@
 """A heavy sync is cancellable at every stage: transfer, parse and merge each answer `$/cancelRequest`
-promptly with -32800, and nothing is half-merged (the store is as before the sync, and the next sync
-merges everything). Margins are generous: bench/sync_memory.py holds the real figures."""
+with -32800 before that stage ends, and nothing is half-merged (the store is as before the sync, and
+the next sync merges everything). Order and outcome are asserted, never speed: every wait is for an
+event under a deadline that only catches a hang; how soon a cancel lands is measured by
+bench/sync_memory.py."""
 
 from __future__ import annotations
 
 import json
 import time
+
+import pytest
 
 from sync_support import (  # noqa: F401  (fixtures)
     T0,
@@ -15,7 +19,7 @@ from sync_support import (  # noqa: F401  (fixtures)
     store_path,
 )
 
-PROMPT = 1.0  # seconds; the goal is 250 ms, measured in bench/
+HANG = 500  # seconds: a wait that only catches a hang (a heavy sync on a loaded machine is slow)
 # 120 MB: long enough to check that a cancel during the parse has time to land (the list's
 # messages are parsed one by one, with no tree of the whole reply, which is quick).
 HEAVY = 400_000
@@ -60,11 +64,9 @@ def seeded(servers, store_path, backend):
     return server
 
 
-def cancel(server, id) -> tuple[dict, float]:
-    started = time.monotonic()
+def cancel(server, id) -> dict:
     server.notify("$/cancelRequest", {"id": id})
-    reply = server.reply(id, timeout=60)
-    return reply, time.monotonic() - started
+    return server.reply(id, timeout=HANG)
 
 
 def assert_nothing_half_merged(server, backend) -> None:
@@ -72,62 +74,62 @@ def assert_nothing_half_merged(server, backend) -> None:
     assert server.call("feed.counts")["total"] == 1
     backend.body_override = None
     backend.trickle = 0
-    assert server.sync(timeout=120)["added"] == 0  # the backend's own list ("kept") is merged whole
+    assert server.sync(timeout=HANG)["added"] == 0  # the backend's own list ("kept") is merged whole
 
 
+@pytest.mark.timeout(2 * HANG)
 def test_cancel_during_the_transfer(servers, store_path, backend):
     server = seeded(servers, store_path, backend)
     backend.body_override = inbox_body(20_000)
-    backend.trickle = 30.0
+    backend.trickle = 3 * HANG  # the body takes longer to arrive than any wait: only a cancel ends it
     backend.reset_records()
     id = server.send("feed.sync", {"force": True})
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG
     while not backend.calls("getInboxMessages"):  # the backend's record, not the server's output
         assert time.monotonic() < deadline, "the fetch never reached the backend"
         time.sleep(0.01)
-    time.sleep(0.5)  # into the body, which takes 30 s to arrive
-    reply, latency = cancel(server, id)
+    time.sleep(0.5)  # into the body
+    reply = cancel(server, id)
     assert reply["error"]["code"] == -32800, reply
-    assert latency < PROMPT, latency
+    assert "merge" not in stages(server), "the cancel landed during the transfer"
     assert_nothing_half_merged(server, backend)
 
 
+@pytest.mark.timeout(2 * HANG)
 def test_cancel_during_the_parse(servers, store_path, backend):
     server = seeded(servers, store_path, backend)
     backend.body_override = inbox_body(HEAVY)
     backend.body_sent.clear()
     id = server.send("feed.sync", {"force": True})
-    assert backend.body_sent.wait(60)
-    reply, latency = cancel(server, id)
+    assert backend.body_sent.wait(HANG)
+    reply = cancel(server, id)
     assert reply["error"]["code"] == -32800, reply
     assert "merge" not in stages(server), "the cancel landed before the merge"
-    assert latency < PROMPT, latency
     assert_nothing_half_merged(server, backend)
 
 
+@pytest.mark.timeout(2 * HANG)
 def test_cancel_during_the_merge(servers, store_path, backend):
     server = seeded(servers, store_path, backend)
     backend.body_override = inbox_body(100_000)
     id = server.send("feed.sync", {"force": True})
-    wait_for(server, lambda: "merge" in stages(server), 120)
-    reply, latency = cancel(server, id)
+    wait_for(server, lambda: "merge" in stages(server), HANG)
+    reply = cancel(server, id)
     assert reply["error"]["code"] == -32800, reply
-    assert latency < PROMPT, latency
     assert not [n for n in server.notifications if n.get("method") == "feed.changed"], "nothing was merged"
     assert_nothing_half_merged(server, backend)
 
 
+@pytest.mark.timeout(2 * HANG)
 def test_an_uncancelled_heavy_sync_merges_everything(servers, store_path, backend):
-    """The same reply, left alone, merges whole: the cancels above had work left to cut short."""
+    """The same reply, left alone, goes through every stage and merges whole: the cancels above had
+    stages left to cut short."""
     server = seeded(servers, store_path, backend)
     backend.body_override = inbox_body(HEAVY)
     backend.body_sent.clear()
     id = server.send("feed.sync", {"force": True})
-    assert backend.body_sent.wait(60)
-    sent = time.monotonic()
-    wait_for(server, lambda: "merge" in stages(server), 120)
-    parse = time.monotonic() - sent
-    result = server.reply(id, timeout=120)["result"]
-    merge = time.monotonic() - sent - parse
+    assert backend.body_sent.wait(HANG)
+    result = server.reply(id, timeout=HANG)["result"]
     assert (result["added"], result["removed"]) == (HEAVY, 1), result
-    assert parse > PROMPT and merge > PROMPT, (parse, merge)
+    order = [stage for index, stage in enumerate(stages(server)) if stage not in stages(server)[:index]]
+    assert [stage for stage in order if stage != "push"] == ["fetch", "merge", "done"], stages(server)

@@ -8,6 +8,7 @@ with `inbox-rpc replay`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -232,8 +233,10 @@ def test_the_token_never_reaches_the_trace(tmp_path, source):
         assert secret.encode() not in raw, secret
     assert raw.count(MARKER.encode()) >= 6
     lines = records(trace)
-    assert lines[-1]["frame"] != lines[-2]["frame"]
-    assert any(line["frame"] == f"{MARKER} is not JSON" for line in lines)
+    # the line that is not JSON: a digest of it, never its bytes
+    unparsed = [line["unparsed"] for line in lines if "unparsed" in line]
+    sent = token.encode() + b" is not JSON"
+    assert unparsed == [{"bytes": len(sent), "sha256": hashlib.sha256(sent).hexdigest(), "prefix": " ".join([MARKER] * 4)}]
 
 
 def test_the_trace_file_is_private_and_not_followed(tmp_path):
@@ -439,3 +442,201 @@ def test_an_mcp_trace_checks_each_tool_call_against_the_tools_schemas(tmp_path):
     assert found[(reply + 1, "result")]["pointer"].endswith("/structuredContent/items")
     assert (len(lines), "unknown-tool") in found
     assert check_trace(trace).returncode == 1
+
+
+# -- a replay touches nothing: sandboxed ------------------------------------------------------------
+
+REPLAYER_TOKEN = "replayer-token-3c8e51"
+
+
+def host_frames(path: str, frames: list[dict]) -> None:
+    """A trace of frames a host sent (and nothing recorded back): what an attacker hands over."""
+    write_records(path, [{"t": 1764493500000 + i, "dir": "in", "frame": frame} for i, frame in enumerate(frames)])
+
+
+def attacking_trace(path: str, their_url: str) -> None:
+    backend = {"baseUrl": their_url, "application": "APP-12345"}
+    host_frames(path, [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"backend": backend}},
+        {"jsonrpc": "2.0", "id": 2, "method": "config.set", "params": {"backend": backend}},
+        {"jsonrpc": "2.0", "id": 3, "method": "feed.sync", "params": {"force": True}},
+        {"jsonrpc": "2.0", "id": 4, "method": "feed.markAllRead"},
+        {"jsonrpc": "2.0", "id": 5, "method": "feed.sync", "params": {"force": True}},
+    ])
+
+
+def replayer_environment(tmp_path, own_url: str, proxy_url: str) -> dict:
+    """Every INBOX_RPC_* variable set, as on the machine of someone with an account of their own."""
+    ca_file = tmp_path / "ca.pem"
+    ca_file.write_text("not a certificate\n")
+    return dict(
+        os.environ, INBOX_RPC_API_TOKEN=REPLAYER_TOKEN, INBOX_RPC_APPLICATION="APP-12345", INBOX_RPC_USER_ID="user-1",
+        INBOX_RPC_BACKEND_URL=own_url, INBOX_RPC_HWID="replayer-hwid", INBOX_RPC_LOG_LEVEL="debug",
+        INBOX_RPC_BACKEND_CA_FILE=str(ca_file), INBOX_RPC_FLAGS=f"--backend-url {own_url}",
+        INBOX_RPC_LIBCURL="libcurl.so.4",
+        https_proxy=proxy_url, http_proxy=proxy_url, all_proxy=proxy_url, HTTPS_PROXY=proxy_url,
+    )
+
+
+def inet_connects(strace_log: str) -> list[str]:
+    with open(strace_log, encoding="utf-8", errors="replace") as f:
+        return [line for line in f if "connect(" in line and ("AF_INET" in line or "AF_INET6" in line)]
+
+
+def test_a_replay_connects_nowhere_and_sends_no_token(tmp_path):
+    from fake_backend import FakeBackend
+
+    theirs, mine, proxy = FakeBackend(token=None), FakeBackend(token=REPLAYER_TOKEN), FakeBackend(token=None)
+    try:
+        mine.add_message("m1")
+        trace = str(tmp_path / "evil.trace")
+        # https, as an attacker's host would be: a config.set may name one
+        attacking_trace(trace, f"https://127.0.0.1:{theirs.port}/json/1.3/")
+        env = replayer_environment(tmp_path, mine.url, f"http://127.0.0.1:{proxy.port}")
+        log = str(tmp_path / "strace.log")
+        done = subprocess.run(
+            ["strace", "-f", "-e", "trace=connect", "-o", log, BIN, "replay", trace],
+            capture_output=True, env=env, timeout=120,
+        )
+        assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
+        assert (theirs.connections, mine.connections, proxy.connections) == (0, 0, 0)
+        assert mine.requests == [] and theirs.requests == []
+        assert inet_connects(log) == []
+    finally:
+        for backend in (theirs, mine, proxy):
+            backend.close()
+
+
+def test_a_replayed_sync_reaches_only_the_listener_named_and_without_a_token(tmp_path):
+    from fake_backend import FakeBackend
+
+    theirs, listener = FakeBackend(token=None), FakeBackend(token=None)
+    mine = FakeBackend(token=REPLAYER_TOKEN)
+    try:
+        trace = str(tmp_path / "evil.trace")
+        attacking_trace(trace, f"https://127.0.0.1:{theirs.port}/json/1.3/")
+        env = replayer_environment(tmp_path, mine.url, f"http://127.0.0.1:{mine.port}")
+        done = subprocess.run(
+            [BIN, "replay", trace, "--backend-listener", listener.url], capture_output=True, env=env, timeout=120
+        )
+        assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
+        assert listener.calls("getInboxMessages"), "the listener named is where the sync goes"
+        for request in listener.requests:
+            assert "authorization" not in request.headers
+            assert REPLAYER_TOKEN.encode() not in request.raw
+        assert (theirs.connections, mine.connections) == (0, 0)
+    finally:
+        for backend in (theirs, listener, mine):
+            backend.close()
+
+
+@pytest.mark.parametrize("flag", ["--token-file", "--application", "--backend-url", "--user-id", "--hwid", "--backend-ca-file"])
+def test_replay_refuses_credentials_and_backend_settings(tmp_path, flag):
+    trace = str(tmp_path / "t.trace")
+    host_frames(trace, [{"jsonrpc": "2.0", "id": 1, "method": "rpc.ping"}])
+    done = run_cli("replay", trace, f"{flag}=secret-value-77", timeout=30)
+    assert done.returncode == 2 and flag.encode() in done.stderr and b"secret-value-77" not in done.stderr
+
+
+@pytest.mark.parametrize("url", ["https://127.0.0.1:9/", "http://192.0.2.1:9/", "not a url"])
+def test_the_replay_listener_must_be_loopback_http(tmp_path, url):
+    trace = str(tmp_path / "t.trace")
+    host_frames(trace, [{"jsonrpc": "2.0", "id": 1, "method": "rpc.ping"}])
+    assert run_cli("replay", trace, "--backend-listener", url, timeout=30).returncode == 2
+
+
+def test_a_replay_serves_a_copy_of_the_store_it_is_given(tmp_path):
+    store = str(tmp_path / "inbox.sqlite")
+    trace = str(tmp_path / "s.trace")
+    assert run_cli("--store", store, "--sample-feed", "--trace", trace, stdin=dumps({"jsonrpc": "2.0", "id": 1, "method": "feed.markAllRead"}) + b"\n").returncode == 0
+    # back to unread, then a replay of the markAllRead on it: the same reply, and the store untouched
+    fresh = str(tmp_path / "fresh.sqlite")
+    assert run_cli("--store", fresh, "--sample-feed", stdin=b"").returncode == 0
+    before = open(fresh, "rb").read()
+    done = run_cli("replay", trace, "--store", fresh, timeout=60)
+    assert done.returncode == 0, done.stdout.decode()
+    assert open(fresh, "rb").read() == before
+    assert b"1 replies compared" in done.stdout
+
+
+# -- redaction decided on the decoded value ---------------------------------------------------------
+
+# A token with a slash and a quote: JSON may carry it as `\/`, `\"` or `\u00XX` escapes.
+ESCAPABLE = 'ab/cd+ef01="zq'
+HOST_SECRET = "host/se\"cret-91"
+
+
+def escaped_forms(secret: str) -> list[bytes]:
+    """The ways a JSON text can spell `secret` inside a string, and the secret itself."""
+    plain = json.dumps(secret)[1:-1]
+    return [
+        secret.encode(),
+        plain.encode(),  # \"
+        plain.replace("/", "\\/").encode(),  # \/
+        "".join(f"\\u{ord(c):04x}" for c in secret).encode(),  # every character as \u00XX
+        "".join(f"\\u{ord(c):04X}" for c in secret).encode(),
+    ]
+
+
+def strings_in(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for item in value for s in strings_in(item)]
+    if isinstance(value, dict):
+        return [s for key, item in value.items() for s in [key, *strings_in(item)]]
+    return []
+
+
+def test_a_secret_is_redacted_whatever_escapes_it_arrives_in(tmp_path):
+    trace = str(tmp_path / "escaped.trace")
+    env = dict(os.environ, INBOX_RPC_API_TOKEN=ESCAPABLE)
+    lines = []
+    for form in escaped_forms(ESCAPABLE)[1:]:  # the raw form, with its quote, is not JSON
+        lines.append(b'{"jsonrpc":"2.0","id":1,"method":"message.get","params":{"id":"' + form + b'"}}')
+    for form in escaped_forms(HOST_SECRET)[1:]:
+        lines.append(b'{"jsonrpc":"2.0","id":2,"method":"config.set","params":{"backend":{"token":"' + form + b'"}}}')
+    # echoed after it was sent as a secret param
+    lines.append(b'{"jsonrpc":"2.0","id":3,"method":"message.get","params":{"id":"' + escaped_forms(HOST_SECRET)[3] + b'"}}')
+    # a secret param in frames the parser refuses: a duplicate key, a frame cut short
+    lines.append(b'{"jsonrpc":"2.0","id":4,"method":"config.set","params":{"backend":{"token":"dup-9f1e77","token":"dup-9f1e77"}}}')
+    lines.append(b'{"jsonrpc":"2.0","id":5,"method":"config.set","params":{"backend":{"token":"cut-5b02aa')
+    # the header, with a quote in its value
+    lines.append(json.dumps({"jsonrpc": "2.0", "id": 6, "method": "message.resolve", "params": {"payload": {"title": 'Authorization: Token a"b-after-quote'}}}).encode())
+    done = subprocess.run([BIN, "--store", ":memory:", "--trace", trace], input=b"\n".join(lines) + b"\n", capture_output=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    assert escaped_forms(ESCAPABLE)[1] in done.stdout  # the replies echo it: the trace is what must not
+    raw = open(trace, "rb").read()
+    for secret in (ESCAPABLE, HOST_SECRET):
+        for form in escaped_forms(secret):
+            assert form not in raw, form
+    for secret in ("dup-9f1e77", "cut-5b02aa", "b-after-quote"):
+        assert secret.encode() not in raw, secret
+    decoded = [text for record in records(trace) for text in strings_in(record)]
+    for secret in (ESCAPABLE, HOST_SECRET, "dup-9f1e77", "cut-5b02aa", "b-after-quote"):
+        assert not any(secret in text for text in decoded), secret
+    digests = [record["unparsed"] for record in records(trace) if "unparsed" in record]
+    assert [d["bytes"] for d in digests] == [len(lines[-3]), len(lines[-2])]
+    assert [d["sha256"] for d in digests] == [hashlib.sha256(lines[-3]).hexdigest(), hashlib.sha256(lines[-2]).hexdigest()]
+    assert all(len(d["prefix"]) < 4 * 256 and '"method":"config.set"' in d["prefix"] for d in digests)
+
+
+# -- odd files: refused, never read without end ------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "link-to-dev-zero", "directory"])
+@pytest.mark.parametrize("command", ["check-trace", "replay"])
+def test_a_path_that_is_not_a_regular_file_is_refused(tmp_path, kind, command):
+    path = str(tmp_path / "odd.trace")
+    if kind == "fifo":
+        os.mkfifo(path)  # nobody ever writes it
+    elif kind == "dev-zero":
+        path = "/dev/zero"
+    elif kind == "link-to-dev-zero":
+        os.symlink("/dev/zero", path)
+    else:
+        os.mkdir(path)
+    # a generous deadline that only catches a hang: on main a FIFO blocked for ever and /dev/zero grew to GiBs
+    done = subprocess.run([BIN, command, path], capture_output=True, timeout=60)
+    assert done.returncode == 3, done.stderr.decode()
+    assert b"is not a regular file" in done.stderr

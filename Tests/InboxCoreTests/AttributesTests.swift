@@ -22,6 +22,7 @@ import Testing
         == [
           "forceCellKind": nil, "platform": nil, "walletPasses": nil, "unreadFirst": false, "allowedSchemes": [],
           "automaticReadOnDisappear": true,
+          "locale": nil,
         ])
   }
 

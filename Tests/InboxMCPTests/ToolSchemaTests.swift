@@ -1,5 +1,7 @@
 import InboxApp
+import InboxContract
 import JSON
+import JSONRPC
 import JSONSchema
 import Testing
 
@@ -43,12 +45,17 @@ struct ToolSchemaTests {
     #expect(lint.json["outputSchema"]?["$ref"] == "#/$defs/LintReport")
   }
 
-  @Test func argumentsAreCheckedAgainstThePublishedSchema() throws {
+  /// The published schema refuses what the method's params contract, which checks the calls, refuses.
+  @Test func thePublishedSchemaAndTheParamsContractAgree() throws {
     let tap = try #require(Self.definitions.first { $0.tool.name == "tap_button" })
+    let published = SchemaValidator(document: tap.inputSchema)
+    let contract = try #require(ParamsContract.forMethod("button.tap"))
     let good: JSONValue = ["id": "a", "button": 0]
-    #expect(tap.validator.violation(of: good, against: tap.inputSchema, at: "arguments") == nil)
+    #expect(published.violation(of: good, against: tap.inputSchema, at: "arguments") == nil)
+    #expect(throws: Never.self) { try contract.check(Params(good)) }
     for bad: JSONValue in [["id": "a"], ["id": "a", "button": -1], ["id": "a", "button": 0, "extra": true]] {
-      #expect(tap.validator.violation(of: bad, against: tap.inputSchema, at: "arguments") != nil, "\(bad)")
+      #expect(published.violation(of: bad, against: tap.inputSchema, at: "arguments") != nil, "\(bad)")
+      #expect(throws: RPCError.self, "\(bad)") { try contract.check(Params(bad)) }
     }
   }
 

@@ -44,6 +44,33 @@ struct ChangeLogTests {
     #expect(seen.added.count < 9_300 && seen.through == start + 9_300)
   }
 
+  /// Rows another program writes: one at the largest number is ignored (later rows are still
+  /// numbered after the log's own and read), one out of line is a gap (incomplete), and one
+  /// naming no message in the feed adds nothing.
+  @Test func rowsAnotherProgramPlantsAreNotTrusted() throws {
+    let first = try TemporaryStore()
+    let other = try InboxStore.open(InboxStore.Options(path: first.path))
+    defer { try? other.close() }
+    let start = try other.changeLogTail()
+    let plant = { (sql: String) in _ = try first.store.write { try $0.execute(sql) } }
+    try plant("INSERT INTO change_log VALUES (9223372036854775807, 'planted', 0, 1, 0)")
+    try first.store.add(try backendMessage("a", sentAt: 100))
+    let seen = try #require(try other.changes(after: start))
+    #expect(seen.added == ["a"] && !seen.incomplete && seen.through == start + 1)
+
+    try plant("INSERT INTO change_log VALUES (\(seen.through + 1), 'planted', 0, 1, 0)")
+    try first.store.add(try backendMessage("b", sentAt: 200))
+    let inLine = try #require(try other.changes(after: seen.through))
+    #expect(inLine.added == ["b"] && !inLine.incomplete)
+
+    try plant("INSERT INTO change_log VALUES (\(inLine.through + 5), 'planted', 0, 1, 0)")
+    try first.store.add(try backendMessage("c", sentAt: 300))
+    let gap = try #require(try other.changes(after: inLine.through))
+    #expect(gap.incomplete && gap.added.isEmpty && gap.through == inLine.through + 6)
+    try first.store.add(try backendMessage("d", sentAt: 400))
+    #expect(try other.changes(after: gap.through)?.added == ["d"])
+  }
+
   @Test func aLoneStoreWritesNoRowsUntilAnotherOpensIt() throws {
     let first = try TemporaryStore()
     let rows = { try first.store.read { try $0.scalar("SELECT count(*) FROM change_log") } }

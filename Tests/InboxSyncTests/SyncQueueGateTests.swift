@@ -12,13 +12,17 @@ struct SyncQueueGateTests {
   final class HeldGate: SyncGate {
     private let state = Mutex<(held: Bool, waiting: [@Sendable (Bool?) -> Void], releases: Int)>((true, [], 0))
 
-    func acquire(cancellation: any Cancellable, _ granted: @escaping @Sendable (Bool?) -> Void) {
+    func acquire(
+      cancellation: any Cancellable, waiting: @escaping @Sendable () -> Void,
+      _ granted: @escaping @Sendable (Bool?) -> Void
+    ) {
       let now = state.withLock { state -> Bool in
         if !state.held { return true }
         state.waiting.append(granted)
         return false
       }
       if now { return granted(false) }
+      waiting()
       cancellation.onCancel { [self] in
         let mine = state.withLock { state -> Bool in
           guard !state.waiting.isEmpty else { return false }

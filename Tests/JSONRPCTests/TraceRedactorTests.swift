@@ -58,3 +58,64 @@ struct TraceRedactorTests {
     #expect(redactor.redact(batch) == kept)
   }
 }
+
+/// What a trace keeps of a frame it cannot parse, and the hash it names it by.
+struct FrameDigestTests {
+  @Test(arguments: [
+    ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+    ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+    (
+      "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+    ),
+  ])
+  func theHashIsSHA256(_ text: String, _ hex: String) {
+    var redactor = TraceRedactor(secrets: [])
+    #expect(redactor.digest(Array(text.utf8)[...])["sha256"]?.stringValue == hex)
+  }
+
+  @Test func aMillionBytesHashAsSHA256Says() {
+    var redactor = TraceRedactor(secrets: [])
+    let digest = redactor.digest([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)[...])
+    #expect(digest["sha256"]?.stringValue == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    #expect(digest["bytes"]?.intValue == 1_000_000)
+  }
+
+  @Test func thePrefixKeepsNamesAndTheMethodOnly() {
+    var redactor = TraceRedactor(secrets: ["tok-123"], secretParams: ["config.set": [["backend", "token"]]])
+    let frame =
+      #"{"jsonrpc":"2.0","id":7,"method":"config.set","params":{"backend":{"token":"s3cret","token":"s3cret"},"note":"tok-123 x"}}"#
+    let prefix = redactor.digest(Array(frame.utf8)[...])["prefix"]?.stringValue
+    #expect(
+      prefix
+        == #"{"jsonrpc":"2.0","id":7,"method":"config.set","params":{"backend":{"token":"[REDACTED]","token":"[REDACTED]"},"note":"[REDACTED]"}}"#
+    )
+  }
+
+  @Test func aFrameCutShortHasItsOpenStringAndWordsReplaced() {
+    var redactor = TraceRedactor(secrets: [])
+    let prefix = redactor.digest(Array(#"{"id":1,"method":"message.get","params":{"id":"abc"#.utf8)[...])["prefix"]
+    #expect(prefix?.stringValue == #"{"id":1,"method":"message.get","params":{"id":"[REDACTED]"#)
+    let words = redactor.digest(Array("Token s3cr3t-value is not JSON".utf8)[...])["prefix"]?.stringValue
+    #expect(words == "[REDACTED] [REDACTED] [REDACTED] [REDACTED] [REDACTED]")
+  }
+
+  @Test func aSecretParamOfAFrameThatCannotBeParsedIsRememberedForTheReply() throws {
+    var redactor = TraceRedactor(secrets: [], secretParams: ["config.set": [["backend", "token"]]])
+    _ = redactor.digest(Array(#"{"method":"config.set","params":{"backend":{"token":"cut\/short-1"#.utf8)[...])
+    let reply = try JSONValue.parse(#"{"error":{"data":{"reason":"near '\"cut/short-1'"}}}"#)
+    #expect(redactor.redact(reply) == (try JSONValue.parse(#"{"error":{"data":{"reason":"near '\"[REDACTED]'"}}}"#)))
+  }
+
+  @Test(arguments: [#"{"id":"tok\/123"}"#, #"{"id":"a\"b"}"#, #"{"id":"x\\y"}"#])
+  func anyEscapeSendsTheFrameToBeDecodedFirst(_ text: String) {
+    let redactor = TraceRedactor(secrets: ["tok/123"])
+    #expect(!redactor.passesUnchanged(Array(text.utf8)[...]))
+  }
+
+  @Test func aHeaderValueRunsToTheEndOfItsLineQuotesIncluded() throws {
+    var redactor = TraceRedactor(secrets: [])
+    let frame = try JSONValue.parse(#"{"title":"Authorization: Token a\"b-rest\nnext line"}"#)
+    #expect(redactor.redact(frame) == (try JSONValue.parse(#"{"title":"Authorization: [REDACTED]\nnext line"}"#)))
+  }
+}

@@ -37,7 +37,7 @@ struct WriteLaneTests {
     #expect(turn.wait(timeout: .now() + .milliseconds(100)) == .timedOut)
     release.signal()
     #expect(turn.wait(timeout: .now() + .seconds(5)) == .success)
-    #expect(lane.waitUntilIdle(seconds: 5))
+    #expect(lane.waitUntilIdle(until: .now() + 5))
   }
 
   @Test func aReadGoesAheadOnceTheWriterWaitsForAnotherProcess() {

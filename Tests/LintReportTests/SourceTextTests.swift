@@ -70,3 +70,43 @@ struct SourceTextTests {
     #expect(JSONPointer(parsing: "a") == nil)
   }
 }
+
+/// Positions from the line index agree with counting from the file's start, on random texts of
+/// every line ending and of one-, two-, three- and four-byte characters, far past one stride.
+struct LineIndexTests {
+  @Test func agreesWithCountingFromTheStart() {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var generator = SplitMix(seed: seed)
+    let pieces = ["a", "é", "€", "😀", "\n", "\r\n", "\r", " ", "{", "\""].map { Array($0.utf8) }
+    for round in 0..<20 {
+      var bytes: [UInt8] = round % 2 == 0 ? [0xEF, 0xBB, 0xBF] : []
+      for _ in 0..<Int(generator.next() % 3000) { bytes += pieces[Int(generator.next() % UInt64(pieces.count))] }
+      let text = SourceText(bytes)
+      for offset in stride(from: 0, through: bytes.count, by: 7) {
+        #expect(
+          text.position(atOffset: offset) == SourcePosition(offset: offset, in: bytes),
+          "seed \(seed), round \(round), offset \(offset)")
+      }
+    }
+  }
+
+  @Test func elementOffsetsFindEachItemOnce() {
+    let bytes = Array(#"{"a": [ 1, {"b": [2, 3]}, "x,]" , [] ]}"#.utf8)
+    let offsets = SourceText(bytes).elementOffsets(of: JSONPointer(["a"]))
+    #expect(offsets.map { bytes[$0] } == [UInt8(ascii: "1"), UInt8(ascii: "{"), UInt8(ascii: "\""), UInt8(ascii: "[")])
+    #expect(SourceText(bytes).elementOffsets(of: JSONPointer(["a", "0"])).isEmpty)
+  }
+}
+
+/// SplitMix64: a seeded generator, so a failing round can be replayed from its printed seed.
+private struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -39,11 +39,32 @@ def code_of(error: Exception) -> int:
 
 
 def attr(value: Any, snake: str) -> Any:
-    """A field of an SDK model by its 2.x (snake_case) name, or its 1.x (camelCase) one."""
+    """A field of an SDK model by its 2.x (snake_case) name, or its 1.x (camelCase) one; None for
+    a field the SDK's revision does not have (1.9.x: no outputSchema, no structuredContent)."""
     if hasattr(value, snake):
         return getattr(value, snake)
     head, *rest = snake.split("_")
-    return getattr(value, head + "".join(word.title() for word in rest))
+    return getattr(value, head + "".join(word.title() for word in rest), None)
+
+
+@contextlib.contextmanager
+def asking(revision: str | None):
+    """The SDK's `initialize` asks for `revision` instead of its newest, as a host pinned to that
+    revision does (the SDK's own constant, set for the session)."""
+    if revision is None:
+        yield
+        return
+    import mcp.client.session as module
+
+    name = "LATEST_HANDSHAKE_VERSION" if MAJOR >= 2 else None
+    target = module if name else module.types
+    name = name or "LATEST_PROTOCOL_VERSION"
+    saved = getattr(target, name)
+    setattr(target, name, revision)
+    try:
+        yield
+    finally:
+        setattr(target, name, saved)
 
 
 class Peer:
@@ -77,8 +98,9 @@ class Peer:
         result = await self.client.call_tool(name, arguments or {}, **options)
         if not attr(result, "is_error"):
             schema = self.schemas[name]
-            jsonschema.Draft202012Validator.check_schema(schema)
-            jsonschema.Draft202012Validator(schema).validate(attr(result, "structured_content"))
+            if schema is not None:  # revision 2025-03-26 has no output schemas
+                jsonschema.Draft202012Validator.check_schema(schema)
+                jsonschema.Draft202012Validator(schema).validate(attr(result, "structured_content"))
             assert result.content and result.content[0].type == "text" and result.content[0].text.strip()
         return result
 
@@ -101,9 +123,9 @@ def method_of(notification: Any) -> str:
 
 
 @contextlib.asynccontextmanager
-async def session(store: str, *args: str, mode: str = "auto"):
+async def session(store: str, *args: str, mode: str = "auto", revision: str | None = None):
     """`inbox-rpc mcp --store STORE ARGS...` under the SDK; mode (2.x): "auto" probes server/discover,
-    "legacy" forces initialize."""
+    "legacy" forces initialize; `revision`: the one initialize asks for (default: the SDK's newest)."""
     params = StdioServerParameters(command=BIN, args=["mcp", "--store", store, *args])
     with tempfile.NamedTemporaryFile("w+", suffix=".stderr", delete=False) as errlog:
         peer: Peer | None = None
@@ -121,13 +143,16 @@ async def session(store: str, *args: str, mode: str = "auto"):
             client = Client(
                 stdio_client(params, errlog=errlog), mode=mode, message_handler=on_message, logging_callback=on_log,
                 log_level="warning", cache=None)
-            async with client:
+            async with contextlib.AsyncExitStack() as stack:
+                with asking(revision):  # the handshake happens on entering
+                    await stack.enter_async_context(client)
                 peer = Peer(client, errlog.name)
                 yield peer
         else:
             async with stdio_client(params, errlog=errlog) as (read, write):
                 async with ClientSession(read, write, message_handler=on_message, logging_callback=on_log) as client:
                     peer = Peer(client, errlog.name)
-                    peer.negotiated = (await client.initialize()).protocolVersion
+                    with asking(revision):
+                        peer.negotiated = (await client.initialize()).protocolVersion
                     yield peer
 

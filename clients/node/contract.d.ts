@@ -35,6 +35,8 @@ export interface Attributes {
    * (feed.seen) become read. On by default, as in InboxKit.
    */
   automaticReadOnDisappear: boolean;
+  /** A BCP 47 tag (de-AT): the language of titles, bodies and labels. */
+  locale: string | null;
   [key: string]: unknown;
 }
 
@@ -74,6 +76,8 @@ export interface AttributesPatch {
    * (feed.seen) become read; null resets it to the default, on (as in InboxKit).
    */
   automaticReadOnDisappear?: boolean | null;
+  /** A BCP 47 tag (de-AT): the language of titles, bodies and labels. */
+  locale?: string | null;
   [key: string]: unknown;
 }
 
@@ -277,9 +281,9 @@ export interface CarouselCardCarouselItem {
   title: string | null;
   /** Opened on a tap; null falls back to the message's row action. */
   url: string | null;
-  /** The caption, or "Slide". */
+  /** The caption, or the locale's word for a slide (Slide, Folie, Diapositiva, 幻灯片). */
   accessibilityLabel: string;
-  /** The position as "n of total". */
+  /** The indicator's words in the locale's language: 2 of 3, 2 von 3, 2 de 3, 2 из 3, 第 2 页，共 3 页. */
   position: string;
 }
 
@@ -351,11 +355,11 @@ export interface Degradation {
 }
 
 /**
- * Always an object. Invalid params: {param, reason, rule?}. Parse errors: {reason, kind, line,
- * column, position}. Invalid requests: {reason, limit?, size?, ran?}. Unknown method: {method}.
- * Message not found: {id}. Not an inbox message: {reason, code}. Store failure: {kind, message}.
- * Sync errors: {method, reason?, httpStatus?, statusCode?, statusMessage?, location?, path?,
- * missing?, pushed, pending}.
+ * Always an object. Invalid params: {param, reason, rule?, sent?}. Parse errors: {reason, kind,
+ * line, column, position}. Invalid requests: {reason, limit?, size?, ran?}. Unknown method:
+ * {method}. Message not found: {id}. Not an inbox message: {reason, code}. Store failure: {kind,
+ * message}. Sync errors: {method, reason?, httpStatus?, statusCode?, statusMessage?, location?,
+ * path?, missing?, pushed, pending}.
  */
 export interface ErrorData {
   /** Invalid params: the parameter's path, such as payload.buttons[2] or limit. */
@@ -371,6 +375,12 @@ export interface ErrorData {
    * refused a value the schema allows (such as a button index the card lacks).
    */
   rule?: string;
+  /**
+   * Invalid params: what was sent at param, as compact JSON (cut at 120 characters, control
+   * characters escaped); absent for a missing param. The MCP face's isError text for schema-
+   * breaking tool arguments quotes the same param, reason and sent.
+   */
+  sent?: string;
   /**
    * Method not found: the name asked for. Sync errors: the backend call that failed
    * (getInboxMessages or inboxStatus).
@@ -450,6 +460,14 @@ export interface InboxHandshake {
 }
 
 /**
+ * A text field of a Messages API notification: one string for every language, or an object of
+ * strings by language code ({"en": "30% off", "de": "30% Rabatt"}). A device shows its locale's
+ * text: the tag, then each shorter prefix (de-AT, then de), then the payload's default language
+ * (en), then the first language written.
+ */
+export type LanguageText = string | { [key: string]: string };
+
+/**
  * What a marketer's payloads become: for each one its card or why it is refused, every engine
  * warning, and every break of the input schemas (`inbox-rpc lint --json`, the MCP tool
  * lint_payload).
@@ -457,7 +475,7 @@ export interface InboxHandshake {
 export interface LintReport {
   /** The file the payloads were read from (the command line only). */
   file?: string;
-  /** One entry per payload: a request's notifications, an array's items, or the one payload. */
+  /** One entry per verdict: per payload, or per platform a request names. */
   payloads: LintReportPayloadsItem[];
   /**
    * Every finding about the file, each at its place in the file as written (the command line only;
@@ -466,10 +484,20 @@ export interface LintReport {
   findings?: LintReportFindingsItem[];
 }
 
-/** One payload's outcome. */
+/**
+ * One payload's outcome on one device: per payload, or per platform it names (and per language
+ * with --every-locale); schema problems, ingest warnings and language gaps in the first only.
+ */
 export interface LintReportPayloadsItem {
   /** Where the payload was: `payload`, `[2]` or `request.notifications[0]`. */
   label: string;
+  /**
+   * The platform (ios, android, ...) of the request's platforms this verdict is for; absent when
+   * it names none.
+   */
+  platform?: string;
+  /** The locale resolved in, when one was asked for. */
+  locale?: string;
   /** The card it becomes; null when the engine refuses it. */
   card: Card | null;
   /** Why it is not an inbox message; null when it is one. */
@@ -481,6 +509,8 @@ export interface LintReportPayloadsItem {
    * marketer should fix.
    */
   schemaProblems: LintReportPayloadsItemSchemaProblemsItem[];
+  /** Languages one text field (title or content) has and the other lacks. */
+  languageGaps: LintReportPayloadsItemLanguageGapsItem[];
 }
 
 /** One break of an input schema. */
@@ -491,6 +521,16 @@ export interface LintReportPayloadsItemSchemaProblemsItem {
   rule: string;
   /** What is wrong, in words. */
   message: string;
+}
+
+/** One missing language. */
+export interface LintReportPayloadsItemLanguageGapsItem {
+  /** The language code. */
+  language: string;
+  /** The field that lacks it. */
+  field: string;
+  /** A field that has it. */
+  foundIn: string;
 }
 
 /** One finding. */
@@ -707,8 +747,8 @@ export interface VideoCardVideo {
   url: string;
   /** The poster image URL, null when none. */
   poster: string | null;
-  /** The label a screen reader announces. */
-  accessibilityLabel: "Play video";
+  /** The screen reader's label in the locale's language (English for languages without their own). */
+  accessibilityLabel: "Play video" | "Video abspielen" | "Reproducir video" | "Reproduzir v\u00eddeo" | "\u64ad\u653e\u89c6\u9891";
   /** A stable identifier for UI tests. */
   accessibilityIdentifier: "inboxkit.video.play";
 }
@@ -1028,8 +1068,8 @@ export interface VideoPlayResultVideo {
   url: string;
   /** The poster image URL, null when none. */
   poster: string | null;
-  /** The label a screen reader announces. */
-  accessibilityLabel: "Play video";
+  /** The screen reader's label in the locale's language (English for languages without their own). */
+  accessibilityLabel: "Play video" | "Video abspielen" | "Reproducir video" | "Reproduzir v\u00eddeo" | "\u64ad\u653e\u89c6\u9891";
   /** A stable identifier for UI tests. */
   accessibilityIdentifier: "inboxkit.video.play";
 }
@@ -1095,9 +1135,24 @@ export interface MessageResolveParams {
    * (default: the server's clock).
    */
   now?: number | null;
+  /** Also give a send request's card on each platform its platforms name (Messages API codes). */
+  perPlatform?: boolean | null;
 }
 
-export type MessageResolveResult = Card;
+/** The card. */
+export interface MessageResolveResult {
+  /** With perPlatform: the card on each platform the request names, in its order. */
+  platforms?: MessageResolveResultPlatformsItem[];
+  [key: string]: unknown;
+}
+
+/** One platform's card. */
+export interface MessageResolveResultPlatformsItem {
+  /** The platform: ios, android, ... */
+  platform: string;
+  /** Its card. */
+  card: Card;
+}
 
 /** The params of message.render. */
 export interface MessageRenderParams {
@@ -1168,8 +1223,12 @@ export interface LogParams {
 
 /** The params of sync.progress. */
 export interface SyncProgressParams {
-  /** push (status changes sent; done of total), fetch, merge (total: messages fetched), done. */
-  stage: "push" | "fetch" | "merge" | "done";
+  /**
+   * wait (another server on the same store is syncing: this one waits for its lease, at most 15 s
+   * after that server's last sign of life), push (status changes sent; done of total), fetch,
+   * merge (total: messages fetched), done.
+   */
+  stage: "wait" | "push" | "fetch" | "merge" | "done";
   /** Items of the stage done so far. */
   done?: number;
   /** Items the stage has. */

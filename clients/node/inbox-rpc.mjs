@@ -16,6 +16,28 @@ export class InboxRpcError extends Error {
 }
 InboxRpcError.prototype.name = 'InboxRpcError';
 
+/** No reply within the call's deadline (`timeout`); the request was cancelled ($/cancelRequest). */
+export class CallTimeoutError extends Error {
+  constructor(message, { method, timeout } = {}) {
+    super(message);
+    this.method = method;
+    this.timeout = timeout;
+  }
+}
+CallTimeoutError.prototype.name = 'CallTimeoutError';
+
+/** How long a call waits for its reply unless told otherwise: no call waits for ever. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** The largest frame read; a server that writes a larger one is broken, and the connection ends. */
+export const DEFAULT_MAX_FRAME_BYTES = 32 * 1024 * 1024;
+/**
+ * Names a contract method cannot take as a member, as the language gives them a meaning of its
+ * own: `then` would make the client a thenable (so `await connect()` would call the server),
+ * `constructor`, `__proto__` and `prototype` would replace its plumbing. Such a method stays
+ * reachable through `call(name)`.
+ */
+const RESERVED = new Set(['then', 'constructor', '__proto__', 'prototype', 'toJSON', ...Object.getOwnPropertyNames(Object.prototype)]);
+
 /** The connection ended (the server exited, or its output closed) before a reply came. */
 export class ConnectionClosedError extends Error {
   constructor(message, { exitCode = null, signal = null, method } = {}) {
@@ -62,14 +84,19 @@ export class FrameReader {
   #length = null; // the body length once a header block has been read (lsp)
   #headerLength = null; // the Content-Length read so far in the header block
 
-  constructor(framing = 'ndjson') {
+  constructor(framing = 'ndjson', { maxFrameBytes = DEFAULT_MAX_FRAME_BYTES } = {}) {
     this.framing = framing;
+    this.maxFrameBytes = maxFrameBytes;
   }
 
-  /** Takes one chunk; returns the frames it completed, as text. */
+  /**
+   * Takes one chunk; returns the frames it completed, as text. Throws a RangeError, and holds no
+   * more, once a frame (a line, a header block or a body) is larger than `maxFrameBytes`.
+   */
   push(chunk) {
     this.#parts.push(chunk);
     this.#size += chunk.length;
+    this.#checkSize(this.#size);
     // Nothing can complete until a newline arrives or the awaited body is all here.
     if (this.#length === null ? !chunk.includes(10) : this.#size < this.#length) return [];
     let bytes = Buffer.concat(this.#parts, this.#size);
@@ -92,12 +119,25 @@ export class FrameReader {
         [this.#length, this.#headerLength] = [this.#headerLength, null];
       } else {
         const header = /^content-length\s*:\s*(\d+)\s*$/i.exec(line);
-        if (header) this.#headerLength = Number(header[1]);
+        if (header) this.#headerLength = this.#checkSize(Number(header[1]));
       }
     }
     this.#parts = bytes.length ? [bytes] : [];
     this.#size = bytes.length;
+    // What is left is an unfinished frame: a line, or a body that may be larger than the bound.
+    if (this.#length === null) this.#checkSize(this.#size);
     return frames;
+  }
+
+  #checkSize(size) {
+    // A body being read may hold up to its Content-Length (itself checked) and the next frame's start.
+    const limit = this.#length === null ? this.maxFrameBytes : this.#length + this.maxFrameBytes;
+    if (size > limit) {
+      this.#parts = [];
+      this.#size = 0;
+      throw new RangeError(`wrote a frame larger than ${this.maxFrameBytes} bytes (maxFrameBytes)`);
+    }
+    return size;
   }
 }
 
@@ -112,42 +152,90 @@ export class InboxRpcClient extends EventEmitter {
   #pending = new Map();
   #closed = null;
   #byCode = new Map();
+  #timeout;
 
   /**
    * Talks over `input` (the server's stdin) and `output` (its stdout). `connect()` is the usual
    * way in: it also reads the contract, which makes the namespaced methods and the error classes.
+   * `timeout` (ms, default DEFAULT_TIMEOUT_MS) is each call's deadline, from the call to its reply,
+   * whatever else the server sends meanwhile; `maxFrameBytes` bounds a frame read.
    */
-  constructor({ input, output, framing = 'ndjson', idPrefix = null, child = null }) {
+  constructor({
+    input,
+    output,
+    framing = 'ndjson',
+    idPrefix = null,
+    child = null,
+    timeout = DEFAULT_TIMEOUT_MS,
+    maxFrameBytes = DEFAULT_MAX_FRAME_BYTES,
+  }) {
     super();
+    if (!(timeout > 0)) throw new RangeError(`timeout must be a number of milliseconds above 0, not ${timeout}`);
     this.#input = input;
     this.#framing = framing;
     this.#idPrefix = idPrefix;
+    this.#timeout = timeout;
     this.child = child;
     this.errors = {};
     input.on('error', () => {}); // a server gone: reported by the end of its output instead
-    const reader = new FrameReader(framing);
-    output.on('data', (chunk) => {
-      for (const frame of reader.push(chunk)) this.#receive(frame);
-    });
+    const reader = new FrameReader(framing, { maxFrameBytes });
+    const onData = (chunk) => {
+      let frames;
+      try {
+        frames = reader.push(chunk);
+      } catch (error) {
+        // A server that writes such a frame is broken: what follows is dropped, and one this client
+        // started is stopped, so nothing waits on it.
+        output.off('data', onData);
+        output.resume?.();
+        child?.kill('SIGKILL');
+        return this.#fail(error.message);
+      }
+      for (const frame of frames) this.#receive(frame);
+    };
+    output.on('data', onData);
     this.exited = child
       ? new Promise((resolve) => child.on('close', (exitCode, signal) => resolve({ exitCode, signal })))
       : new Promise((resolve) => output.on('close', () => resolve({ exitCode: null, signal: null })));
     this.exited.then((status) => this.#end(status));
   }
 
-  /** Sends a request; the promise settles with its result or rejects with an InboxRpcError. */
-  call(method, params, { signal } = {}) {
+  /**
+   * Sends a request; the promise settles with its result or rejects with an InboxRpcError, a
+   * ConnectionClosedError, or a CallTimeoutError once `timeout` ms (default: the client's) have
+   * passed without the reply: one deadline from the call, which no other frame moves.
+   */
+  call(method, params, { signal, timeout = this.#timeout } = {}) {
     if (this.#closed) return Promise.reject(this.#closedError(method));
     if (signal?.aborted) return Promise.reject(signal.reason);
+    if (!(timeout > 0)) return Promise.reject(new RangeError(`timeout must be above 0 ms, not ${timeout}`));
+    let frame;
     const id = this.#idPrefix === null ? this.#nextId++ : `${this.#idPrefix}${this.#nextId++}`;
+    try {
+      frame = encode(message(method, params, id), this.#framing);
+    } catch (error) {
+      return Promise.reject(new TypeError(`${method}: params cannot be sent as JSON: ${error.message}`));
+    }
     return new Promise((resolve, reject) => {
       // An abort asks the server to stop; the call still settles with the server's answer
       // (RequestCancelled, -32800, or the result when the work had already finished).
       const cancel = () => this.notify('$/cancelRequest', { id });
       signal?.addEventListener('abort', cancel, { once: true });
-      const settled = () => signal?.removeEventListener('abort', cancel);
+      const timer = Number.isFinite(timeout)
+        ? setTimeout(() => {
+            if (!this.#pending.delete(id)) return;
+            settled();
+            cancel();
+            reject(new CallTimeoutError(`${method}: no reply within ${timeout} ms; cancelled`, { method, timeout }));
+          }, timeout)
+        : null;
+      timer?.unref?.();
+      const settled = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', cancel);
+      };
       this.#pending.set(id, { method, resolve, reject, settled });
-      this.#write(message(method, params, id));
+      this.#input.write(frame);
     });
   }
 
@@ -156,9 +244,17 @@ export class InboxRpcClient extends EventEmitter {
     if (!this.#closed) this.#write(message(method, params));
   }
 
-  /** Ends the server's input; resolves with its exit status once it is gone. */
-  close() {
+  /**
+   * Ends the server's input; resolves with its exit status once it is gone. A server this client
+   * started that is still running `timeout` ms later (default 5000) is killed: closing never waits
+   * for ever either.
+   */
+  close({ timeout = 5000 } = {}) {
     this.#input.end();
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null) {
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), timeout);
+      this.exited.then(() => clearTimeout(timer));
+    }
     return this.exited;
   }
 
@@ -175,12 +271,16 @@ export class InboxRpcClient extends EventEmitter {
       const leaf = path.pop();
       let target = this;
       for (const segment of path) {
-        if (!(segment in target)) made.add((target[segment] = {}));
-        target = made.has(target[segment]) ? target[segment] : null;
+        if (RESERVED.has(segment)) target = null;
+        else if (!(segment in target)) made.add((target[segment] = Object.create(null)));
+        target = target && made.has(target[segment]) ? target[segment] : null;
         if (!target) break;
       }
-      // A name taken by the client itself (or a namespace) stays reachable through call().
-      if (target && !(leaf in target)) target[leaf] = (params, options) => this.call(name, params, options);
+      // A name taken by the client itself, by the language (RESERVED) or by a namespace stays
+      // reachable through call().
+      if (target && !RESERVED.has(leaf) && !(leaf in target)) {
+        target[leaf] = (params, options) => this.call(name, params, options);
+      }
     }
     return this;
   }
@@ -206,14 +306,17 @@ export class InboxRpcClient extends EventEmitter {
       if (!call) continue;
       this.#pending.delete(item.id);
       call.settled();
-      if (item.error) call.reject(this.#error(item.error, call.method));
+      if (item.error !== undefined) call.reject(this.#error(item.error, call.method));
       else call.resolve(item.result);
     }
   }
 
-  #error({ code, message, data }, method) {
+  #error(error, method) {
+    // Whatever the server sent as the error, the rejection says what it was.
+    const { code, message, data } = error !== null && typeof error === 'object' ? error : { data: error };
     const Named = this.#byCode.get(code) ?? InboxRpcError;
-    return new Named(message, { code, data, method });
+    const text = typeof message === 'string' ? message : `a malformed error reply: ${JSON.stringify(error)?.slice(0, 200)}`;
+    return new Named(text, { code, data, method });
   }
 
   #closedError(method) {
@@ -249,6 +352,9 @@ export class InboxRpcClient extends EventEmitter {
  * the path of one) or else the server's `rpc.discover` — and resolves with the client.
  */
 export async function connect(options = {}) {
+  if (options.timeout !== undefined && !(options.timeout > 0)) {
+    throw new RangeError(`timeout must be a number of milliseconds above 0, not ${options.timeout}`);
+  }
   const { command = process.env.INBOX_RPC_BIN || 'inbox-rpc', args = [], env, cwd, stderr = 'inherit' } = options;
   let client;
   if (options.streams) {

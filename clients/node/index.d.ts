@@ -12,7 +12,21 @@ export type Framing = 'ndjson' | 'lsp';
 export interface CallOptions {
   /** An abort sends `$/cancelRequest`; the call then rejects as `RequestCancelled` (-32800). */
   signal?: AbortSignal;
+  /** This call's deadline in ms (default: the client's `timeout`); past it the call is cancelled and rejects `CallTimeoutError`. */
+  timeout?: number;
 }
+
+/** No reply within the call's deadline; the request was cancelled. */
+export declare class CallTimeoutError extends Error {
+  name: 'CallTimeoutError';
+  method: string | undefined;
+  timeout: number | undefined;
+}
+
+/** Each call's deadline unless told otherwise (30 000 ms): no call waits for ever. */
+export declare const DEFAULT_TIMEOUT_MS: number;
+/** The largest frame read (32 MiB); a larger one ends the connection. */
+export declare const DEFAULT_MAX_FRAME_BYTES: number;
 
 /** An error reply. `name` is the error's key in the contract's `components.errors`. */
 export declare class InboxRpcError<Name extends string = string> extends Error {
@@ -34,15 +48,16 @@ export declare class ConnectionClosedError extends Error {
 export interface ExitStatus {
   exitCode: number | null;
   signal: string | null;
-  /** Why the client ended the connection itself (a frame that is not JSON). */
+  /** Why the client ended the connection itself (a frame that is not JSON, or one too large). */
   reason?: string;
 }
 
 /** Cuts bytes into frames; exported for hosts that read the server's output themselves. */
 export declare class FrameReader {
-  constructor(framing?: Framing);
+  constructor(framing?: Framing, options?: { maxFrameBytes?: number });
   readonly framing: Framing;
-  /** Takes one chunk; returns the frames it completed, as text. */
+  readonly maxFrameBytes: number;
+  /** Takes one chunk; returns the frames it completed, as text; throws a RangeError past `maxFrameBytes`. */
   push(chunk: Uint8Array): string[];
 }
 
@@ -78,6 +93,10 @@ export interface ClientOptions {
   framing?: Framing;
   /** Request ids are integers from 1, or strings with this prefix. */
   idPrefix?: string | null;
+  /** Each call's deadline in ms, from the call to its reply whatever else arrives (default 30 000; Infinity: none). */
+  timeout?: number;
+  /** The largest frame read, in bytes (default 32 MiB). */
+  maxFrameBytes?: number;
 }
 
 export interface ConnectOptions extends ClientOptions {
@@ -107,7 +126,8 @@ export interface InboxRpcClientBase {
   call<M extends MethodName>(method: M, ...args: CallArgs<M>): Promise<Methods[M]['result']>;
   call(method: string, params?: object | unknown[], options?: CallOptions): Promise<unknown>;
   notify(method: string, params?: object | unknown[]): void;
-  close(): Promise<ExitStatus>;
+  /** Ends the input; a server the client started that is still running `timeout` ms later (default 5000) is killed. */
+  close(options?: { timeout?: number }): Promise<ExitStatus>;
   adopt(contract: object): this;
   /** Every notification; also emitted under its own method name (`feed.changed`, `log`, …). */
   on(event: 'notification', listener: (method: string, params: unknown) => void): this;

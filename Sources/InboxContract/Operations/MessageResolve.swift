@@ -3,8 +3,9 @@ import InboxCore
 import JSON
 import JSONRPC
 
-/// `message.resolve {payload, attributes?, id?, now?}` -> `Card`: resolves any of the three payload
-/// shapes without storing anything (previews and contract tests; no store needed).
+/// `message.resolve {payload, attributes?, id?, now?, perPlatform?}` -> `Card`: resolves any of the
+/// three payload shapes without storing anything (previews and contract tests; no store needed);
+/// `perPlatform` adds the card on each platform a send request names (`platforms`).
 ///
 /// `attributes` apply to this call only, over the ones in force. `id` names a send-request object
 /// (which has none; default: derived from the payload), `now` (unix seconds) is the send time of a
@@ -14,7 +15,8 @@ enum MessageResolve: Operation {
 
   static func run(_ params: ResolveParams, _ context: OperationContext) throws -> JSONValue {
     let result = try context.inbox.resolve(
-      payload: params.payload, context: params.context, attributes: params.attributes)
+      payload: params.payload, context: params.context, attributes: params.attributes,
+      perPlatform: params.perPlatform)
     context.report(result.effects)
     return result.json
   }

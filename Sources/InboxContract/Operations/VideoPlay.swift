@@ -12,6 +12,6 @@ enum VideoPlay: Operation {
   static func run(_ params: MessageID, _ context: OperationContext) throws -> JSONValue {
     let outcome = try context.inbox.playVideo(id: params.id)
     context.report(outcome.effects)
-    return ["video": outcome.video.json, "message": outcome.cardJSON]
+    return ["video": outcome.video.json(labels: outcome.card.labels), "message": outcome.cardJSON]
   }
 }

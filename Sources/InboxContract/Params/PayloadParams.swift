@@ -21,20 +21,23 @@ public struct IngestParams: OperationParams, Hashable {
   }
 }
 
-/// `message.resolve {payload, attributes?, id?, now?}`; `lint_payload` takes its payload,
-/// attributes and now.
+/// `message.resolve {payload, attributes?, id?, now?, perPlatform?}`; `lint_payload` takes its
+/// payload, attributes and now.
 public struct ResolveParams: OperationParams, Hashable {
   public var payload: JSONValue
   /// An AttributesPatch, merged over the attributes in force for this call.
   public var attributes: JSONValue?
   public var id: String?
   public var now: Int64?
+  /// Also the card on each platform of a send request's `platforms`.
+  public var perPlatform: Bool
 
   public init(_ params: ParamsReader) throws(RPCError) {
     payload = try params.required("payload", params.value)
     attributes = params.value("attributes")
     id = try params.string("id")
     now = try params.int("now")
+    perPlatform = try params.bool("perPlatform") ?? false
   }
 
   public var context: PayloadContext { PayloadContext(id: id, now: now) }
@@ -45,6 +48,7 @@ public struct ResolveParams: OperationParams, Hashable {
     out.set("attributes", attributes)
     out.set("id", id.map(JSONValue.string))
     out.set("now", now.map(JSONValue.int))
+    out.set("perPlatform", perPlatform ? .bool(true) : nil)
     return out.object
   }
 }

@@ -49,6 +49,13 @@ final class Database {
     sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
   }
 
+  /// Neither checkpoints nor deletes the write-ahead log when the connection closes: the store
+  /// file was moved, and the log at the old name may be another store's by then.
+  func leaveLogOnClose() {
+    _ = csq_checkpoint_on_close(handle, 0)
+    keepWriteAheadLogOnClose()
+  }
+
   /// How long a statement waits for another connection's lock (SQLite's own busy handler); 0 fails busy at once.
   func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
 

@@ -40,11 +40,12 @@ describe('notifications', () => {
 
 describe('cancellation', () => {
   for (const [ids, idPrefix] of [['integer', null], ['string', 'node-']]) {
-    test(`an abort sends $/cancelRequest with the call's ${ids} id and the call rejects -32800`, { timeout: 15_000 }, async (t) => {
+    test(`an abort sends $/cancelRequest with the call's ${ids} id and the call rejects -32800`, { timeout: 300_000 }, async (t) => {
       const client = await inbox(t, { idPrefix });
       const controller = new AbortController();
-      const started = Date.now();
-      const sleeping = client.call('test.sleep', { ms: 60_000 }, { signal: controller.signal });
+      // The call settles with the server's answer, and the sleep outlasts the test's deadline: only
+      // the cancel can have ended it.
+      const sleeping = client.call('test.sleep', { ms: 600_000 }, { signal: controller.signal });
       setTimeout(() => controller.abort(), 100);
       await assert.rejects(sleeping, (error) => {
         assert.ok(error instanceof client.errors.RequestCancelled);
@@ -54,7 +55,6 @@ describe('cancellation', () => {
         assert.equal(error.method, 'test.sleep');
         return true;
       });
-      assert.ok(Date.now() - started < 10_000, 'the server stopped sleeping when cancelled');
       assert.equal(await client.rpc.ping(), 'pong', 'the connection goes on');
     });
   }

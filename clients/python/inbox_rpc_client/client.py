@@ -40,14 +40,21 @@ class Notification(NamedTuple):
     params: Any
 
 
-class ServerExited(ConnectionError):
-    """The server's output ended before the reply: it exited (`returncode`; None when attached).
-    `stderr_tail` holds the last lines it wrote there, when the client kept them."""
+#: How long a call waits for its reply unless told otherwise: no call waits for ever.
+DEFAULT_TIMEOUT = 30.0
 
-    def __init__(self, returncode: Optional[int], method: Optional[str] = None, tail: Sequence[str] = ()) -> None:
-        self.returncode, self.method, self.stderr_tail = returncode, method, "\n".join(tail)
+
+class ServerExited(ConnectionError):
+    """The server's output ended before the reply: it exited (`returncode`; None when attached), or
+    the client stopped reading a broken one (`reason`: a frame too large, say). `stderr_tail` holds
+    the last lines it wrote there, when the client kept them."""
+
+    def __init__(self, returncode: Optional[int], method: Optional[str] = None, tail: Sequence[str] = (),
+                 reason: Optional[str] = None) -> None:
+        self.returncode, self.method, self.stderr_tail, self.reason = returncode, method, "\n".join(tail), reason
         during = f" during {method}" if method else ""
-        super().__init__(f"inbox-rpc exited with status {returncode}{during}" + (f": {tail[-1]}" if tail else ""))
+        how = f"{reason}; the connection was ended" if reason else f"inbox-rpc exited with status {returncode}"
+        super().__init__(f"{how}{during}" + (f": {tail[-1]}" if tail else ""))
 
 
 def find_server(binary: Optional[Path] = None) -> str:
@@ -123,13 +130,19 @@ class Client(Methods):
         if stderr is None:  # drained, so the server never blocks on it; the end is kept for ServerExited
             self._drainer = threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True)
             self._drainer.start()
-        self._open(self.process.stdout, self.process.stdin, **options)
+        try:
+            self._open(self.process.stdout, self.process.stdin, **options)
+        except BaseException:  # options refused: the server started for them is not left running
+            self.process.kill()
+            self.process.wait()
+            raise
 
     @classmethod
     def attach(cls, reader: IO[bytes], writer: IO[bytes], **options: Any) -> "Client":
         """A client on streams to a running server (`reader` is its output). Options: `contract`
         (a document or its path; default: `rpc.discover`), `framing` ("ndjson" or "lsp"),
-        `timeout` (seconds a call waits; default: no limit), `on_notification`, `close_timeout`."""
+        `timeout` (seconds a call waits for its reply, one deadline whatever else arrives; default
+        30; None: no limit), `max_frame_bytes` (default 32 MiB), `on_notification`, `close_timeout`."""
         client = cls.__new__(cls)
         client.command, client.process, client.stderr_tail = [], None, collections.deque()
         client._open(reader, writer, **options)
@@ -143,10 +156,17 @@ class Client(Methods):
         return cls(**options)
 
     def _open(self, reader: Any, writer: Any, *, contract: Union[None, Path, Dict[str, Any]] = None,
-              framing: _framing.Framing = "ndjson", timeout: Optional[float] = None,
+              framing: _framing.Framing = "ndjson", timeout: Optional[float] = DEFAULT_TIMEOUT,
+              max_frame_bytes: int = _framing.MAX_FRAME_BYTES,
               on_notification: Optional[Callable[[Notification], None]] = None, close_timeout: float = 5.0) -> None:
         if framing not in _framing.FRAMINGS:
             raise ValueError(f"framing is one of {_framing.FRAMINGS}, not {framing!r}")
+        if timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
+            raise ValueError(f"timeout is a number of seconds above 0 (or None), not {timeout!r}")
+        if not (isinstance(max_frame_bytes, int) and max_frame_bytes > 0):
+            raise ValueError(f"max_frame_bytes is a number of bytes above 0, not {max_frame_bytes!r}")
+        self.max_frame_bytes = max_frame_bytes
+        self._broken: Optional[str] = None
         if contract is not None and not isinstance(contract, dict):
             with open(contract, encoding="utf-8") as file:
                 contract = dict(json.load(file))
@@ -210,7 +230,7 @@ class Client(Methods):
         self._shut_down = self._shut_down or method == "shutdown"
         with self._lock:
             if self._ended is not None:
-                raise ServerExited(self._ended.returncode, method, self.stderr_tail)
+                raise ServerExited(self._ended.returncode, method, self.stderr_tail, self._ended.reason)
             self._pending[call.id] = call
         try:
             self._send({"jsonrpc": "2.0", "id": call.id, "method": method, **_params(params, named)})
@@ -252,7 +272,7 @@ class Client(Methods):
 
     def _read(self) -> None:
         try:
-            while (body := _framing.read_frame(self._in, self.framing)) is not None:
+            while (body := _framing.read_frame(self._in, self.framing, self.max_frame_bytes)) is not None:
                 try:
                     message = json.loads(body)
                 except ValueError:
@@ -260,6 +280,11 @@ class Client(Methods):
                     continue
                 for item in message if isinstance(message, list) else [message]:
                     self._dispatch(item)
+        except _framing.FrameTooLarge as error:
+            # A broken server: nothing more is read, and one this client started is stopped.
+            self._broken = str(error)
+            if self.process is not None:
+                self.process.kill()
         except (OSError, ValueError) as error:
             log.debug("reading from inbox-rpc stopped: %s", error)
         finally:
@@ -297,9 +322,10 @@ class Client(Methods):
         if self._drainer is not None:
             self._drainer.join(self.close_timeout)
         with self._lock:
-            self._ended, pending, self._pending = ServerExited(returncode, None, self.stderr_tail), self._pending, {}
+            self._ended = ServerExited(returncode, None, self.stderr_tail, self._broken)
+            pending, self._pending = self._pending, {}
         for call in pending.values():
-            call.reply.set_exception(ServerExited(returncode, call.method, self.stderr_tail))
+            call.reply.set_exception(ServerExited(returncode, call.method, self.stderr_tail, self._broken))
 
     # MARK: - Lifecycle
 

@@ -16,6 +16,7 @@ class Attributes(TypedDict):
     unreadFirst: bool
     allowedSchemes: List[str]
     automaticReadOnDisappear: bool
+    locale: Optional[str]
 
 class AttributesPatch(TypedDict):
     """Members to change; members left out are kept, null resets one to its default. Unknown
@@ -27,6 +28,7 @@ class AttributesPatch(TypedDict):
     unreadFirst: NotRequired[bool]
     allowedSchemes: NotRequired[Optional[List[str]]]
     automaticReadOnDisappear: NotRequired[Optional[bool]]
+    locale: NotRequired[Optional[str]]
 
 class Backend(TypedDict):
     """The backend settings in force (never the token)."""
@@ -164,15 +166,16 @@ class CreateMessageRequestRequest(TypedDict):
 Degradation = TypedDict("Degradation", {"from": CardKind, "reason": str})
 
 class ErrorData(TypedDict):
-    """Always an object. Invalid params: {param, reason, rule?}. Parse errors: {reason, kind, line,
-    column, position}. Invalid requests: {reason, limit?, size?, ran?}. Unknown method:
-    {method}. Message not found: {id}. Not an inbox message: {reason, code}. Store failure:
-    {kind, message}. Sync errors: {method, reason?, httpStatus?, statusCode?, statusMessage?,
-    location?, path?, missing?, pushed, pending}.
+    """Always an object. Invalid params: {param, reason, rule?, sent?}. Parse errors: {reason,
+    kind, line, column, position}. Invalid requests: {reason, limit?, size?, ran?}. Unknown
+    method: {method}. Message not found: {id}. Not an inbox message: {reason, code}. Store
+    failure: {kind, message}. Sync errors: {method, reason?, httpStatus?, statusCode?,
+    statusMessage?, location?, path?, missing?, pushed, pending}.
     """
     param: NotRequired[str]
     reason: NotRequired[str]
     rule: NotRequired[str]
+    sent: NotRequired[str]
     method: NotRequired[str]
     id: NotRequired[str]
     code: NotRequired[str]
@@ -208,6 +211,12 @@ class InboxHandshake(TypedDict):
     methods: List[str]
     attributes: Attributes
 
+# A text field of a Messages API notification: one string for every language, or an object of
+# strings by language code ({"en": "30% off", "de": "30% Rabatt"}). A device shows its locale's
+# text: the tag, then each shorter prefix (de-AT, then de), then the payload's default language
+# (en), then the first language written.
+LanguageText: TypeAlias = Union[str, Dict[str, str]]
+
 class LintReport(TypedDict):
     """What a marketer's payloads become: for each one its card or why it is refused, every engine
     warning, and every break of the input schemas (`inbox-rpc lint --json`, the MCP tool
@@ -218,18 +227,29 @@ class LintReport(TypedDict):
     findings: NotRequired[List[LintReportFindingsItem]]
 
 class LintReportPayloadsItem(TypedDict):
-    """One payload's outcome."""
+    """One payload's outcome on one device: per payload, or per platform it names (and per language
+    with --every-locale); schema problems, ingest warnings and language gaps in the first only.
+    """
     label: str
+    platform: NotRequired[str]
+    locale: NotRequired[str]
     card: Optional[Card]
     refusal: Optional[str]
     warnings: List[Warning]
     schemaProblems: List[LintReportPayloadsItemSchemaProblemsItem]
+    languageGaps: List[LintReportPayloadsItemLanguageGapsItem]
 
 class LintReportPayloadsItemSchemaProblemsItem(TypedDict):
     """One break of an input schema."""
     path: str
     rule: str
     message: str
+
+class LintReportPayloadsItemLanguageGapsItem(TypedDict):
+    """One missing language."""
+    language: str
+    field: str
+    foundIn: str
 
 class LintReportFindingsItem(TypedDict):
     """One finding."""
@@ -347,7 +367,7 @@ class VideoCardVideo(TypedDict):
     """The video descriptor."""
     url: str
     poster: Optional[str]
-    accessibilityLabel: Literal["Play video"]
+    accessibilityLabel: Literal["Play video", "Video abspielen", "Reproducir video", "Reproduzir v\u00eddeo", "\u64ad\u653e\u89c6\u9891"]
     accessibilityIdentifier: Literal["inboxkit.video.play"]
 
 class WalletCard(CardCommon):
@@ -459,7 +479,7 @@ class VideoPlayResultVideo(TypedDict):
     """
     url: str
     poster: Optional[str]
-    accessibilityLabel: Literal["Play video"]
+    accessibilityLabel: Literal["Play video", "Video abspielen", "Reproducir video", "Reproduzir v\u00eddeo", "\u64ad\u653e\u89c6\u9891"]
     accessibilityIdentifier: Literal["inboxkit.video.play"]
 
 class MessageDismissResult(TypedDict):
@@ -476,7 +496,14 @@ class MessageIngestResult(TypedDict):
     message: Card
     outcome: Literal["added", "updated", "dismissed", "expired"]
 
-MessageResolveResult: TypeAlias = Card
+class MessageResolveResult(TypedDict):
+    """The card."""
+    platforms: NotRequired[List[MessageResolveResultPlatformsItem]]
+
+class MessageResolveResultPlatformsItem(TypedDict):
+    """One platform's card."""
+    platform: str
+    card: Card
 
 class MessageRenderResult(TypedDict):
     """One card drawn as HTML."""
@@ -543,7 +570,7 @@ class MessageMethods:
         or a backend inbox message.
         """
         ...
-    def resolve(self, *, payload: Any, attributes: Optional[AttributesPatch] = ..., id: Optional[str] = ..., now: Optional[int] = ...) -> MessageResolveResult:
+    def resolve(self, *, payload: Any, attributes: Optional[AttributesPatch] = ..., id: Optional[str] = ..., now: Optional[int] = ..., perPlatform: Optional[bool] = ...) -> MessageResolveResult:
         """message.resolve: Resolves a payload into a card without storing it (previews and
         contract tests).
         """

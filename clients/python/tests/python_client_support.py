@@ -7,7 +7,7 @@ clients/python, clients/ and Tests/EndToEnd on sys.path.
 
 The binary is $INBOX_RPC_BIN, else .build/debug/inbox-rpc of this checkout. A missing binary
 fails every test: it must never turn into a green run. A watchdog ends the run with a traceback
-if one test takes more than a minute, so a hang is a failure too.
+if one test takes more than five minutes, so a hang is a failure too (a loaded machine is not).
 """
 
 from __future__ import annotations

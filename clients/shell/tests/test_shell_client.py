@@ -361,30 +361,27 @@ def test_a_server_killed_mid_call_exits_3_at_once(base_env: Dict[str, str], tmp_
         time.sleep(0.02)
     time.sleep(0.2)  # the request is in
     os.kill(int(pid_file.read_text()), signal.SIGKILL)
-    started = time.monotonic()
-    _, stderr = process.communicate(timeout=10)
-    assert time.monotonic() - started < 3
+    # The request sleeps 20 s; the client's answer names the kill, so it did not wait for the sleep.
+    _, stderr = process.communicate(timeout=120)
     assert process.returncode == 3
     assert "inbox-rpc exited with status 137 before replying" in stderr
 
 
 def test_a_silent_server_times_out_and_exits_3(inbox: Runner, tmp_path: Path) -> None:
     silent = tmp_path / "silent-server"
-    silent.write_text("#!/bin/sh\nexec sleep 30\n")
+    silent.write_text("#!/bin/sh\nexec sleep 600\n")
     silent.chmod(0o755)
-    started = time.monotonic()
+    # The stand-in sleeps past the runner's hang deadline: only the client's own timeout ends the call.
     done = inbox("feed.counts", INBOX_RPC_BIN=str(silent), INBOX_TIMEOUT="0.5")
-    assert time.monotonic() - started < 5
     assert done.returncode == 3 and "no reply from inbox-rpc within 0.5 s" in done.stderr
 
 
 def test_a_server_that_closes_its_output_but_lingers_is_killed(inbox: Runner, tmp_path: Path) -> None:
     lingering = tmp_path / "lingering-server"
-    lingering.write_text("#!/bin/sh\nexec >&-\nexec sleep 30\n")
+    lingering.write_text("#!/bin/sh\nexec >&-\nexec sleep 600\n")
     lingering.chmod(0o755)
-    started = time.monotonic()
+    # It sleeps past the runner's hang deadline: only the client's kill ends the call.
     done = inbox("feed.counts", INBOX_RPC_BIN=str(lingering))
-    assert time.monotonic() - started < 5
     assert done.returncode == 3 and "exited with status 137 before replying" in done.stderr
 
 

@@ -1,0 +1,75 @@
+/// Where each line of a text starts, and running counts of UTF-16 code units and Unicode scalars
+/// every `stride` bytes, so a position is a binary search and a scan of at most `stride` bytes
+/// (a minified file is one long line: its columns must not be counted from the line's start).
+struct LineIndex: Sendable {
+  static let stride = 512
+
+  /// Offsets where lines start: the first after the byte order mark, then each after LF, CR LF or
+  /// a lone CR.
+  private var starts: [Int]
+  /// UTF-16 code units and scalars before byte `k * stride` (the byte order mark not counted).
+  private var units: [Int] = []
+  private var scalars: [Int] = []
+  private let origin: Int
+
+  init(_ bytes: [UInt8]) {
+    origin = SourceText.bomLength(bytes)
+    starts = [origin]
+    var unitCount = 0
+    var scalarCount = 0
+    var index = 0
+    while index < bytes.count {
+      if index % Self.stride == 0 {
+        units.append(unitCount)
+        scalars.append(scalarCount)
+      }
+      let byte = bytes[index]
+      if index >= origin {
+        let (u, s) = Self.weight(byte)
+        unitCount += u
+        scalarCount += s
+        if byte == 0x0A || (byte == 0x0D && (index + 1 >= bytes.count || bytes[index + 1] != 0x0A)) {
+          starts.append(index + 1)
+        }
+      }
+      index += 1
+    }
+    units.append(unitCount)
+    scalars.append(scalarCount)
+  }
+
+  /// A byte's share of a column: a scalar starts at each non-continuation byte, and four-byte
+  /// sequences are outside the BMP, a surrogate pair in UTF-16.
+  private static func weight(_ byte: UInt8) -> (units: Int, scalars: Int) {
+    guard byte & 0xC0 != 0x80 else { return (0, 0) }
+    return (byte >= 0xF0 ? 2 : 1, 1)
+  }
+
+  /// The counts before `offset`.
+  private func counts(before offset: Int, in bytes: [UInt8]) -> (units: Int, scalars: Int) {
+    let block = offset / Self.stride
+    var (u, s) = (units[block], scalars[block])
+    var index = max(block * Self.stride, origin)
+    while index < offset {
+      let (du, ds) = Self.weight(bytes[index])
+      u += du
+      s += ds
+      index += 1
+    }
+    return (u, s)
+  }
+
+  func position(of offset: Int, in bytes: [UInt8]) -> SourcePosition {
+    guard offset >= origin else { return .start }
+    var low = 0
+    var high = starts.count - 1
+    while low < high {  // the last line start at or before offset
+      let middle = (low + high + 1) / 2
+      if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+    }
+    let end = counts(before: offset, in: bytes)
+    let begin = counts(before: starts[low], in: bytes)
+    return SourcePosition(
+      line: low + 1, column: end.units - begin.units + 1, codePointColumn: end.scalars - begin.scalars + 1)
+  }
+}
