@@ -111,23 +111,10 @@ public struct Attributes: Sendable, Hashable {
           path: "attributes.walletPasses", reason: "expected a boolean or null, got \(value.typeName)")
       }
     }
-    if let value = object["unreadFirst"] {
-      switch value {
-      case .null: merged.unreadFirst = false
-      case .bool(let flag): merged.unreadFirst = flag
-      default:
-        throw AttributesError(path: "attributes.unreadFirst", reason: "expected a boolean, got \(value.typeName)")
-      }
-    }
+    if let value = object["unreadFirst"] { merged.unreadFirst = try Self.flag(value, "unreadFirst", default: false) }
     if let value = object["allowedSchemes"] { merged.allowedSchemes = try Self.schemes(value) }
     if let value = object["automaticReadOnDisappear"] {
-      switch value {
-      case .null: merged.automaticReadOnDisappear = true
-      case .bool(let flag): merged.automaticReadOnDisappear = flag
-      default:
-        throw AttributesError(
-          path: "attributes.automaticReadOnDisappear", reason: "expected a boolean, got \(value.typeName)")
-      }
+      merged.automaticReadOnDisappear = try Self.flag(value, "automaticReadOnDisappear", default: true)
     }
     if let value = object["locale"] {
       switch value {
@@ -143,6 +130,15 @@ public struct Attributes: Sendable, Hashable {
       }
     }
     return merged
+  }
+
+  /// A boolean member; null resets it to its default.
+  private static func flag(_ value: JSONValue, _ name: String, default: Bool) throws(AttributesError) -> Bool {
+    switch value {
+    case .null: return `default`
+    case .bool(let flag): return flag
+    default: throw AttributesError(path: "attributes.\(name)", reason: "expected a boolean, got \(value.typeName)")
+    }
   }
 
   /// An array of scheme names (`["file"]`, any case); null is none.
