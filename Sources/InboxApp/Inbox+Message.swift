@@ -28,9 +28,11 @@ public struct ButtonOutcome: Sendable, Hashable {
   public var effects: Effects
 }
 
-/// A slide tap: the action for the host to open.
+/// A slide tap: the action for the host to open, and the card after it (with its wire shape).
 public struct SlideOutcome: Sendable, Hashable {
   public var action: RowAction
+  public var card: Card
+  public var cardJSON: JSONValue
   public var effects: Effects
 }
 
@@ -53,14 +55,8 @@ extension Inbox {
   public func tap(id: String, performDefault: Bool = true) throws -> TapOutcome {
     let now = clock.now
     var effects = Effects()
-    let stored: StoredMessage
-    if performDefault {
-      stored = try editVisible(id, now: now) { edit in
-        if try edit.markOpened() { effects.record(FeedChange(.opened, updated: [id])) }
-        return edit.row
-      }
-    } else {
-      stored = try visibleMessage(id, now: now)
+    let stored = try visibleMessage(id, now: now, marking: performDefault) { edit in
+      if try edit.markOpened() { effects.record(FeedChange(.opened, updated: [id])) }
     }
     let found = try resolved(stored, &effects)
     return TapOutcome(card: found.card, cardJSON: found.json, action: found.card.rowAction, effects: effects)
@@ -101,15 +97,31 @@ extension Inbox {
     }
   }
 
-  /// A slide tap: the slide's url, or the message's row action when the slide has none. Changes nothing.
-  public func tapSlide(id: String, index: Int) throws -> SlideOutcome {
+  /// A slide tap, as InboxKit's carousel handles it: a slide without a url is the row tap whole
+  /// (read, opened, the row action); a slide with one opens it and marks the message read, not
+  /// opened (the row's own action did not run). `performDefault` false changes nothing, as for a
+  /// row tap.
+  public func tapSlide(id: String, index: Int, performDefault: Bool = true) throws -> SlideOutcome {
+    let now = clock.now
     var effects = Effects()
-    let card = try self.card(visibleMessage(id, now: clock.now), &effects)
+    let card = try self.card(visibleMessage(id, now: now), &effects)
+    let link: RowAction?
     do {
-      return SlideOutcome(action: try card.slideAction(index: index), effects: effects)
+      link = try card.slideLink(index: index)
     } catch {
       throw InboxError.invalidArgument(argument: "slide", reason: error.reason)
     }
+    guard let link else {
+      let tap = try self.tap(id: id, performDefault: performDefault)
+      effects.changes += tap.effects.changes
+      effects.warnings += tap.effects.warnings
+      return SlideOutcome(action: tap.action, card: tap.card, cardJSON: tap.cardJSON, effects: effects)
+    }
+    let stored = try visibleMessage(id, now: now, marking: performDefault) { edit in
+      if try edit.markRead() { effects.record(FeedChange(.read, updated: [id])) }
+    }
+    let found = try resolved(stored, &effects)
+    return SlideOutcome(action: link, card: found.card, cardJSON: found.json, effects: effects)
   }
 
   /// Dismisses a message for good, persistently (SPEC.md §6); a dismissed message never comes back.
@@ -122,6 +134,18 @@ extension Inbox {
     }
     if dismissed { effects.record(FeedChange(.dismissed, removed: [id])) }
     return DismissOutcome(dismissed: dismissed, effects: effects)
+  }
+
+  /// The visible message with this id after `mark` ran on it in one write transaction, or as it is
+  /// when `perform` is false.
+  func visibleMessage(
+    _ id: String, now: Int64, marking perform: Bool, _ mark: (inout MessageEdit) throws -> Void
+  ) throws -> StoredMessage {
+    guard perform else { return try visibleMessage(id, now: now) }
+    return try editVisible(id, now: now) { edit in
+      try mark(&edit)
+      return edit.row
+    }
   }
 
   /// Runs `body` on the visible message with this id inside one write transaction.

@@ -10,6 +10,8 @@ import JSONRPC
 extension ErrorCode {
   /// No visible message has this id (unknown, dismissed or expired). `data: {id}`.
   public static let messageNotFound = ErrorCode(rawValue: -32001)
+  /// The card has nothing to play: it renders as another kind than video. `data: {id, kind, degradation}`.
+  public static let notAVideoCard = ErrorCode(rawValue: -32002)
   /// The payload is not an inbox message; nothing was stored. `data: {reason, code}`.
   public static let notAnInboxMessage = ErrorCode(rawValue: -32010)
   /// The store failed (busy, damaged, disk full). `data: {kind, message}`.
@@ -35,6 +37,10 @@ extension InboxError: RPCErrorConvertible {
     switch self {
     case .messageNotFound(let id): RPCError(.messageNotFound, "Message not found", data: ["id": .string(id)])
     case .invalidArgument(let argument, let reason): RPCError.invalidParams(argument, reason)
+    case .notAVideoCard(let id, let kind, let degradation):
+      RPCError(
+        .notAVideoCard, "Not a video card",
+        data: ["id": .string(id), "kind": .string(kind), "degradation": degradation.map(JSONValue.string) ?? .null])
     }
   }
 }

@@ -21,6 +21,9 @@ public struct Attributes: Sendable, Hashable {
   /// Schemes of `SchemeGuard.deniedByDefault` this host accepts all the same (lower-cased); empty by
   /// default, so a web or editor host is never handed `javascript:` or `file:` links.
   public var allowedSchemes: Set<String> = []
+  /// InboxKit's `automaticReadOnDisappear` (on there by default, and here): unread rows the host
+  /// reports leaving the screen (`feed.seen`) become read.
+  public var automaticReadOnDisappear = true
   /// The user's language as a BCP 47 tag (`de-AT`): picks a send request's title and body from its
   /// language objects (`LocalizedText`) and the language of the accessibility labels. Nil: the
   /// payload's default language and English labels.
@@ -108,15 +111,11 @@ public struct Attributes: Sendable, Hashable {
           path: "attributes.walletPasses", reason: "expected a boolean or null, got \(value.typeName)")
       }
     }
-    if let value = object["unreadFirst"] {
-      switch value {
-      case .null: merged.unreadFirst = false
-      case .bool(let flag): merged.unreadFirst = flag
-      default:
-        throw AttributesError(path: "attributes.unreadFirst", reason: "expected a boolean, got \(value.typeName)")
-      }
-    }
+    if let value = object["unreadFirst"] { merged.unreadFirst = try Self.flag(value, "unreadFirst", default: false) }
     if let value = object["allowedSchemes"] { merged.allowedSchemes = try Self.schemes(value) }
+    if let value = object["automaticReadOnDisappear"] {
+      merged.automaticReadOnDisappear = try Self.flag(value, "automaticReadOnDisappear", default: true)
+    }
     if let value = object["locale"] {
       switch value {
       case .null: merged.locale = nil
@@ -131,6 +130,15 @@ public struct Attributes: Sendable, Hashable {
       }
     }
     return merged
+  }
+
+  /// A boolean member; null resets it to its default.
+  private static func flag(_ value: JSONValue, _ name: String, default: Bool) throws(AttributesError) -> Bool {
+    switch value {
+    case .null: return `default`
+    case .bool(let flag): return flag
+    default: throw AttributesError(path: "attributes.\(name)", reason: "expected a boolean, got \(value.typeName)")
+    }
   }
 
   /// An array of scheme names (`["file"]`, any case); null is none.
@@ -153,7 +161,8 @@ public struct Attributes: Sendable, Hashable {
   }
 
   /// Every member, unset ones as null:
-  /// `{"forceCellKind", "platform", "walletPasses", "unreadFirst", "allowedSchemes", "locale"}` (sorted).
+  /// `{"forceCellKind", "platform", "walletPasses", "unreadFirst", "allowedSchemes",
+  /// "automaticReadOnDisappear", "locale"}` (sorted).
   public var json: JSONValue {
     .object([
       "forceCellKind": forceCellKind.map { .string($0.rawValue) } ?? .null,
@@ -161,6 +170,7 @@ public struct Attributes: Sendable, Hashable {
       "walletPasses": walletPasses.map(JSONValue.bool) ?? .null,
       "unreadFirst": .bool(unreadFirst),
       "allowedSchemes": .array(allowedSchemes.sorted().map(JSONValue.string)),
+      "automaticReadOnDisappear": .bool(automaticReadOnDisappear),
       "locale": locale.map(JSONValue.string) ?? .null,
     ])
   }

@@ -61,12 +61,7 @@ extension Card {
           ]
         })
     case .video(let video):
-      object["video"] = [
-        "url": .string(video.url),
-        "poster": Card.optional(video.poster),
-        "accessibilityLabel": .string(labels.playVideo),
-        "accessibilityIdentifier": .string(VideoContent.accessibilityIdentifier),
-      ]
+      object["video"] = video.json(labels: labels)
     case .wallet(let wallet):
       object["wallet"] = [
         "pass": .string(wallet.pass),

@@ -83,6 +83,13 @@ public struct Card: Sendable, Hashable {
   ///
   /// Throws when the card has no such slide (including every card that is not a carousel).
   public func slideAction(index: Int) throws(SlideTapError) -> RowAction {
+    try slideLink(index: index) ?? rowAction
+  }
+
+  /// The slide's own action, nil when the slide has no url (its tap is the row tap).
+  ///
+  /// Throws when the card has no such slide (including every card that is not a carousel).
+  public func slideLink(index: Int) throws(SlideTapError) -> RowAction? {
     let slides = self.slides
     guard slides.indices.contains(index) else {
       let reason =
@@ -91,6 +98,6 @@ public struct Card: Sendable, Hashable {
         : "slide \(index) does not exist: message \(id) has \(slides.count) slides (0-\(slides.count - 1))"
       throw SlideTapError(index: index, slideCount: slides.count, reason: reason)
     }
-    return slides[index].tapAction ?? rowAction
+    return slides[index].tapAction
   }
 }

@@ -24,6 +24,16 @@ public struct VideoContent: Sendable, Hashable {
   /// The stable UI-test identifier of the poster button.
   public static let accessibilityIdentifier = "inboxkit.video.play"
 
+  /// The card's `video` member and `video.play`'s descriptor: `{url, poster|null, accessibilityLabel,
+  /// accessibilityIdentifier}`, the label in the language of `labels`.
+  public func json(labels: AccessibilityLabels) -> JSONValue {
+    [
+      "url": .string(url), "poster": poster.map(JSONValue.string) ?? .null,
+      "accessibilityLabel": .string(labels.playVideo),
+      "accessibilityIdentifier": .string(Self.accessibilityIdentifier),
+    ]
+  }
+
   /// Decodes `data.video`, or the reason the video card cannot render; a bad poster only warns.
   static func decode(_ data: CustomData, diagnostics: inout Diagnostics) -> Outcome<VideoContent> {
     guard let value = data.value(for: "video"), value != .null else {

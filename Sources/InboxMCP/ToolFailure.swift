@@ -18,6 +18,8 @@ enum ToolFailure {
       text +=
         ". Fix that argument and call \(tool) again: its inputSchema (tools/list) says what each argument takes; "
         + "get_message shows a card's buttons and slides."
+    case .notAVideoCard:
+      text += ". Only a card whose kind is video has a video to play; get_message shows the kind."
     case .notAnInboxMessage:
       text += ". The payload is not an inbox message; lint_payload says what each part becomes."
     case .backendNotConfigured:

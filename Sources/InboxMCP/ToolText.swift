@@ -49,11 +49,9 @@ enum ToolText {
 
   static func tap(_ result: JSONValue) -> String {
     let message = result["message"] ?? .null
-    var state = [message["read"]?.boolValue == true ? "read" : "unread"]
-    if message["actionPerformed"]?.boolValue == true { state.append("opened") }
     var lines = [
       "tapped \(string(message, "id")): \(headline(message))", "action: \(action(result["action"] ?? .null))",
-      "state: \(state.joined(separator: ", "))",
+      "state: \(state(message))",
     ]
     if let buttons = buttons(message) { lines.append("buttons: " + buttons) }
     if let data = result["customData"], !data.isNull { lines.append("custom data: \(data.jsonString)") }
@@ -64,9 +62,7 @@ enum ToolText {
     var lines = ["action: " + action(result["action"] ?? .null)]
     lines.append(result["performed"]?.boolValue == true ? "performed: yes" : "performed: no (the host acts on it)")
     if let message = result["message"], !message.isNull {
-      var state = [message["read"]?.boolValue == true ? "read" : "unread"]
-      if message["actionPerformed"]?.boolValue == true { state.append("opened") }
-      lines.append("message \(string(message, "id")): \(state.joined(separator: ", "))")
+      lines.append("message \(string(message, "id")): \(state(message))")
       if let buttons = buttons(message) { lines.append("buttons: " + buttons) }
     } else {
       lines.append("the message left the feed")
@@ -74,7 +70,41 @@ enum ToolText {
     return text(lines)
   }
 
-  static func slideTap(_ result: JSONValue) -> String { text(["action: " + action(result["action"] ?? .null)]) }
+  static func slideTap(_ result: JSONValue) -> String {
+    let message = result["message"] ?? .null
+    var lines = ["action: " + action(result["action"] ?? .null), "message \(string(message, "id")): \(state(message))"]
+    if let buttons = buttons(message) { lines.append("buttons: " + buttons) }
+    if let slides = slides(message) { lines.append(slides) }
+    return text(lines)
+  }
+
+  static func seen(_ result: JSONValue) -> String {
+    var lines = ["newly read: " + ids(result["read"])]
+    if let unknown = result["unknown"]?.arrayValue, !unknown.isEmpty {
+      lines.append("not in the feed: " + ids(result["unknown"]))
+    }
+    return text(lines)
+  }
+
+  static func videoPlay(_ result: JSONValue) -> String {
+    let video = result["video"] ?? .null
+    let message = result["message"] ?? .null
+    return text([
+      "play: \(string(video, "url"))", "poster: \(video["poster"]?.stringValue ?? "-")",
+      "message \(string(message, "id")): \(state(message))",
+    ])
+  }
+
+  private static func ids(_ list: JSONValue?) -> String {
+    let ids = list?.arrayValue?.compactMap(\.stringValue) ?? []
+    return ids.isEmpty ? "none" : ids.joined(separator: ", ")
+  }
+
+  private static func state(_ card: JSONValue) -> String {
+    var state = [card["read"]?.boolValue == true ? "read" : "unread"]
+    if card["actionPerformed"]?.boolValue == true { state.append("opened") }
+    return state.joined(separator: ", ")
+  }
 
   static func markRead(_ result: JSONValue) -> String {
     var text = "marked read: changed \(int(result, "changed"))"

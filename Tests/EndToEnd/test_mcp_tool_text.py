@@ -47,7 +47,7 @@ def needs(value, key: str | None = None) -> list[str]:
                 found.append(inner)
             elif member in COUNTS and isinstance(inner, int) and not isinstance(inner, bool):
                 found.append(f"{member} {inner}")
-            elif member == "unchanged" and isinstance(inner, list):
+            elif member in ("unchanged", "read", "unknown") and isinstance(inner, list):
                 found += [item for item in inner if isinstance(item, str)]
             elif member == "buttons" and isinstance(inner, list):
                 found += [(f"[{index}]", f"button {index}") for index in range(len(inner))]
@@ -77,6 +77,7 @@ def test_the_checker_catches_a_text_that_leaves_something_out():
     assert missing("a [0] slide 0 c1 total 3", page) == [("[1]", "button 1")]
     assert missing("[0] [1] slide 0 total 3", page) == ["a", "c1"]
     assert missing("a [0] [1] slide 0 c1 total 30", page) == ["total 3"]
+    assert missing("newly read: a, b", {"read": ["a", "b"], "unknown": ["c"]}) == ["c"]
 
 
 @pytest.mark.parametrize("label,tool,params", cases(), ids=[case[0] for case in cases()])
@@ -90,7 +91,7 @@ def test_every_tool_text_carries_what_the_next_call_needs(tmp_path, label, tool,
         result = reply["result"]
         assert result["isError"] is False, (label, result)
         text = result["content"][0]["text"]
-        assert needs(result["structuredContent"]) or tool in {"dismiss_message", "tap_slide"}, label
+        assert needs(result["structuredContent"]) or tool == "dismiss_message", label
         assert missing(text, result["structuredContent"]) == [], (label, text)
     finally:
         server.shutdown_gracefully()

@@ -110,7 +110,12 @@ struct MessageUseCaseTests {
       ],
     ]
     try test.add("c", data: carousel)
-    #expect(try test.inbox.tapSlide(id: "c", index: 0).action == .deeplink("myapp://one"))
+    let linked = try test.inbox.tapSlide(id: "c", index: 0)
+    #expect(linked.action == .deeplink("myapp://one") && linked.card.read && !linked.card.actionPerformed)
+    #expect(linked.effects.changes == [FeedChange(.read, updated: ["c"])])
+    let row = try test.inbox.tapSlide(id: "c", index: 1)
+    #expect(row.action == (try test.inbox.card(id: "c")).card.rowAction && row.card.actionPerformed)
+    #expect(row.effects.changes == [FeedChange(.opened, updated: ["c"])])
     #expect(throws: InboxError.self) { try test.inbox.tapSlide(id: "c", index: 4) }
     try test.add("plain")
     #expect(throws: InboxError.self) { try test.inbox.tapSlide(id: "plain", index: 0) }

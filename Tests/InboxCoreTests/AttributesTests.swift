@@ -13,13 +13,15 @@ import Testing
       attributes == Attributes(forceCellKind: .carousel, platform: "ios", walletPasses: false, unreadFirst: true))
   }
 
-  /// An empty object gives the defaults: nothing forced, no platform, passes unknown, unreadFirst off, no unsafe scheme allowed.
+  /// An empty object gives the defaults: nothing forced, no platform, passes unknown, unreadFirst off, no unsafe scheme
+  /// allowed, automatic read on disappear on (InboxKit's default).
   @Test func emptyObjectGivesDefaults() throws {
     #expect(try Attributes(json: [:]) == Attributes())
     #expect(
       Attributes().json
         == [
           "forceCellKind": nil, "platform": nil, "walletPasses": nil, "unreadFirst": false, "allowedSchemes": [],
+          "automaticReadOnDisappear": true,
           "locale": nil,
         ])
   }
@@ -45,6 +47,9 @@ import Testing
     BadRow(
       json: ["walletPasses": 1], path: "attributes.walletPasses", reason: "expected a boolean or null, got integer"),
     BadRow(json: ["unreadFirst": "true"], path: "attributes.unreadFirst", reason: "expected a boolean, got string"),
+    BadRow(
+      json: ["automaticReadOnDisappear": 0], path: "attributes.automaticReadOnDisappear",
+      reason: "expected a boolean, got integer"),
   ]
 
   /// Wrong types and unknown kinds throw with the member's path and a reason naming what was expected.

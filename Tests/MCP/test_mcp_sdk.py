@@ -28,9 +28,9 @@ MODERN = "2026-07-28"
 TOOLS = {
     "list_feed", "get_message", "inbox_counts", "tap_message", "tap_button", "tap_slide", "mark_read",
     "mark_all_read", "dismiss_message", "ingest_payload", "resolve_payload", "lint_payload", "sync_inbox",
-    "clear_read",
+    "clear_read", "report_seen", "play_video",
 }
-READ_ONLY = {"list_feed", "get_message", "inbox_counts", "tap_slide", "resolve_payload", "lint_payload"}
+READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload"}
 DESTRUCTIVE = {"tap_button", "dismiss_message", "sync_inbox", "clear_read"}
 
 with open(os.path.join(REPO, "clients", "examples", "flash-sale-push.json"), encoding="utf-8") as _file:
@@ -102,11 +102,15 @@ def test_every_tool_is_listed_with_true_annotations_and_called(store, mode):
             button = sc(await peer.call("tap_button", {"id": "welcome", "button": 1}))
             assert button == {"action": {"type": "dismiss"}, "performed": True, "message": None}
             slide = sc(await peer.call("tap_slide", {"id": "new-arrivals", "slide": 0}))
-            assert slide["action"]["type"] in ("openURL", "deeplink")
-            assert sc(await peer.call("mark_read", {"ids": ["the-reveal", "nope"]})) == {
+            assert slide["action"]["type"] in ("openURL", "deeplink") and slide["message"]["read"] is True
+            played = sc(await peer.call("play_video", {"id": "the-reveal"}))
+            assert played["video"]["url"].startswith("https://") and played["message"]["read"] is True
+            assert sc(await peer.call("report_seen", {"disappeared": ["loyalty-card"]})) == {
+                "read": ["loyalty-card"], "unknown": []}
+            assert sc(await peer.call("mark_read", {"ids": ["broken-video", "nope"]})) == {
                 "changed": 1, "unchanged": ["nope"]}
             assert sc(await peer.call("dismiss_message", {"id": "hero-banner"})) == {"dismissed": True}
-            assert sc(await peer.call("mark_all_read"))["changed"] == 6
+            assert sc(await peer.call("mark_all_read"))["changed"] == 3
             ingested = sc(await peer.call("ingest_payload", {"payload": PUSH}))
             assert ingested["outcome"] == "added" and ingested["message"]["id"] == "flash-sale-42"
             resolved = (await peer.call("resolve_payload", {"payload": PUSH, "attributes": {"platform": "ios"}}))

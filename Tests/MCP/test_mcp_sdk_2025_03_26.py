@@ -17,7 +17,7 @@ from harness import SDK, ProtocolError, code_of, session
 if not SDK.startswith("1.9."):
     pytest.skip(f"for the 1.9.x SDK (revision 2025-03-26); this is mcp {SDK}", allow_module_level=True)
 
-READ_ONLY = {"list_feed", "get_message", "inbox_counts", "tap_slide", "resolve_payload", "lint_payload"}
+READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload"}
 
 
 def text(result) -> str:

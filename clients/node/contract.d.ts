@@ -30,6 +30,11 @@ export interface Attributes {
    * reaches the host (each is dropped with an unsafeScheme warning).
    */
   allowedSchemes: string[];
+  /**
+   * InboxKit's automaticReadOnDisappear: unread rows the host reports leaving the screen
+   * (feed.seen) become read. On by default, as in InboxKit.
+   */
+  automaticReadOnDisappear: boolean;
   /** A BCP 47 tag (de-AT): the language of titles, bodies and labels. */
   locale: string | null;
   [key: string]: unknown;
@@ -66,6 +71,11 @@ export interface AttributesPatch {
    * so none of them reaches the host (each is dropped with an unsafeScheme warning).
    */
   allowedSchemes?: string[] | null;
+  /**
+   * InboxKit's automaticReadOnDisappear: unread rows the host reports leaving the screen
+   * (feed.seen) become read; null resets it to the default, on (as in InboxKit).
+   */
+  automaticReadOnDisappear?: boolean | null;
   /** A BCP 47 tag (de-AT): the language of titles, bodies and labels. */
   locale?: string | null;
   [key: string]: unknown;
@@ -1054,12 +1064,70 @@ export interface SlideTapParams {
   id: string;
   /** The slide's index, from 0. */
   slide: number;
+  /** false: change nothing, only answer what the tap would open. */
+  performDefault?: boolean | null;
 }
 
 /** The tap's outcome. */
 export interface SlideTapResult {
   /** What to open. */
   action: RowAction;
+  /** The card after the tap. */
+  message: Card;
+}
+
+/** The params of feed.seen. */
+export interface FeedSeenParams {
+  /** Ids of the rows now on screen. */
+  appeared?: string[] | null;
+  /** Ids of the rows that left the screen. */
+  disappeared?: string[] | null;
+}
+
+/** What the report changed. */
+export interface FeedSeenResult {
+  /**
+   * The ids that became read (disappeared unread rows, when automaticReadOnDisappear is on), in id
+   * order.
+   */
+  read: string[];
+  /**
+   * The ids of either list that name no visible message (unknown, dismissed or expired), in id
+   * order.
+   */
+  unknown: string[];
+}
+
+/** The params of video.play. */
+export interface VideoPlayParams {
+  /** The message id. */
+  id: string;
+}
+
+/** The play's outcome. */
+export interface VideoPlayResult {
+  /**
+   * The player's descriptor, as the card's video member: the url passed the scheme rules (http or
+   * https).
+   */
+  video: VideoPlayResultVideo;
+  /** The card after the play. */
+  message: Card;
+}
+
+/**
+ * The player's descriptor, as the card's video member: the url passed the scheme rules (http or
+ * https).
+ */
+export interface VideoPlayResultVideo {
+  /** The http(s) stream or file. */
+  url: string;
+  /** The poster image URL, null when none. */
+  poster: string | null;
+  /** The screen reader's label in the locale's language (English for languages without their own). */
+  accessibilityLabel: "Play video" | "Video abspielen" | "Reproducir video" | "Reproduzir v\u00eddeo" | "\u64ad\u653e\u89c6\u9891";
+  /** A stable identifier for UI tests. */
+  accessibilityIdentifier: "inboxkit.video.play";
 }
 
 /** The params of message.dismiss. */
@@ -1338,10 +1406,32 @@ export interface Methods {
    */
   "button.tap": { params: ButtonTapParams; result: ButtonTapResult };
   /**
-   * A carousel slide tap: the slide's url, or the message's row action when the slide has none.
-   * Changes nothing.
+   * A carousel slide tap: a slide with a url returns it and marks the message read; a slide
+   * without one is the row tap whole (read, opened, the row action). As InboxKit's carousel: the
+   * slide's url is opened by the host, not the row action, so the message becomes read but not
+   * opened; a slide without a url falls back to the message's default row action and marks it as
+   * message.tap does. performDefault false changes nothing (the host handles the tap itself).
+   * Statuses go to the backend through the outbox.
    */
   "slide.tap": { params: SlideTapParams; result: SlideTapResult };
+  /**
+   * Reports the rows on screen and those that left it; with automaticReadOnDisappear on, the
+   * unread ones that left become read. Send it on every scroll stop and when the inbox screen
+   * closes (then every row still on screen has disappeared). InboxKit's automaticReadOnDisappear
+   * (on by default, attribute of the same name) marks unread rows read as they leave the screen,
+   * pinned ones too, in one transaction, each status queued for the backend, with one
+   * feed.changed; off, nothing changes. A row on screen is not read by being seen. The server
+   * keeps no screen state between calls; ids that name no visible message change nothing and are
+   * listed in unknown.
+   */
+  "feed.seen": { params: FeedSeenParams; result: FeedSeenResult };
+  /**
+   * The user plays a video card's video: answers the player's descriptor and marks the message
+   * read. As InboxKit when its full-screen player opens: the message becomes read (not opened: the
+   * row action did not run), its status queued for the backend. A card that renders as another
+   * kind, a video degraded to classic included, is refused with NotAVideoCard.
+   */
+  "video.play": { params: VideoPlayParams; result: VideoPlayResult };
   /**
    * Removes a message from the feed for good, persisted before the reply. dismissed is false when
    * it already was. A dismissed message never comes back, whatever a later sync returns.
@@ -1397,4 +1487,4 @@ export interface HostNotifications {
 }
 
 /** The names of the contract's components/errors. */
-export type ErrorName = "InvalidParams" | "InternalError" | "MessageNotFound" | "NotAnInboxMessage" | "StoreFailure" | "RequestCancelled" | "BackendUnavailable" | "BackendRefused" | "BackendMalformedReply" | "BackendNotConfigured" | "MCPHandshake";
+export type ErrorName = "InvalidParams" | "InternalError" | "MessageNotFound" | "NotAVideoCard" | "NotAnInboxMessage" | "StoreFailure" | "RequestCancelled" | "BackendUnavailable" | "BackendRefused" | "BackendMalformedReply" | "BackendNotConfigured" | "MCPHandshake";

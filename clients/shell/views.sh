@@ -52,7 +52,11 @@ views() {
         + if .performed then ", carried out by the server" elif .action.type == "openURL" or .action.type == "custom"
           then ", for the host to carry out" else "" end,
       (if .message == null then "\($asked.id | seen) is no longer in the feed" else empty end)' ;;
-    slide.tap) printf '%s' '"the slide opens: \(.action | goes)"' ;;
+    slide.tap) printf '%s' '"the slide opens: \(.action | goes)", "\(.message.id | seen) is now \(.message | state)"' ;;
+    feed.seen) printf '%s' '"newly read: " + (if (.read | length) > 0 then (.read | map(seen) | join(", ")) else "none" end),
+      (if (.unknown | length) > 0 then "not in the feed: \(.unknown | map(seen) | join(", "))" else empty end)' ;;
+    video.play) printf '%s' '"the host plays: \(.video.url | seen)" + (if .video.poster then " (poster \(.video.poster | seen))" else "" end),
+      "\(.message.id | seen) is now \(.message | state)"' ;;
     message.dismiss) printf '%s' 'if .dismissed then "\($asked.id | seen) dismissed" else "\($asked.id | seen) had been dismissed before" end' ;;
     message.markRead) printf '%s' '"newly read: \(.changed)"
       + if (.unchanged | length) > 0 then " (left as they were: \(.unchanged | map(seen) | join(", ")))" else "" end' ;;

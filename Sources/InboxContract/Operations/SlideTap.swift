@@ -3,14 +3,18 @@ import InboxCore
 import JSON
 import JSONRPC
 
-/// `slide.tap {id, slide}` -> `{action}`: the slide's url, or the message's row action when the
-/// slide has none. Changes no state: the host opens what it gets (a row tap is `message.tap`).
+/// `slide.tap {id, slide, performDefault?: true}` -> `{action, message}`: a slide with a url opens
+/// it and marks the message read; one without is the row tap whole (read, opened, the row action).
+/// `performDefault` false changes nothing.
 enum SlideTap: Operation {
   static let name = "slide.tap"
+  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  static let execution: Method.Execution = .write
 
   static func run(_ params: SlideTapParams, _ context: OperationContext) throws -> JSONValue {
-    let outcome = try context.inbox.tapSlide(id: params.id, index: params.slide)
+    let outcome = try context.inbox.tapSlide(
+      id: params.id, index: params.slide, performDefault: params.performDefault ?? true)
     context.report(outcome.effects)
-    return ["action": outcome.action.json]
+    return ["action": outcome.action.json, "message": outcome.cardJSON]
   }
 }

@@ -1,7 +1,7 @@
 import JSON
 import JSONRPC
 
-/// `{id}`: `message.get`, `message.dismiss`.
+/// `{id}`: `message.get`, `message.dismiss`, `video.play`.
 public struct MessageID: OperationParams, Hashable {
   public var id: String
 
@@ -49,17 +49,40 @@ public struct ButtonTapParams: OperationParams, Hashable {
   }
 }
 
-/// `slide.tap {id, slide}`.
+/// `slide.tap {id, slide, performDefault?}`.
 public struct SlideTapParams: OperationParams, Hashable {
   public var id: String
   public var slide: Int
+  public var performDefault: Bool?
 
   public init(_ params: ParamsReader) throws(RPCError) {
     id = try params.required("id", params.string)
     slide = try params.required("slide", params.index)
+    performDefault = try params.bool("performDefault")
   }
 
-  public var json: JSONObject { ["id": .string(id), "slide": .int(Int64(slide))] }
+  public var json: JSONObject {
+    var out = ParamsWriter()
+    out.set("id", .string(id))
+    out.set("slide", .int(Int64(slide)))
+    out.set("performDefault", performDefault.map(JSONValue.bool))
+    return out.object
+  }
+}
+
+/// `feed.seen {appeared?, disappeared?}`.
+public struct FeedSeenParams: OperationParams, Hashable {
+  public var appeared: [String]
+  public var disappeared: [String]
+
+  public init(_ params: ParamsReader) throws(RPCError) {
+    appeared = try params.strings("appeared") ?? []
+    disappeared = try params.strings("disappeared") ?? []
+  }
+
+  public var json: JSONObject {
+    ["appeared": .array(appeared.map(JSONValue.string)), "disappeared": .array(disappeared.map(JSONValue.string))]
+  }
 }
 
 /// `message.markRead {ids}`.

@@ -15,6 +15,7 @@ class Attributes(TypedDict):
     walletPasses: Optional[bool]
     unreadFirst: bool
     allowedSchemes: List[str]
+    automaticReadOnDisappear: bool
     locale: Optional[str]
 
 class AttributesPatch(TypedDict):
@@ -26,6 +27,7 @@ class AttributesPatch(TypedDict):
     walletPasses: NotRequired[Optional[bool]]
     unreadFirst: NotRequired[bool]
     allowedSchemes: NotRequired[Optional[List[str]]]
+    automaticReadOnDisappear: NotRequired[Optional[bool]]
     locale: NotRequired[Optional[str]]
 
 class Backend(TypedDict):
@@ -472,6 +474,26 @@ class ButtonTapResult(TypedDict):
 class SlideTapResult(TypedDict):
     """The tap's outcome."""
     action: RowAction
+    message: Card
+
+class FeedSeenResult(TypedDict):
+    """What the report changed."""
+    read: List[str]
+    unknown: List[str]
+
+class VideoPlayResult(TypedDict):
+    """The play's outcome."""
+    video: VideoPlayResultVideo
+    message: Card
+
+class VideoPlayResultVideo(TypedDict):
+    """The player's descriptor, as the card's video member: the url passed the scheme rules (http
+    or https).
+    """
+    url: str
+    poster: Optional[str]
+    accessibilityLabel: Literal["Play video", "Video abspielen", "Reproducir video", "Reproduzir v\u00eddeo", "\u64ad\u653e\u89c6\u9891"]
+    accessibilityIdentifier: Literal["inboxkit.video.play"]
 
 class MessageDismissResult(TypedDict):
     """The outcome."""
@@ -543,6 +565,11 @@ class FeedMethods:
         backend, merges it.
         """
         ...
+    def seen(self, *, appeared: Optional[List[str]] = ..., disappeared: Optional[List[str]] = ...) -> FeedSeenResult:
+        """feed.seen: Reports the rows on screen and those that left it; with
+        automaticReadOnDisappear on, the unread ones that left become read.
+        """
+        ...
 
 class MessageMethods:
     def get(self, *, id: str) -> MessageGetResult:
@@ -586,9 +613,16 @@ class RpcMethods:
         ...
 
 class SlideMethods:
-    def tap(self, *, id: str, slide: int) -> SlideTapResult:
-        """slide.tap: A carousel slide tap: the slide's url, or the message's row action when the
-        slide has none. Changes nothing.
+    def tap(self, *, id: str, slide: int, performDefault: Optional[bool] = ...) -> SlideTapResult:
+        """slide.tap: A carousel slide tap: a slide with a url returns it and marks the message
+        read; a slide without one is the row tap whole (read, opened, the row action).
+        """
+        ...
+
+class VideoMethods:
+    def play(self, *, id: str) -> VideoPlayResult:
+        """video.play: The user plays a video card's video: answers the player's descriptor and
+        marks the message read.
         """
         ...
 
@@ -599,6 +633,7 @@ class Methods:
     message: MessageMethods
     rpc: RpcMethods
     slide: SlideMethods
+    video: VideoMethods
     def initialize(self, *, client: Optional[InitializeParamsClient] = ..., platform: Optional[str] = ..., capabilities: Optional[InitializeParamsCapabilities] = ..., attributes: Optional[AttributesPatch] = ..., backend: Optional[BackendPatch] = ..., **extra: Any) -> InitializeResult:
         """initialize: Optional handshake: names the host and sets session attributes."""
         ...
@@ -625,6 +660,13 @@ class InternalError(InboxRpcError):
 class MessageNotFound(InboxRpcError):
     """-32001: No visible message has this id (unknown, dismissed or expired): data {id}."""
     name: Literal["MessageNotFound"]
+
+class NotAVideoCard(InboxRpcError):
+    """-32002: video.play on a card that renders as another kind than video (a degraded video
+    included): data {id, kind, degradation}; kind is the kind it renders as, degradation why a
+    video fell back (null when it was never one).
+    """
+    name: Literal["NotAVideoCard"]
 
 class NotAnInboxMessage(InboxRpcError):
     """-32010: The payload is not an inbox message, or is past the per-message size limit; nothing
@@ -683,6 +725,7 @@ class Errors:
     InvalidParams: Type[InvalidParams]
     InternalError: Type[InternalError]
     MessageNotFound: Type[MessageNotFound]
+    NotAVideoCard: Type[NotAVideoCard]
     NotAnInboxMessage: Type[NotAnInboxMessage]
     StoreFailure: Type[StoreFailure]
     RequestCancelled: Type[RequestCancelled]

@@ -67,6 +67,7 @@ def cancelled(client: Client) -> None:
 PRODUCERS: Dict[str, Callable[[str, str, Path], None]] = {
     "InvalidParams": on_sample_feed(lambda c: c.feed.list(limit=0)),
     "MessageNotFound": on_sample_feed(lambda c: c.message.get(id="no-such-message")),
+    "NotAVideoCard": on_sample_feed(lambda c: c.video.play(id="summer-sale")),
     "NotAnInboxMessage": on_sample_feed(lambda c: c.message.ingest(payload={"aps": {"alert": "a plain push"}})),
     "StoreFailure": store_gone,
     "RequestCancelled": on_sample_feed(cancelled),

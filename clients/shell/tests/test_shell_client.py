@@ -169,7 +169,21 @@ def test_get_and_slide_tap_show_a_card_and_its_slides(inbox: Runner) -> None:
     card = ok(inbox("message.get", "id=new-arrivals")).splitlines()
     assert card[0] == "card new-arrivals, kind carousel"
     assert "  slide 0   New in, https://cdn.example.com/inbox/1.jpg" in card
-    assert ok(inbox("slide.tap", "id=new-arrivals", "slide=1")) == "the slide opens: deeplink myapp://product/2\n"
+    assert ok(inbox("slide.tap", "id=new-arrivals", "slide=1")) == (
+        "the slide opens: deeplink myapp://product/2\nnew-arrivals is now read\n"
+    )
+
+
+def test_seen_and_video_views(inbox: Runner) -> None:
+    assert ok(inbox("feed.seen", 'appeared=["summer-sale"]', 'disappeared=["summer-sale","nope"]')) == (
+        "newly read: summer-sale\nnot in the feed: nope\n"
+    )
+    assert ok(inbox("video.play", "id=the-reveal")) == (
+        "the host plays: https://cdn.example.com/inbox/clip.mp4 (poster https://cdn.example.com/inbox/poster.jpg)\n"
+        "the-reveal is now read\n"
+    )
+    failed = inbox("video.play", "id=summer-sale")
+    assert failed.returncode != 0 and "NotAVideoCard (-32002)" in failed.stderr, failed.stderr
 
 
 def test_a_file_param_reads_a_file_or_stdin(inbox: Runner) -> None:

@@ -1,0 +1,60 @@
+import InboxCore
+import InboxStore
+import JSON
+
+/// What a `feed.seen` call did: the ids it marked read, and the ids it named that are no visible message.
+public struct SeenOutcome: Sendable, Hashable {
+  public var read: [String]
+  public var unknown: [String]
+  public var effects: Effects
+}
+
+/// A video play: the descriptor for the player, and the card after it (with its wire shape).
+public struct PlayOutcome: Sendable, Hashable {
+  public var video: VideoContent
+  public var card: Card
+  public var cardJSON: JSONValue
+  public var effects: Effects
+}
+
+extension Inbox {
+  /// The host's report of the rows on screen (`appeared`) and of those that left it (`disappeared`),
+  /// one call per scroll stop or screen close. InboxKit's `automaticReadOnDisappear` (on by default)
+  /// marks the unread rows that leave the screen read, pinned ones too, in one transaction with their
+  /// statuses queued for the backend; off, nothing changes. A row on screen is not read by being
+  /// seen. The engine keeps no screen state between calls, so servers sharing a store, and a
+  /// restarted one, agree; ids that name no visible message are answered in `unknown`.
+  public func seen(appeared: [String], disappeared: [String]) throws -> SeenOutcome {
+    let now = clock.now
+    var unknown: [String] = []
+    for id in Set(appeared + disappeared).sorted() where try store.visibleMessage(id: id, now: now) == nil {
+      unknown.append(id)
+    }
+    guard attributes.automaticReadOnDisappear else {
+      return SeenOutcome(read: [], unknown: unknown, effects: Effects())
+    }
+    let leaving = Set(disappeared).subtracting(unknown).sorted()
+    let read = leaving.isEmpty ? [] : try store.markRead(ids: leaving, now: now)
+    var effects = Effects()
+    effects.record(FeedChange(.read, updated: read))
+    return SeenOutcome(read: read, unknown: unknown, effects: effects)
+  }
+
+  /// The user played a video card's video: returns the player's descriptor (its url and poster
+  /// passed the resolver's scheme rules) and marks the message read, as InboxKit does when its
+  /// player opens (not opened: the row action did not run). Refused with
+  /// `InboxError.notAVideoCard` when the card renders as another kind (a degraded video included).
+  public func playVideo(id: String) throws -> PlayOutcome {
+    let now = clock.now
+    var effects = Effects()
+    let card = try self.card(visibleMessage(id, now: now), &effects)
+    guard case .video(let video) = card.content else {
+      throw InboxError.notAVideoCard(id: id, kind: card.kind.rawValue, degradation: card.degradation?.reason)
+    }
+    let stored = try visibleMessage(id, now: now, marking: true) { edit in
+      if try edit.markRead() { effects.record(FeedChange(.read, updated: [id])) }
+    }
+    let found = try resolved(stored, &effects)
+    return PlayOutcome(video: video, card: found.card, cardJSON: found.json, effects: effects)
+  }
+}

@@ -1,0 +1,19 @@
+import InboxApp
+import JSON
+import JSONRPC
+
+/// `feed.seen {appeared?, disappeared?}` -> `{read, unknown}`: the rows on screen and those that left
+/// it; with `automaticReadOnDisappear` on, the unread ones that left become read in one transaction.
+enum FeedSeen: Operation {
+  static let name = "feed.seen"
+  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  static let execution: Method.Execution = .write
+
+  static func run(_ params: FeedSeenParams, _ context: OperationContext) throws -> JSONValue {
+    let outcome = try context.inbox.seen(appeared: params.appeared, disappeared: params.disappeared)
+    context.report(outcome.effects)
+    return [
+      "read": .array(outcome.read.map(JSONValue.string)), "unknown": .array(outcome.unknown.map(JSONValue.string)),
+    ]
+  }
+}
