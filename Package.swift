@@ -24,11 +24,13 @@ let package = Package(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // libcurl's header only: the library is loaded with dlopen on the first backend call.
     .target(name: "CCurl"),
+    // OpenSSL's libcrypto, likewise loaded with dlopen on the first digest a trace takes.
+    .target(name: "CCrypto"),
     .target(name: "Posix"),
     .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
     // Posix for `FileName`: text for people shows a file name's bytes that are not UTF-8 as `\xNN`.
     .target(name: "JSON", dependencies: ["CJansson", "Posix"]),
-    .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
+    .target(name: "JSONRPC", dependencies: ["CCrypto", "JSON", "Posix"]),
     .target(
       name: "JSONSchema", dependencies: ["JSON"], exclude: ["README.md"],
       resources: [.embedInCode("Resources/keywords.json")]),

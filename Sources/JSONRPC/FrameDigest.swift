@@ -1,7 +1,8 @@
 import JSON
 
 /// What a trace keeps of a frame it cannot parse (not JSON, a duplicate key, cut short): never the
-/// bytes, whose secrets could not be found without parsing them, but `{"bytes", "sha256", "prefix"}`:
+/// bytes, whose secrets could not be found without parsing them, but `{"bytes", "sha256", "prefix"}`
+/// (`sha256` only where libcrypto can be loaded):
 /// the length, the hash of the whole frame, and its first `prefixBytes` with every string replaced
 /// by the marker except a member's name and the `method` and `jsonrpc` values, and every other word
 /// that is not a number or a literal replaced too. What is kept is printable ASCII, and holds no
@@ -10,10 +11,12 @@ enum FrameDigest {
   static let prefixBytes = 256
 
   static func digest(_ bytes: ArraySlice<UInt8>, secrets: [String]) -> JSONValue {
-    [
-      "bytes": .int(Int64(bytes.count)), "sha256": .string(SHA256.hex(bytes)),
-      "prefix": .string(prefix(bytes.prefix(prefixBytes), secrets: secrets)),
-    ]
+    // Without libcrypto (a machine without libssl3, where no sync runs either) the hash is left out.
+    var digest = JSONObject()
+    digest["bytes"] = .int(Int64(bytes.count))
+    digest["sha256"] = SHA256.hex(bytes).map(JSONValue.string)
+    digest["prefix"] = .string(prefix(bytes.prefix(prefixBytes), secrets: secrets))
+    return .object(digest)
   }
 
   private static let marker = TraceRedactor.marker

@@ -26,7 +26,7 @@ public struct TraceRedactor: Sendable {
     self.secrets = secrets.filter { !$0.isEmpty }
     self.secretParams = secretParams
     needles =
-      self.secrets.map { Array($0.utf8) } + secretParams.keys.map { Array("\"\($0)\"".utf8) } + [
+      self.secrets.map(Self.needle) + secretParams.keys.map { Array("\"\($0)\"".utf8) } + [
         Array("\\".utf8)
       ]
   }
@@ -35,8 +35,12 @@ public struct TraceRedactor: Sendable {
   /// strings they would take every word that happens to hold them.
   static let shortestSubstring = 4
 
+  /// A secret's first `shortestPrefix` bytes stand for all of it: a parse error quotes at most
+  /// about 160 bytes of what it could not read, so an echo may hold only the start of a long secret.
+  static let shortestPrefix = 8
+
   private static func needle(_ secret: String) -> [UInt8] {
-    secret.utf8.count < shortestSubstring ? Array("\"\(secret)\"".utf8) : Array(secret.utf8)
+    secret.utf8.count < shortestSubstring ? Array("\"\(secret)\"".utf8) : Array(secret.utf8.prefix(shortestPrefix))
   }
 
   /// True when a JSON text on one line needs nothing replaced: it names no secret, no method with
@@ -105,7 +109,31 @@ public struct TraceRedactor: Sendable {
     for secret in secrets where secret.utf8.count >= Self.shortestSubstring {
       result = result.replacing(secret, with: Self.marker)
     }
+    for secret in secrets where secret.utf8.count > Self.shortestPrefix {
+      result = Self.replacingStarts(of: secret, in: result)
+    }
     return Self.scrubHeader(result)
+  }
+
+  /// `text` with every run that begins as `secret` begins (its first `shortestPrefix` bytes) and
+  /// goes on agreeing with it replaced: the start of a secret an echo cut short.
+  static func replacingStarts(of secret: String, in text: String) -> String {
+    let secret = Array(secret.utf8)
+    let head = secret.prefix(shortestPrefix)
+    var bytes = Array(text.utf8)
+    var at = 0
+    let marker = Array(Self.marker.utf8)
+    while at + head.count <= bytes.count {
+      guard bytes[at..<at + head.count].elementsEqual(head) else {
+        at += 1
+        continue
+      }
+      var end = at + head.count
+      while end < bytes.count, end - at < secret.count, bytes[end] == secret[end - at] { end += 1 }
+      bytes.replaceSubrange(at..<end, with: marker)
+      at += marker.count
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   private mutating func removeSecretParams(_ frame: JSONValue) -> JSONValue {

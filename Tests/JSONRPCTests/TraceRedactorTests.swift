@@ -107,6 +107,16 @@ struct FrameDigestTests {
     #expect(redactor.redact(reply) == (try JSONValue.parse(#"{"error":{"data":{"reason":"near '\"[REDACTED]'"}}}"#)))
   }
 
+  @Test func theStartOfALongSecretAnEchoCutShortIsReplacedToo() throws {
+    var redactor = TraceRedactor(secrets: [], secretParams: ["config.set": [["backend", "token"]]])
+    let secret = String(repeating: "k3y-", count: 80)
+    _ = redactor.digest(Array((#"{"method":"config.set","params":{"backend":{"token":""# + secret).utf8)[...])
+    let echo = #"{"error":{"data":{"reason":"near '\""# + secret.prefix(150) + #"'"}}}"#
+    #expect(!redactor.passesUnchanged(Array(echo.utf8)[...]))
+    let redacted = redactor.redact(try JSONValue.parse(echo))
+    #expect(redacted == (try JSONValue.parse(#"{"error":{"data":{"reason":"near '\"[REDACTED]'"}}}"#)))
+  }
+
   @Test(arguments: [#"{"id":"tok\/123"}"#, #"{"id":"a\"b"}"#, #"{"id":"x\\y"}"#])
   func anyEscapeSendsTheFrameToBeDecodedFirst(_ text: String) {
     let redactor = TraceRedactor(secrets: ["tok/123"])
