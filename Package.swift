@@ -26,11 +26,13 @@ let package = Package(
     .target(name: "CCurl"),
     // OpenSSL's libcrypto, likewise loaded with dlopen on the first digest a trace takes.
     .target(name: "CCrypto"),
-    .target(name: "Posix"),
+    // zlib's minizip, likewise loaded with dlopen when a wallet pass is checked.
+    .target(name: "CMinizip"),
+    .target(name: "Posix", dependencies: ["CCrypto"]),
     .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
     // Posix for `FileName`: text for people shows a file name's bytes that are not UTF-8 as `\xNN`.
     .target(name: "JSON", dependencies: ["CJansson", "Posix"]),
-    .target(name: "JSONRPC", dependencies: ["CCrypto", "JSON", "Posix"]),
+    .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
     .target(
       name: "JSONSchema", dependencies: ["JSON"], exclude: ["README.md"],
       resources: [.embedInCode("Resources/keywords.json")]),
@@ -39,7 +41,7 @@ let package = Package(
     .target(name: "InboxCore", dependencies: ["JSON"]),
     .target(name: "InboxPreview", dependencies: ["JSON", "InboxCore"]),
     .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
-    .target(name: "InboxSync", dependencies: ["CCurl", "JSON", "InboxCore", "InboxStore", "Posix"]),
+    .target(name: "InboxSync", dependencies: ["CCurl", "CMinizip", "JSON", "InboxCore", "InboxStore", "Posix"]),
     .target(
       name: "InboxApp",
       dependencies: ["JSON", "JSONSchema", "InboxCore", "InboxPreview", "InboxStore", "InboxSync", "Posix"],

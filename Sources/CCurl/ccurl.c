@@ -180,9 +180,13 @@ int ccurl_start(ccurl_session *session, const ccurl_request *request) {
   SET(CURLOPT_URL, request->url)
   SET(CURLOPT_PROTOCOLS_STR, request->protocol)
   SET(CURLOPT_FOLLOWLOCATION, 0L)
-  SET(CURLOPT_POST, 1L)
-  SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length)
-  SET(CURLOPT_COPYPOSTFIELDS, request->body)
+  if (request->body) {
+    SET(CURLOPT_POST, 1L)
+    SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length)
+    SET(CURLOPT_COPYPOSTFIELDS, request->body)
+  } else {
+    SET(CURLOPT_HTTPGET, 1L)
+  }
   SET(CURLOPT_HTTPHEADER, session->headers)
   SET(CURLOPT_USERAGENT, request->user_agent)
   SET(CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms)
@@ -268,9 +272,17 @@ void ccurl_result_get(ccurl_session *session, ccurl_result *result) {
   api.easy_getinfo(easy, CURLINFO_HTTP_CONNECTCODE, &result->connect_status);
   api.easy_getinfo(easy, CURLINFO_OS_ERRNO, &result->os_errno);
   api.easy_getinfo(easy, CURLINFO_REDIRECT_URL, &result->location);
+  api.easy_getinfo(easy, CURLINFO_CONTENT_TYPE, &result->content_type);
   result->outcome = outcome(session->code, session->too_large);
   result->body = session->body;
   result->body_length = session->body_length;
+}
+
+void ccurl_received(ccurl_session *session, long long *received, long long *expected) {
+  curl_off_t length = -1;
+  api.easy_getinfo(session->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
+  *received = (long long)session->body_length;
+  *expected = (long long)length;
 }
 
 int ccurl_url_check(const char *url, char *why, size_t why_size) {

@@ -43,18 +43,29 @@ extension Inbox {
   /// The user played a video card's video: returns the player's descriptor (its url and poster
   /// passed the resolver's scheme rules) and marks the message read, as InboxKit does when its
   /// player opens (not opened: the row action did not run). Refused with
-  /// `InboxError.notAVideoCard` when the card renders as another kind (a degraded video included).
+  /// `InboxError.wrongKind` when the card renders as another kind (a degraded video included).
   public func playVideo(id: String) throws -> PlayOutcome {
     let now = clock.now
     var effects = Effects()
     let card = try self.card(visibleMessage(id, now: now), &effects)
-    guard case .video(let video) = card.content else {
-      throw InboxError.notAVideoCard(id: id, kind: card.kind.rawValue, degradation: card.degradation?.reason)
-    }
+    guard case .video(let video) = card.content else { throw InboxError.wrongKind(card, expected: .video) }
+    let found = try markRead(id, now: now, &effects)
+    return PlayOutcome(video: video, card: found.card, cardJSON: found.json, effects: effects)
+  }
+
+  /// Marks the visible message `id` read, with its status queued for the backend, and returns its
+  /// card after.
+  func markRead(_ id: String, now: Int64, _ effects: inout Effects) throws -> CardCache.Found {
     let stored = try visibleMessage(id, now: now, marking: true) { edit in
       if try edit.markRead() { effects.record(FeedChange(.read, updated: [id])) }
     }
-    let found = try resolved(stored, &effects)
-    return PlayOutcome(video: video, card: found.card, cardJSON: found.json, effects: effects)
+    return try resolved(stored, &effects)
+  }
+}
+
+extension InboxError {
+  /// `card` is not of the `expected` kind.
+  static func wrongKind(_ card: Card, expected: CardKind) -> InboxError {
+    .wrongKind(id: card.id, expected: expected, kind: card.kind.rawValue, degradation: card.degradation?.reason)
   }
 }

@@ -18,6 +18,7 @@ public final class Inbox: Sendable {
   /// What the inbox was opened with (`Inbox.open`); defaults for one made directly.
   let options: InboxOptions
   let cache = CardCache()
+  let passes: WalletPasses
   private let attributesInForce: Mutex<Attributes>
 
   /// The settings key the attributes saved with the store live under.
@@ -29,6 +30,7 @@ public final class Inbox: Sendable {
     self.store = store
     self.sync = sync
     self.clock = clock
+    passes = WalletPasses(options: options)
     attributesInForce = Mutex(try Self.savedAttributes(store))
   }
 

@@ -1,3 +1,5 @@
+import InboxCore
+
 /// The application layer's own refusals. Errors of the layers below pass through unchanged:
 /// `IngestError` (not an inbox message), `StoreError`, `SyncFailure`.
 public enum InboxError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -7,15 +9,16 @@ public enum InboxError: Error, Sendable, Hashable, CustomStringConvertible {
   /// slide the card does not have, a cursor of another store, attributes that do not merge.
   /// `argument` names it as the caller spelled it (`button`, `cursor`, `attributes.forceCellKind`).
   case invalidArgument(argument: String, reason: String)
-  /// The card renders as another kind than video (a degraded video included), so it has nothing to
-  /// play: `kind` is the kind it renders as, `degradation` why a video fell back, when it did.
-  case notAVideoCard(id: String, kind: String, degradation: String?)
+  /// The card renders as another kind than the interaction needs (`expected`: video to play, wallet
+  /// to add a pass), a degraded one included: `kind` is the kind it renders as, `degradation` why the
+  /// expected kind fell back, when it did.
+  case wrongKind(id: String, expected: CardKind, kind: String, degradation: String?)
 
   public var description: String {
     switch self {
     case .messageNotFound(let id): "no visible message has the id \(id)"
     case .invalidArgument(let argument, let reason): "\(argument): \(reason)"
-    case .notAVideoCard(let id, let kind, _): "message \(id) is a \(kind) card, not a video card"
+    case .wrongKind(let id, let expected, let kind, _): "message \(id) is a \(kind) card, not a \(expected) card"
     }
   }
 }

@@ -18,6 +18,9 @@ public struct InboxOptions: Sendable {
   /// of it (less a little for the rest of the reply), so it fits even quoted as MCP text.
   public var maxReplyBytes = 16 * 1024 * 1024
 
+  /// Where wallet passes are downloaded to, and how large one may be.
+  public var passes = PassOptions()
+
   /// The bytes of cards one page may hold.
   public var maxPageBytes: Int { max(maxReplyBytes / 2 - 4096, 1024) }
 
@@ -56,6 +59,16 @@ public struct SyncOptions: Sendable {
   /// Set in `replay`'s sandbox: every backend call goes to this one loopback listener, without the
   /// token (`ConfinedBackend`); `.some(nil)`: no call leaves the process. nil: not sandboxed.
   public var confinedTo: BackendURL??
+
+  public init() {}
+}
+
+/// Wallet pass downloads (`wallet.download`).
+public struct PassOptions: Sendable {
+  /// The directory passes are kept in (`PassCache.defaultDirectory`); nil: downloads are refused.
+  public var cacheDirectory: String?
+  /// The largest pass downloaded.
+  public var maxBytes = PassDownloader.defaultMaxBytes
 
   public init() {}
 }

@@ -12,6 +12,10 @@ extension ErrorCode {
   public static let messageNotFound = ErrorCode(rawValue: -32001)
   /// The card has nothing to play: it renders as another kind than video. `data: {id, kind, degradation}`.
   public static let notAVideoCard = ErrorCode(rawValue: -32002)
+  /// The card has no pass to add: it renders as another kind than wallet. `data: {id, kind, degradation}`.
+  public static let notAWalletCard = ErrorCode(rawValue: -32003)
+  /// The wallet pass could not be downloaded or kept. `data: {id, code, reason, httpStatus?}`.
+  public static let walletPassFailed = ErrorCode(rawValue: -32004)
   /// The payload is not an inbox message; nothing was stored. `data: {reason, code}`.
   public static let notAnInboxMessage = ErrorCode(rawValue: -32010)
   /// The store failed (busy, damaged, disk full). `data: {kind, message}`.
@@ -37,11 +41,26 @@ extension InboxError: RPCErrorConvertible {
     switch self {
     case .messageNotFound(let id): RPCError(.messageNotFound, "Message not found", data: ["id": .string(id)])
     case .invalidArgument(let argument, let reason): RPCError.invalidParams(argument, reason)
-    case .notAVideoCard(let id, let kind, let degradation):
+    case .wrongKind(let id, let expected, let kind, let degradation):
       RPCError(
-        .notAVideoCard, "Not a video card",
+        expected == .wallet ? .notAWalletCard : .notAVideoCard, "Not a \(expected) card",
         data: ["id": .string(id), "kind": .string(kind), "degradation": degradation.map(JSONValue.string) ?? .null])
     }
+  }
+}
+
+/// A pass download that failed, for the message `id`: `WalletPassFailed`, or -32800 when cancelled.
+public struct WalletPassError: Error, RPCErrorConvertible {
+  public var id: String
+  public var failure: PassFailure
+
+  public var rpcError: RPCError {
+    guard failure.code != .cancelled else { return .cancelled }
+    var data: JSONObject = [
+      "id": .string(id), "code": .string(failure.code.rawValue), "reason": .string(failure.reason),
+    ]
+    if let status = failure.httpStatus { data["httpStatus"] = .int(Int64(status)) }
+    return RPCError(.walletPassFailed, "Wallet pass failed", data: .object(data))
   }
 }
 

@@ -107,14 +107,22 @@ public struct Reporter: Sendable {
   public var warned: @Sendable (Warning) -> Void
   /// A step of a sync that reports progress.
   public var progress: @Sendable (SyncProgress) -> Void
+  /// How far a wallet pass download is.
+  public var downloading: @Sendable (PassProgress) -> Void
+  /// The host's report of a Wallet sheet, recorded.
+  public var walletReported: @Sendable (WalletRecord) -> Void
 
   public init(
     changed: @escaping @Sendable (FeedChange) -> Void, warned: @escaping @Sendable (Warning) -> Void,
-    progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    progress: @escaping @Sendable (SyncProgress) -> Void = { _ in },
+    downloading: @escaping @Sendable (PassProgress) -> Void = { _ in },
+    walletReported: @escaping @Sendable (WalletRecord) -> Void = { _ in }
   ) {
     self.changed = changed
     self.warned = warned
     self.progress = progress
+    self.downloading = downloading
+    self.walletReported = walletReported
   }
 }
 

@@ -7,7 +7,8 @@ public enum Operations {
   public static let all: [AnyOperation] = [
     ConfigGet.erased, ConfigSet.erased, FeedList.erased, FeedCountsMethod.erased, FeedMarkAllRead.erased,
     FeedDismissRead.erased, FeedDismissAll.erased, FeedSync.erased, MessageGet.erased, MessageTap.erased,
-    ButtonTap.erased, SlideTap.erased, FeedSeen.erased, VideoPlay.erased, MessageDismiss.erased,
+    ButtonTap.erased, SlideTap.erased, FeedSeen.erased, VideoPlay.erased, WalletDownload.erased,
+    WalletReportMethod.erased, MessageDismiss.erased,
     MessageMarkRead.erased, MessageIngest.erased, MessageResolve.erased, MessageRender.erased,
   ]
 

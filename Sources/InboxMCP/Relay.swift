@@ -34,6 +34,16 @@ struct Relay: Sendable {
         var words = step.stage.rawValue
         if let done = step.done, let total = step.total { words += " \(done)/\(total)" }
         send("notifications/progress", ["progressToken": token, "progress": .int(count), "message": .string(words)])
+      },
+      downloading: { step in
+        // Bytes, which only grow: the progress MCP asks for, with the total when the server announced one.
+        guard let token = params?.raw?["_meta"]?["progressToken"] else { return }
+        var progress: JSONObject = [
+          "progressToken": token, "progress": .int(Int64(step.received)),
+          "message": .string("downloading the wallet pass: \(step.received) bytes"),
+        ]
+        if let total = step.total { progress["total"] = .int(Int64(total)) }
+        send("notifications/progress", .object(progress))
       })
   }
 }

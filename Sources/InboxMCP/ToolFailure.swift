@@ -20,6 +20,10 @@ enum ToolFailure {
         + "get_message shows a card's buttons and slides."
     case .notAVideoCard:
       text += ". Only a card whose kind is video has a video to play; get_message shows the kind."
+    case .notAWalletCard:
+      text += ". Only a card whose kind is wallet has a pass to add; get_message shows the kind."
+    case .walletPassFailed:
+      text += ". The pass was not added and the message is unchanged; the reason says what the server met."
     case .notAnInboxMessage:
       text += ". The payload is not an inbox message; lint_payload says what each part becomes."
     case .backendNotConfigured:

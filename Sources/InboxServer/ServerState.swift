@@ -29,6 +29,12 @@ final class ServerState: Sendable {
           "log",
           ["level": "warn", "message": .string(warning.description.escapingControlCharacters), "data": warning.json])
       },
-      progress: { step in notify("sync.progress", step.json) })
+      progress: { step in notify("sync.progress", step.json) },
+      downloading: { step in
+        var params: JSONObject = ["id": .string(step.id), "received": .int(Int64(step.received))]
+        if let total = step.total { params["total"] = .int(Int64(total)) }
+        notify("wallet.progress", .object(params))
+      },
+      walletReported: { record in notify("wallet.reported", .object(record.json)) })
   }
 }

@@ -30,6 +30,7 @@ extension InboxStore {
       try database.run("DELETE FROM messages")
       try database.run("DELETE FROM message_tags")
       try database.run("DELETE FROM tag_counts")
+      try database.run("DELETE FROM wallet_passes")
       try database.run("UPDATE feed_counts SET total = 0, unread = 0, unactioned = 0, pinned = 0")
       for (key, value) in settings { try Settings.set(database, key, value) }
       return (removed, dropped)

@@ -5,8 +5,8 @@ import Posix
   import Glibc
 #endif
 
-/// One HTTP POST to an `https://` URL (or `http://` to a loopback host) through libcurl, on the
-/// calling thread, over a session whose connection the next call reuses.
+/// One HTTP POST (or GET, without a body) to an `https://` URL (or `http://` to a loopback host)
+/// through libcurl, on the calling thread, over a session whose connection the next call reuses.
 ///
 /// libcurl negotiates HTTP/2 where the server offers it, accepts compressed replies, verifies the
 /// server's certificate and name (TLS 1.2 or later), and goes through the proxy it is given.
@@ -19,7 +19,8 @@ struct HTTPTransfer {
     var url: String
     /// `Name: value` lines (no line breaks in them).
     var headers: [String]
-    var body: [UInt8]
+    /// The POST's body; nil for a GET.
+    var body: [UInt8]?
     /// Seconds allowed to connect, and for the whole transfer.
     var connectTimeout: Double
     var timeout: Double
@@ -35,6 +36,8 @@ struct HTTPTransfer {
     var body: [UInt8]
     /// The `Location` of a 3xx reply, made absolute.
     var redirectURL: String?
+    /// The `Content-Type` the server sent, nil when none.
+    var contentType: String? = nil
   }
 
   enum Failure: Error, Equatable {
@@ -47,7 +50,12 @@ struct HTTPTransfer {
   /// The longest wait before `isCancelled` is asked again, in milliseconds.
   static let slice: Int32 = 20
 
-  static func perform(_ request: Request, on session: CurlSession, isCancelled: () -> Bool) throws(Failure) -> Reply {
+  /// Runs `request`; `received` hears the bytes received so far and the length the reply announced
+  /// (nil: none) at each step of the transfer.
+  static func perform(
+    _ request: Request, on session: CurlSession, isCancelled: () -> Bool,
+    received: ((Int, Int?) -> Void)? = nil
+  ) throws(Failure) -> Reply {
     let target = try TransferTarget(request.url)
     let proxy = try request.proxy.proxy(for: target)
     if let index = request.headers.firstIndex(where: { $0.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }) {
@@ -59,6 +67,11 @@ struct HTTPTransfer {
         ccurl_abort(session.pointer)
         throw .cancelled
       }
+      if let received {
+        var (count, expected): (Int64, Int64) = (0, -1)
+        ccurl_received(session.pointer, &count, &expected)
+        received(Int(count), expected >= 0 ? Int(expected) : nil)
+      }
     }
     var result = ccurl_result()
     ccurl_result_get(session.pointer, &result)
@@ -66,7 +79,8 @@ struct HTTPTransfer {
     if let failure = TransferOutcome(result, target: target, proxy: proxy, request: request).failure { throw failure }
     return Reply(
       httpStatus: result.http_status, body: Array(UnsafeBufferPointer(start: result.body, count: result.body_length)),
-      redirectURL: (300..<400).contains(result.http_status) ? result.location.map { String(cString: $0) } : nil)
+      redirectURL: (300..<400).contains(result.http_status) ? result.location.map { String(cString: $0) } : nil,
+      contentType: result.content_type.map { String(cString: $0) })
   }
 
   /// Hands the request to libcurl (which copies every string before this returns).
@@ -75,7 +89,7 @@ struct HTTPTransfer {
   {
     let strings = [request.url, target.protocolName, request.userAgent, proxy, request.proxy.exceptions]
     let code = withCStrings(strings + [request.caFile ?? ""] + request.headers) { texts in
-      request.body.withUnsafeBytes { body in
+      (request.body ?? []).withUnsafeBytes { body in
         let headers = Array(texts[(strings.count + 1)...])
         return headers.withUnsafeBufferPointer { lines in
           var options = ccurl_request()
@@ -84,7 +98,8 @@ struct HTTPTransfer {
           options.ca_file = request.caFile == nil ? nil : texts[strings.count]
           options.headers = lines.baseAddress
           options.header_count = Int32(lines.count)
-          options.body = body.baseAddress
+          // A POST's body is never NULL (NULL asks for a GET), even when it is empty.
+          options.body = request.body == nil ? nil : body.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)
           options.body_length = body.count
           options.connect_timeout_ms = milliseconds(min(request.connectTimeout, request.timeout))
           options.timeout_ms = milliseconds(request.timeout)

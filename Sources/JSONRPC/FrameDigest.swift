@@ -1,4 +1,5 @@
 import JSON
+import Posix
 
 /// What a trace keeps of a frame it cannot parse (not JSON, a duplicate key, cut short): never the
 /// bytes, whose secrets could not be found without parsing them, but `{"bytes", "sha256", "prefix"}`

@@ -28,6 +28,8 @@ struct Options {
   var tokenFile: String?
   /// A PEM file of CA certificates to trust for https to the backend instead of the system's.
   var backendCAFile: String?
+  /// Where wallet passes are kept; nil: `PassCache.defaultDirectory`.
+  var passDirectory: String?
   var backendTimeout: Double = 30
   /// How long a host may take none of the output waiting for it before it is taken as gone.
   var outputPatience: Double = 30
@@ -120,6 +122,9 @@ struct Options {
                                   instead of the system's (a private CA; env INBOX_RPC_BACKEND_CA_FILE).
                                   https goes through the http:// proxy in https_proxy (or HTTPS_PROXY,
                                   all_proxy), with CONNECT, except to the hosts listed in no_proxy.
+      --pass-dir DIR              Keep the wallet passes wallet.download fetches in DIR (made 0700; default
+                                  $XDG_CACHE_HOME/inbox-rpc/passes, or ~/.cache/inbox-rpc/passes). Passes
+                                  are fetched over https only, through the proxy and CA file above.
       --sync-interval SECONDS     Also sync in the background every SECONDS (default: off).
       --sync-min-interval SECONDS Least time between two fetches unless feed.sync {force: true} (default 10).
       --max-sync-reply-bytes N    Largest inbox reply read, decoded (default: 33554432, 16,000 cards of
@@ -219,6 +224,10 @@ struct Options {
         let path = try value()
         guard !path.isEmpty else { throw UsageError(description: "--backend-ca-file needs a file path") }
         options.backendCAFile = path
+      case "--pass-dir":
+        let path = try value()
+        guard path.hasPrefix("/") else { throw UsageError(description: "--pass-dir needs an absolute directory path") }
+        options.passDirectory = path
       case "--backend-timeout": options.backendTimeout = try seconds(flag, try value(), atMost: 3600)
       case "--output-patience": options.outputPatience = try seconds(flag, try value(), atMost: 86400)
       case "--sync-interval": options.syncInterval = try positive(flag, try value())

@@ -4,6 +4,8 @@ It records each request head, can demand `Proxy-Authorization`, opens a TCP conn
 host and port asked for, answers `200 Connection established` and relays bytes both ways,
 keeping a copy of everything that went from the client to the server (to show it was TLS).
 `ConnectProxy(tls=context)` is an https proxy: the client speaks TLS with the proxy itself too.
+`routes` maps a `host:port` asked for to the loopback port that serves it, so a test reaches a
+public name (the sample feed's pass host) without a network.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ import threading
 
 
 class ConnectProxy:
-    def __init__(self, authorization: str | None = None, tls: ssl.SSLContext | None = None):
+    def __init__(self, authorization: str | None = None, tls: ssl.SSLContext | None = None,
+                 routes: dict[str, int] | None = None):
         self.authorization = authorization
+        self.routes = routes or {}
         self.tls = tls
         self.heads: list[str] = []
         self.upstream_bytes = bytearray()
@@ -73,6 +77,8 @@ class ConnectProxy:
                 client.sendall(b"HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 6\r\n\r\ndenied")
                 return
             host, port = target.rsplit(":", 1)
+            if target in self.routes:
+                host, port = "127.0.0.1", str(self.routes[target])
             try:
                 upstream = socket.create_connection((host.strip("[]"), int(port)), timeout=10)
             except OSError:

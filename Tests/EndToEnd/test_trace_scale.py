@@ -38,11 +38,11 @@ def unknown_methods(path: str, count: int) -> None:
             f.write(json.dumps({"t": 1764493500000 + i, "dir": "in", "frame": frame}, separators=(",", ":")) + "\n")
 
 
-def work(runs: dict[str, list[str]]) -> dict[str, int]:
+def work(binary: str, runs: dict[str, list[str]]) -> dict[str, int]:
     """Superblocks entered by each run, the runs side by side (one core each)."""
     started = {
         name: subprocess.Popen(
-            ["valgrind", "--tool=none", "--stats=yes", RELEASE_BIN, "check-trace", *args],
+            ["valgrind", "--tool=none", "--stats=yes", binary, "check-trace", *args],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
         for name, args in runs.items()
@@ -70,13 +70,23 @@ def release_bin() -> str:
     return RELEASE_BIN
 
 
+@pytest.fixture(scope="module")
+def counted_bin(release_bin, tmp_path_factory) -> str:
+    """The release binary without its debug sections, which valgrind then need not read: Debian's
+    valgrind 3.19 gives up on some DWARF 5 the Swift toolchain writes ("Possibly corrupted debuginfo
+    file"). The code run, and so the count, is the same."""
+    copy = str(tmp_path_factory.mktemp("bin") / "inbox-rpc")
+    subprocess.run(["strip", "--strip-debug", "-o", copy, release_bin], check=True, timeout=300)
+    return copy
+
+
 @pytest.mark.timeout(1500)
 @pytest.mark.parametrize("case", [
     # the issue's measures: unanswered requests in the text format, unknown methods as SARIF
     ("text", unanswered, 20_000, 200_000),
     ("sarif", unknown_methods, 2_000, 20_000),
 ])
-def test_check_trace_work_is_linear_in_findings(tmp_path, release_bin, case):
+def test_check_trace_work_is_linear_in_findings(tmp_path, release_bin, counted_bin, case):
     fmt, make, small, large = case
     empty = str(tmp_path / "empty.trace")
     open(empty, "w").close()
@@ -85,7 +95,7 @@ def test_check_trace_work_is_linear_in_findings(tmp_path, release_bin, case):
         paths[size] = str(tmp_path / f"{size}.trace")
         make(paths[size], size)
     assert findings(paths[small]) == small
-    counts = work({
+    counts = work(counted_bin, {
         "empty": ["--format", fmt, empty],
         "small": ["--format", fmt, paths[small]],
         "large": ["--format", fmt, paths[large]],

@@ -24,7 +24,7 @@ typedef struct ccurl_session ccurl_session;
 ccurl_session *ccurl_session_new(void);
 void ccurl_session_free(ccurl_session *session);
 
-/// One POST. Strings are copied by libcurl before ccurl_start returns.
+/// One POST, or a GET when `body` is NULL. Strings are copied by libcurl before ccurl_start returns.
 typedef struct {
   const char *url;
   /// "https" or "http": the only protocol this transfer may use.
@@ -82,12 +82,16 @@ typedef struct {
   long os_errno;
   /// A redirect's absolute target, or NULL.
   const char *location;
+  /// The reply's Content-Type as the server sent it, or NULL.
+  const char *content_type;
   const unsigned char *body;
   size_t body_length;
 } ccurl_result;
 
 /// The outcome of the last transfer; pointers stay valid until the next ccurl_start.
 void ccurl_result_get(ccurl_session *session, ccurl_result *result);
+/// The reply's bytes received so far, and the length it announced (-1 when it announced none).
+void ccurl_received(ccurl_session *session, long long *received, long long *expected);
 /// Frees the last reply's body (a session kept for the next call need not hold a large one).
 void ccurl_release_body(ccurl_session *session);
 

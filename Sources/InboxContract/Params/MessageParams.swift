@@ -1,7 +1,7 @@
 import JSON
 import JSONRPC
 
-/// `{id}`: `message.get`, `message.dismiss`, `video.play`.
+/// `{id}`: `message.get`, `message.dismiss`, `video.play`, `wallet.download`.
 public struct MessageID: OperationParams, Hashable {
   public var id: String
 

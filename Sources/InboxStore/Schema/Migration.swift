@@ -15,6 +15,7 @@ struct Migration: Sendable {
     Migration(id: "0005-outbox-lean", sql: outboxLean),
     Migration(id: "0006-change-log", sql: changeLog),
     Migration(id: "0007-custom-data-tags", sql: customDataTags, backfill: MessageTags.backfill),
+    Migration(id: "0008-wallet-passes", sql: walletPasses),
   ]
 
   /// Version 1: messages with their local state, the outbox, settings.
@@ -188,5 +189,18 @@ struct Migration: Sendable {
         pinned = pinned + NEW.pinned * ((NEW.status < 4) - (OLD.status < 4))
         WHERE key = NEW.key AND value = NEW.value;
     END;
+    """
+
+  /// Version 8: what the host reported of each message's Apple Wallet sheet (`WalletRecord`): the
+  /// pass added, or adding it failed and why. A cancelled sheet is reported by no call and leaves
+  /// no row. A table of its own rather than columns on `messages`: a sync rewrites message rows,
+  /// and what the user did with the pass is not the backend's.
+  private static let walletPasses = """
+    CREATE TABLE wallet_passes (
+      message_id TEXT PRIMARY KEY,
+      outcome TEXT NOT NULL,
+      reason TEXT,
+      reported_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
     """
 }
