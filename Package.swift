@@ -83,8 +83,10 @@ let package = Package(
       name: "InboxStoreTests", dependencies: ["InboxStore", "InboxCore", "JSON", "InboxTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(name: "InboxPreviewTests", dependencies: ["InboxPreview", "InboxCore", "JSON"]),
-    .testTarget(name: "InboxAppTests", dependencies: ["InboxApp", "InboxStore", "InboxSync", "InboxCore", "JSON"]),
+    .testTarget(
+      name: "InboxAppTests", dependencies: ["InboxApp", "InboxStore", "InboxSync", "InboxCore", "JSON", "Posix"]),
     .testTarget(name: "InboxServerTests", dependencies: ["InboxServer", "InboxContract", "JSONRPC", "JSON"]),
-    .testTarget(name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON"]),
+    .testTarget(
+      name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON"], exclude: ["Fixtures"]),
   ]
 )

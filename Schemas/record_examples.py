@@ -16,13 +16,18 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
+from types import SimpleNamespace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "EndToEnd"))
 import fake_backend  # noqa: E402  (the loopback backend the sync examples talk to)
+import pass_server  # noqa: E402  (the https server the sample feed's wallet pass comes from)
+import tls_support  # noqa: E402  (a throwaway CA for it)
+from connect_proxy import ConnectProxy  # noqa: E402  (which routes passes.example.com to it)
 
 CLOCK = 1_790_000_000
 
@@ -44,6 +49,8 @@ SCENARIO = [
     ("slide.tap", "a slide without a url: the row tap", {"id": "new-arrivals", "slide": 2}),
     ("feed.seen", "a scroll stop: two rows left the screen", {"appeared": ["summer-sale"], "disappeared": ["captioned-no-image", "unknown-kind"]}),
     ("video.play", "play the reveal", {"id": "the-reveal"}),
+    ("wallet.download", "add the loyalty card's pass", {"id": "loyalty-card"}),
+    ("wallet.report", "the pass is in the Wallet", {"id": "loyalty-card", "outcome": "added"}),
     ("message.dismiss", "dismiss the banner", {"id": "hero-banner"}),
     ("message.markRead", "one known, one unknown id", {"ids": ["the-reveal", "no-such-message"]}),
     ("feed.markAllRead", "mark one tab read", {"customData": {"campaign": "q4"}}),
@@ -60,52 +67,72 @@ SCENARIO = [
 ]
 
 
-def server_command(binary: str, store: str, backend_url: str) -> list[str]:
+def server_command(binary: str, store: str, setup) -> list[str]:
     return [binary, "--store", store, "--sample-feed", "--test-clock", str(CLOCK), "--framing", "ndjson",
             "--application", fake_backend.APP, "--user-id", fake_backend.USER, "--hwid", "example-hwid",
-            "--backend-url", backend_url]
+            "--backend-url", setup.url, "--backend-ca-file", setup.ca_file, "--pass-dir", setup.pass_dir]
 
 
-def server_environment() -> dict[str, str]:
-    return {**os.environ, "INBOX_RPC_API_TOKEN": fake_backend.TOKEN}
+def server_environment(setup) -> dict[str, str]:
+    """The token, and the proxy that takes the sample feed's pass host to the local pass server."""
+    return {"INBOX_RPC_API_TOKEN": fake_backend.TOKEN, "https_proxy": setup.proxy_url}
+
+
+PASS_PATH = "/v1/passes/pass.com.example.loyalty/abc123"
+#: The sample feed's pass URL (loyalty-card).
+PASS_URL = "https://passes.example.com" + PASS_PATH
 
 
 @contextlib.contextmanager
 def example_backend():
-    """The loopback backend the examples sync with: two messages, the same every run."""
+    """What the examples talk to, the same every run: the loopback backend with two messages, and
+    the sample feed's pass host (passes.example.com, reached through a CONNECT proxy that routes it
+    to a local https server with a certificate from a throwaway CA)."""
     backend = fake_backend.FakeBackend()
     backend.now = CLOCK
     backend.add_message("welcome-back", title="Welcome back", text="Your inbox, synced", send_date=CLOCK - 300,
                         rt=CLOCK + 86400 * 30)
     backend.add_message("weekly-digest", title="Weekly digest", text="Five things you missed", send_date=CLOCK - 60,
                         rt=CLOCK + 86400 * 30, params={"l": "https://example.com/digest"})
+    directory = tempfile.mkdtemp(prefix="inbox-example-")
+    tls_support.make_ca(directory)
+    tls_support._issue(directory, "passes", "DNS:passes.example.com")
+    passes = pass_server.PassServer(tls_support.server_context(directory, "passes"),
+                                    {PASS_PATH: pass_server.Reply(body=pass_server.make_pass())})
+    proxy = ConnectProxy(routes={"passes.example.com:443": passes.port})
     try:
-        yield backend
+        yield SimpleNamespace(url=backend.url, backend=backend, ca_file=os.path.join(directory, "ca.pem"),
+                              pass_dir=os.path.join(directory, "passes"), proxy_url=proxy.url)
     finally:
+        proxy.close()
+        passes.close()
         backend.close()
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 LOOPBACK_PORT = re.compile(r"http://127\.0\.0\.1:\d+/")
+PASS_DIRECTORY = re.compile(r"^/\S*/inbox-example-[^/]+/passes/")
 
 
 def normalise(value):
-    """What differs run to run: cursors (the store's random id) and the loopback backend's port."""
+    """What differs run to run: cursors (the store's random id), the loopback backend's port and the
+    directory passes are kept in."""
     if isinstance(value, dict):
         return {k: ("<cursor>" if k == "nextCursor" and isinstance(v, str) else normalise(v)) for k, v in value.items()}
     if isinstance(value, list):
         return [normalise(v) for v in value]
     if isinstance(value, str):
-        return LOOPBACK_PORT.sub("http://127.0.0.1:<port>/", value)
+        return PASS_DIRECTORY.sub("<passes>/", LOOPBACK_PORT.sub("http://127.0.0.1:<port>/", value))
     return value
 
 
 def run(binary: str) -> list[tuple[str, str, dict, object]]:
     """Runs the scenario; returns (method, name, params, result) per step."""
-    with tempfile.TemporaryDirectory() as directory, example_backend() as backend:
+    with tempfile.TemporaryDirectory() as directory, example_backend() as setup:
         process = subprocess.Popen(
-            server_command(binary, os.path.join(directory, "inbox.sqlite"), backend.url),
+            server_command(binary, os.path.join(directory, "inbox.sqlite"), setup),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-            env=server_environment())
+            env={**os.environ, **server_environment(setup)})
         steps = []
         for index, (method, name, params) in enumerate(SCENARIO):
             process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": index, "method": method, "params": params}) + "\n")

@@ -66,7 +66,8 @@ extension Inbox {
     guard case .wallet = card.content else { throw InboxError.wrongKind(card, expected: .wallet) }
     let record = WalletRecord(id: id, outcome: outcome, reason: outcome == .failed ? reason : nil, reportedAt: now)
     guard try store.recordWallet(record, now: now) else { throw InboxError.messageNotFound(id: id) }
-    let found = outcome == .added ? try markRead(id, now: now, &effects) : try resolved(visibleMessage(id, now: now), &effects)
+    let found =
+      outcome == .added ? try markRead(id, now: now, &effects) : try resolved(visibleMessage(id, now: now), &effects)
     return WalletReport(record: record, card: found.card, cardJSON: found.json, effects: effects)
   }
 }

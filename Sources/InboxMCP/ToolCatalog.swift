@@ -14,7 +14,8 @@ enum ToolCatalog {
   static let texts: [String: @Sendable (JSONValue) -> String] = [
     "list_feed": ToolText.feed, "get_message": ToolText.card, "inbox_counts": ToolText.counts,
     "tap_message": ToolText.tap, "tap_button": ToolText.buttonTap, "tap_slide": ToolText.slideTap,
-    "report_seen": ToolText.seen, "play_video": ToolText.videoPlay,
+    "report_seen": ToolText.seen, "play_video": ToolText.videoPlay, "add_wallet_pass": ToolText.walletPass,
+    "report_wallet_pass": ToolText.walletReport,
     "mark_read": ToolText.markRead, "mark_all_read": ToolText.markRead, "dismiss_message": ToolText.dismiss,
     "clear_read": ToolText.cleared,
     "ingest_payload": ToolText.ingest, "resolve_payload": ToolText.card, "lint_payload": ToolText.lint,

@@ -95,6 +95,24 @@ enum ToolText {
     ])
   }
 
+  static func walletPass(_ result: JSONValue) -> String {
+    let pass = result["pass"] ?? .null
+    let message = result["message"] ?? .null
+    return text([
+      "pass file: \(string(pass, "path"))", "size: \(int(pass, "size")) bytes, sha256 \(string(pass, "sha256"))",
+      "from: \(string(pass, "url"))", "message \(string(message, "id")): \(state(message))",
+    ])
+  }
+
+  static func walletReport(_ result: JSONValue) -> String {
+    let message = result["message"] ?? .null
+    let outcome = result["outcome"]?.stringValue == "added" ? "added to the Wallet" : "not added"
+    var lines = ["pass of \(string(result, "id")): \(outcome)"]
+    if let reason = result["reason"]?.stringValue { lines.append("reason: \(reason)") }
+    lines.append("message \(string(message, "id")): \(state(message))")
+    return text(lines)
+  }
+
   private static func ids(_ list: JSONValue?) -> String {
     let ids = list?.arrayValue?.compactMap(\.stringValue) ?? []
     return ids.isEmpty ? "none" : ids.joined(separator: ", ")

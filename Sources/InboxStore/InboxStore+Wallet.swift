@@ -36,7 +36,10 @@ extension InboxStore {
           ON CONFLICT (message_id) DO UPDATE SET outcome = excluded.outcome, reason = excluded.reason,
             reported_at = excluded.reported_at
         """,
-        [.text(record.id), .text(record.outcome.rawValue), record.reason.map { .text($0) } ?? .null, .int(record.reportedAt)])
+        [
+          .text(record.id), .text(record.outcome.rawValue), record.reason.map { .text($0) } ?? .null,
+          .int(record.reportedAt),
+        ])
       return true
     }
   }

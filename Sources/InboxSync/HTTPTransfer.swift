@@ -99,7 +99,8 @@ struct HTTPTransfer {
           options.headers = lines.baseAddress
           options.header_count = Int32(lines.count)
           // A POST's body is never NULL (NULL asks for a GET), even when it is empty.
-          options.body = request.body == nil ? nil : body.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)
+          options.body =
+            request.body == nil ? nil : body.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)
           options.body_length = body.count
           options.connect_timeout_ms = milliseconds(min(request.connectTimeout, request.timeout))
           options.timeout_ms = milliseconds(request.timeout)

@@ -25,7 +25,8 @@ public struct PassDownloader: Sendable {
 
   public init(
     connectTimeout: Double = 10, timeout: Double = 30, userAgent: String = "inbox-rpc", caFile: String? = nil,
-    proxy: ProxySettings = .direct, library: String = HTTPBackend.libcurl, maxBytes: Int = PassDownloader.defaultMaxBytes
+    proxy: ProxySettings = .direct, library: String = HTTPBackend.libcurl,
+    maxBytes: Int = PassDownloader.defaultMaxBytes
   ) {
     self.connectTimeout = min(connectTimeout, timeout)
     self.timeout = timeout
@@ -77,7 +78,8 @@ public struct PassDownloader: Sendable {
       let type = Self.mediaType(reply.contentType)
       guard Self.mediaTypes.contains(type) else {
         let served = type.isEmpty ? "without a Content-Type" : "as \(type)"
-        throw PassFailure(.notAPass, "the server sent it \(served), not as \(Self.mediaTypes.joined(separator: " or "))")
+        throw PassFailure(
+          .notAPass, "the server sent it \(served), not as \(Self.mediaTypes.joined(separator: " or "))")
       }
       return Download(bytes: reply.body, url: current, contentType: type)
     }

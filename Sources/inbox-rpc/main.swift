@@ -118,7 +118,8 @@ if options.sandbox {
   serverOptions.inbox.sync.caFile = nil
 }
 serverOptions.inbox.sync.libcurl = environment["INBOX_RPC_LIBCURL"] ?? HTTPBackend.libcurl
-serverOptions.inbox.passes.cacheDirectory = options.passDirectory ?? PassCache.defaultDirectory(environment: environment)
+serverOptions.inbox.passes.cacheDirectory =
+  options.passDirectory ?? PassCache.defaultDirectory(environment: environment)
 if let proxy = serverOptions.inbox.sync.proxy.summary {
   if serverOptions.inbox.sync.proxy.isUsable { logger.info(proxy) } else { logger.warn(proxy) }
 }

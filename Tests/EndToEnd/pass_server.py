@@ -37,11 +37,16 @@ def make_pass(serial: str = "abc123") -> bytes:
         "teamIdentifier": "A1B2C3D4E5", "organizationName": "Example", "description": "Loyalty card",
         "storeCard": {"primaryFields": [{"key": "points", "label": "Points", "value": 120}]},
     }
+    members = {
+        "pass.json": json.dumps(document).encode(),
+        "icon.png": b"\x89PNG\r\n\x1a\n" + bytes(64),
+        "manifest.json": json.dumps({"pass.json": "0" * 40, "icon.png": "0" * 40}).encode(),
+    }
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("pass.json", json.dumps(document))
-        archive.writestr("icon.png", b"\x89PNG\r\n\x1a\n" + bytes(64))
-        archive.writestr("manifest.json", json.dumps({"pass.json": "0" * 40, "icon.png": "0" * 40}))
+        for name, data in members.items():
+            # A fixed date: the same pass, byte for byte, on every run (the examples record its sha256).
+            archive.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 

@@ -78,9 +78,10 @@ def test_recorded_examples_replay_to_the_same_results(monkeypatch):
             steps.append((example["x-step"], method, example))
     steps.sort(key=lambda step: step[0])
     assert [(m, e["name"]) for _, m, e in steps] == [(m, n) for m, n, _ in record_examples.SCENARIO]
-    monkeypatch.setenv("INBOX_RPC_API_TOKEN", record_examples.fake_backend.TOKEN)
-    with tempfile.TemporaryDirectory() as directory, record_examples.example_backend() as backend:
-        command = record_examples.server_command(BIN, os.path.join(directory, "inbox.sqlite"), backend.url)
+    with tempfile.TemporaryDirectory() as directory, record_examples.example_backend() as setup:
+        for name, value in record_examples.server_environment(setup).items():
+            monkeypatch.setenv(name, value)
+        command = record_examples.server_command(BIN, os.path.join(directory, "inbox.sqlite"), setup)
         server = Server(command[1:], store=False, test_methods=False)
         for _, method, example in steps:
             result = assert_result(server.call(method, example["params"]), server.next_id() - 1)

@@ -6,14 +6,20 @@ on a fresh store with the clock pinned, as the examples were recorded."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import sys
 
 import pytest
 
+from conftest import Server
 from contract import DOCUMENT_PATH
 from test_mcp_stdio import MCP, TOOL_METHODS
+
+sys.path.insert(0, os.path.join(os.path.dirname(DOCUMENT_PATH)))
+import record_examples  # noqa: E402  (the examples' pass host)
 
 CLOCK = 1_790_000_000
 EXAMPLES = os.path.join(os.path.dirname(DOCUMENT_PATH), "examples")
@@ -43,7 +49,7 @@ def needs(value, key: str | None = None) -> list[str]:
                 continue
             if member == "id" and isinstance(inner, str):
                 found.append(inner)
-            elif member == "nextCursor" and isinstance(inner, str):
+            elif member in ("nextCursor", "path") and isinstance(inner, str):  # a page's cursor, a pass file
                 found.append(inner)
             elif member in COUNTS and isinstance(inner, int) and not isinstance(inner, bool):
                 found.append(f"{member} {inner}")
@@ -81,10 +87,32 @@ def test_the_checker_catches_a_text_that_leaves_something_out():
 
 
 @pytest.mark.parametrize("label,tool,params", cases(), ids=[case[0] for case in cases()])
-def test_every_tool_text_carries_what_the_next_call_needs(tmp_path, label, tool, params):
+def test_every_tool_text_carries_what_the_next_call_needs(tmp_path, monkeypatch, label, tool, params):
     if tool == "sync_inbox":
         pytest.skip("sync_inbox's example needs a backend; test_sync_text_carries_every_count covers it")
-    server = MCP("--store", str(tmp_path / "inbox.sqlite"), "--sample-feed", "--test-clock", str(CLOCK))
+    with contextlib.ExitStack() as stack:
+        flags = []
+        if tool in WALLET_TOOLS:
+            flags = wallet_set_up(stack, monkeypatch, str(tmp_path / "inbox.sqlite"))
+        tool_text_case(tmp_path, label, tool, params, flags)
+
+
+# The wallet tools' examples need the examples' pass host, and a host that can add passes (saved).
+WALLET_TOOLS = {"add_wallet_pass", "report_wallet_pass"}
+
+
+def wallet_set_up(stack: contextlib.ExitStack, monkeypatch, store: str) -> list[str]:
+    setup = stack.enter_context(record_examples.example_backend())
+    for name, value in record_examples.server_environment(setup).items():
+        monkeypatch.setenv(name, value)
+    saver = Server(["--store", store, "--sample-feed", "--test-clock", str(CLOCK)], store=False)
+    saver.call("config.set", {"attributes": {"walletPasses": True}})
+    saver.shutdown_gracefully()
+    return ["--backend-ca-file", setup.ca_file, "--pass-dir", setup.pass_dir]
+
+
+def tool_text_case(tmp_path, label: str, tool: str, params: dict, flags: list[str]) -> None:
+    server = MCP("--store", str(tmp_path / "inbox.sqlite"), "--sample-feed", "--test-clock", str(CLOCK), *flags)
     try:
         server.initialize()
         reply = server.tool(tool, params)

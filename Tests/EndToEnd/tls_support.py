@@ -31,14 +31,19 @@ def _issue(directory: str, name: str, alt_names: str) -> None:
              "-days", "2", "-sha256", "-extfile", f"{name}.ext", "-out", f"{name}.pem", cwd=directory)
 
 
-@pytest.fixture(scope="module")
-def pki():
-    """A throwaway CA, a certificate for 127.0.0.1 and localhost, and one for another host."""
-    directory = tempfile.mkdtemp(prefix="inbox-tls-")
+def make_ca(directory: str) -> None:
+    """A throwaway CA: `ca.pem` and `ca.key` in `directory`."""
     _openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
              "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-sha256", "-subj", "/CN=inbox-rpc test CA",
              "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
              cwd=directory)
+
+
+@pytest.fixture(scope="module")
+def pki():
+    """A throwaway CA, a certificate for 127.0.0.1 and localhost, and one for another host."""
+    directory = tempfile.mkdtemp(prefix="inbox-tls-")
+    make_ca(directory)
     _issue(directory, "loopback", "IP:127.0.0.1,DNS:localhost")
     _issue(directory, "other", "DNS:other.example,IP:10.9.8.7")
     yield directory

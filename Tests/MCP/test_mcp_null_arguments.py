@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 
 import anyio
 import jsonschema
 import pytest
 
-from harness import MAJOR, REPO, ProtocolError, attr, code_of, session
+from harness import BIN, MAJOR, REPO, ProtocolError, attr, code_of, session
 
 MODES = ["auto", "legacy"] if MAJOR >= 2 else ["legacy"]
 
@@ -31,6 +32,7 @@ CALLS = [
     ("tap_button", {"id": "welcome", "button": 0}),
     ("report_seen", {}),
     ("play_video", {"id": "the-reveal"}),
+    ("report_wallet_pass", {"id": "loyalty-card", "outcome": "failed"}),
     ("mark_read", {"ids": ["the-reveal"]}),
     ("mark_all_read", {}),
     ("dismiss_message", {"id": "hero-banner"}),
@@ -38,6 +40,19 @@ CALLS = [
     ("clear_read", {}),
     ("sync_inbox", {}),
 ]
+
+
+# add_wallet_pass has no optional argument, and reaches the network (Tests/EndToEnd/test_wallet_pass.py).
+NOT_CALLED = {"add_wallet_pass"}
+
+
+def saved_for_a_host_that_adds_passes(store: str) -> None:
+    """The sample feed on `store`, with the attribute that makes its wallet card one saved (an
+    agent's host declares no platform)."""
+    request = {"jsonrpc": "2.0", "id": 1, "method": "config.set", "params": {"attributes": {"walletPasses": True}}}
+    done = subprocess.run([BIN, "--store", store, "--sample-feed", "--framing", "ndjson"], input=json.dumps(request) + "\n",
+                          capture_output=True, text=True, timeout=60)
+    assert '"result"' in done.stdout, done.stdout + done.stderr
 
 
 def with_nulls(schema: dict, required: dict) -> dict:
@@ -49,10 +64,12 @@ def with_nulls(schema: dict, required: dict) -> dict:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_every_tool_takes_null_for_each_optional_argument(store, backend, backend_args, mode):
+    saved_for_a_host_that_adds_passes(store)
+
     async def main():
         async with session(store, "--sample-feed", *backend_args, mode=mode) as peer:
             tools = {tool.name: tool for tool in await peer.tools()}
-            assert {name for name, _ in CALLS} == set(tools)
+            assert {name for name, _ in CALLS} == set(tools) - NOT_CALLED
             nulls = 0
             for name, required in CALLS:
                 schema = attr(tools[name], "input_schema")
@@ -61,7 +78,7 @@ def test_every_tool_takes_null_for_each_optional_argument(store, backend, backen
                 jsonschema.Draft202012Validator(schema).validate(arguments)
                 result = await peer.call(name, arguments)
                 assert not attr(result, "is_error"), (name, arguments, result.content)
-            assert nulls == 21, "every optional argument of every tool is sent as null"
+            assert nulls == 22, "every optional argument of every tool is sent as null"
 
     anyio.run(main)
 

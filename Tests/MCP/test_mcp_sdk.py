@@ -28,10 +28,12 @@ MODERN = "2026-07-28"
 TOOLS = {
     "list_feed", "get_message", "inbox_counts", "tap_message", "tap_button", "tap_slide", "mark_read",
     "mark_all_read", "dismiss_message", "ingest_payload", "resolve_payload", "lint_payload", "sync_inbox",
-    "clear_read", "report_seen", "play_video",
+    "clear_read", "report_seen", "play_video", "add_wallet_pass", "report_wallet_pass",
 }
 READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload"}
 DESTRUCTIVE = {"tap_button", "dismiss_message", "sync_inbox", "clear_read"}
+# Tools that reach hosts outside the inbox: the backend, a pass's host.
+OPEN_WORLD = {"sync_inbox", "add_wallet_pass"}
 
 with open(os.path.join(REPO, "clients", "examples", "flash-sale-push.json"), encoding="utf-8") as _file:
     PUSH = json.load(_file)
@@ -85,7 +87,7 @@ def test_every_tool_is_listed_with_true_annotations_and_called(store, mode):
                 hints = tool.annotations
                 assert attr(hints, "read_only_hint") is (name in READ_ONLY), name
                 assert attr(hints, "destructive_hint") is (name in DESTRUCTIVE), name
-                assert attr(hints, "open_world_hint") is (name == "sync_inbox"), name
+                assert attr(hints, "open_world_hint") is (name in OPEN_WORLD), name
                 assert attr(hints, "idempotent_hint") is (name != "sync_inbox"), name
                 assert attr(tool, "input_schema")["type"] == "object" and attr(tool, "output_schema")["type"] == "object"
 

@@ -1130,6 +1130,58 @@ export interface VideoPlayResultVideo {
   accessibilityIdentifier: "inboxkit.video.play";
 }
 
+/** The params of wallet.download. */
+export interface WalletDownloadParams {
+  /** The message id. */
+  id: string;
+}
+
+/** The download's outcome. */
+export interface WalletDownloadResult {
+  /** The .pkpass file kept for the host. */
+  pass: WalletDownloadResultPass;
+  /** The card after the download (read). */
+  message: Card;
+}
+
+/** The .pkpass file kept for the host. */
+export interface WalletDownloadResultPass {
+  /** The absolute path of the file (0600, in the user's cache directory), named by its SHA-256. */
+  path: string;
+  /** Its size in bytes. */
+  size: number;
+  /** Its SHA-256, 64 lower-case hex digits. */
+  sha256: string;
+  /** The https URL the bytes came from, after redirects. */
+  url: string;
+  /** The media type the server sent it as. */
+  contentType: "application/vnd.apple.pkpass" | "application/octet-stream";
+}
+
+/** The params of wallet.report. */
+export interface WalletReportParams {
+  /** The message id. */
+  id: string;
+  /** added: the pass is in the user's Wallet; failed: adding it failed. */
+  outcome: "added" | "failed";
+  /** Why adding failed, as the host has it (the error's words); ignored for added. */
+  reason?: string | null;
+}
+
+/** The recorded report. */
+export interface WalletReportResult {
+  /** The message id. */
+  id: string;
+  /** What became of the sheet. */
+  outcome: "added" | "failed";
+  /** Why adding failed; null for added. */
+  reason: string | null;
+  /** When it was recorded. An RFC 3339 date-time in UTC, such as 2026-11-30T08:00:00Z. */
+  reportedAt: string | null;
+  /** The card after the report. */
+  message: Card;
+}
+
 /** The params of message.dismiss. */
 export interface MessageDismissParams {
   /** The message id. */
@@ -1297,6 +1349,28 @@ export interface SyncProgressParams {
   total?: number;
 }
 
+/** The params of wallet.progress. */
+export interface WalletProgressParams {
+  /** The message whose pass is downloading. */
+  id: string;
+  /** Bytes received so far. */
+  received: number;
+  /** The length the server announced, absent when none. */
+  total?: number;
+}
+
+/** The params of wallet.reported. */
+export interface WalletReportedParams {
+  /** The message whose pass it was. */
+  id: string;
+  /** added or failed. */
+  outcome: "added" | "failed";
+  /** Why adding failed; null for added. */
+  reason: string | null;
+  /** When it was recorded (RFC 3339 UTC). */
+  reportedAt: string | null;
+}
+
 /** Every method a host calls: its params and its result. */
 export interface Methods {
   /**
@@ -1433,6 +1507,36 @@ export interface Methods {
    */
   "video.play": { params: VideoPlayParams; result: VideoPlayResult };
   /**
+   * The user taps Add to Apple Wallet: the server downloads the card's pass, checks it, keeps it
+   * for the user alone and marks the message read. As InboxKit's wallet button: the pass URL is
+   * fetched over libcurl under the sync's rules (https only, on the URL and every redirect, at
+   * most 5; the CA file and proxy backend calls use; 10 s to connect, the backend timeout for each
+   * request; at most 10 MiB, announced or received), and must come back HTTP 200 as
+   * application/vnd.apple.pkpass or application/octet-stream, a zip archive holding a pass.json
+   * that is a JSON object (read by zlib's minizip, inflated to at most 1 MiB, so a zip bomb is
+   * refused). The file is kept as <sha256>.pkpass in $XDG_CACHE_HOME/inbox-rpc/passes (else
+   * ~/.cache/inbox-rpc/passes), the directory 0700 and the file 0600, written under a temporary
+   * name and renamed once checked: a macOS host can `open` the path, a web host serve it. Then the
+   * message becomes read, its status queued for the backend, as InboxKit marks it when the system
+   * sheet is presented; a failed download changes nothing and answers WalletPassFailed with the
+   * reason (InboxKit's didFailToAddWalletPassFor). Long work, run off the reader: $/cancelRequest
+   * stops the transfer (-32800), and wallet.progress notifications tell how far it is. A replay
+   * (inbox-rpc replay) downloads nothing. Where InboxKit hands a page that is not a pass to the
+   * system browser, the server answers WalletPassFailed (notAPass) and the host decides.
+   */
+  "wallet.download": { params: WalletDownloadParams; result: WalletDownloadResult };
+  /**
+   * The host reports what became of the Wallet sheet: the pass added, or adding it failed and why.
+   * InboxKit's delegate calls didAddWalletPassFor and didFailToAddWalletPassFor; a host here
+   * reports the same after presenting the sheet for a pass from wallet.download (or one it fetched
+   * itself). A cancelled sheet is neither: it is reported by not calling. The report is recorded
+   * with the store (the last one per message, kept until the message leaves the store or the
+   * account changes), and told to the host as wallet.reported. added marks the message read, as
+   * InboxKit does when the pass is in the Wallet; failed changes nothing else. A card that is not
+   * a wallet card is refused with NotAWalletCard.
+   */
+  "wallet.report": { params: WalletReportParams; result: WalletReportResult };
+  /**
    * Removes a message from the feed for good, persisted before the reply. dismissed is false when
    * it already was. A dismissed message never comes back, whatever a later sync returns.
    */
@@ -1474,6 +1578,16 @@ export interface Notifications {
   "log": LogParams;
   /** The stage a feed.sync is in. */
   "sync.progress": SyncProgressParams;
+  /**
+   * How far a wallet.download is: sent every tenth of the length the server announced, or every 64
+   * KiB when it announced none.
+   */
+  "wallet.progress": WalletProgressParams;
+  /**
+   * A Wallet sheet's outcome was recorded (wallet.report): the delegate call InboxKit makes,
+   * didAddWalletPassFor or didFailToAddWalletPassFor.
+   */
+  "wallet.reported": WalletReportedParams;
 }
 
 export type NotificationName = keyof Notifications;
@@ -1487,4 +1601,4 @@ export interface HostNotifications {
 }
 
 /** The names of the contract's components/errors. */
-export type ErrorName = "InvalidParams" | "InternalError" | "MessageNotFound" | "NotAVideoCard" | "NotAnInboxMessage" | "StoreFailure" | "RequestCancelled" | "BackendUnavailable" | "BackendRefused" | "BackendMalformedReply" | "BackendNotConfigured" | "MCPHandshake";
+export type ErrorName = "InvalidParams" | "InternalError" | "MessageNotFound" | "NotAVideoCard" | "NotAWalletCard" | "WalletPassFailed" | "NotAnInboxMessage" | "StoreFailure" | "RequestCancelled" | "BackendUnavailable" | "BackendRefused" | "BackendMalformedReply" | "BackendNotConfigured" | "MCPHandshake";

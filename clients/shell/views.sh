@@ -57,6 +57,10 @@ views() {
       (if (.unknown | length) > 0 then "not in the feed: \(.unknown | map(seen) | join(", "))" else empty end)' ;;
     video.play) printf '%s' '"the host plays: \(.video.url | seen)" + (if .video.poster then " (poster \(.video.poster | seen))" else "" end),
       "\(.message.id | seen) is now \(.message | state)"' ;;
+    wallet.download) printf '%s' '"the pass is at \(.pass.path | seen) (\(.pass.size) bytes, sha256 \(.pass.sha256))",
+      "from \(.pass.url | seen); \(.message.id | seen) is now \(.message | state)"' ;;
+    wallet.report) printf '%s' '"\(.id | seen): the pass " + (if .outcome == "added" then "is in the Wallet"
+      else "was not added (\(.reason // "no reason given" | seen))" end), "\(.message.id | seen) is now \(.message | state)"' ;;
     message.dismiss) printf '%s' 'if .dismissed then "\($asked.id | seen) dismissed" else "\($asked.id | seen) had been dismissed before" end' ;;
     message.markRead) printf '%s' '"newly read: \(.changed)"
       + if (.unchanged | length) > 0 then " (left as they were: \(.unchanged | map(seen) | join(", ")))" else "" end' ;;

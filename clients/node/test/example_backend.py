@@ -9,11 +9,11 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "Schemas"))
 import record_examples  # noqa: E402
 
-with record_examples.example_backend() as backend:
-    command = record_examples.server_command("inbox-rpc", sys.argv[1], backend.url)
+with record_examples.example_backend() as setup:
+    command = record_examples.server_command("inbox-rpc", sys.argv[1], setup)
     print(json.dumps({
         "args": command[1:],
-        "env": {"INBOX_RPC_API_TOKEN": record_examples.fake_backend.TOKEN},
+        "env": record_examples.server_environment(setup),
         "steps": [[method, name] for method, name, _ in record_examples.SCENARIO],
     }), flush=True)
     sys.stdin.read()

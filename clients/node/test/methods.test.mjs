@@ -28,10 +28,15 @@ async function exampleSetUp(store) {
   return { ...setUp, stop: () => backend.stdin.end() };
 }
 
-/** What differs run to run, as the recorded examples write it: cursors and the backend's port. */
+/** What differs run to run, as the recorded examples write it: cursors, the backend's port and the
+ * directory passes are kept in. */
 function normalise(value) {
   if (Array.isArray(value)) return value.map(normalise);
-  if (typeof value === 'string') return value.replace(/http:\/\/127\.0\.0\.1:\d+\//g, 'http://127.0.0.1:<port>/');
+  if (typeof value === 'string') {
+    return value
+      .replace(/http:\/\/127\.0\.0\.1:\d+\//g, 'http://127.0.0.1:<port>/')
+      .replace(/^\/\S*\/inbox-example-[^/]+\/passes\//, '<passes>/');
+  }
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) => [k, k === 'nextCursor' && typeof v === 'string' ? '<cursor>' : normalise(v)]),

@@ -495,6 +495,25 @@ class VideoPlayResultVideo(TypedDict):
     accessibilityLabel: Literal["Play video", "Video abspielen", "Reproducir video", "Reproduzir v\u00eddeo", "\u64ad\u653e\u89c6\u9891"]
     accessibilityIdentifier: Literal["inboxkit.video.play"]
 
+# The download's outcome.
+WalletDownloadResult = TypedDict("WalletDownloadResult", {"pass": WalletDownloadResultPass, "message": Card})
+
+class WalletDownloadResultPass(TypedDict):
+    """The .pkpass file kept for the host."""
+    path: str
+    size: int
+    sha256: str
+    url: str
+    contentType: Literal["application/vnd.apple.pkpass", "application/octet-stream"]
+
+class WalletReportResult(TypedDict):
+    """The recorded report."""
+    id: str
+    outcome: Literal["added", "failed"]
+    reason: Optional[str]
+    reportedAt: Optional[str]
+    message: Card
+
 class MessageDismissResult(TypedDict):
     """The outcome."""
     dismissed: bool
@@ -626,6 +645,18 @@ class VideoMethods:
         """
         ...
 
+class WalletMethods:
+    def download(self, *, id: str) -> WalletDownloadResult:
+        """wallet.download: The user taps Add to Apple Wallet: the server downloads the card's
+        pass, checks it, keeps it for the user alone and marks the message read.
+        """
+        ...
+    def report(self, *, id: str, outcome: Literal["added", "failed"], reason: Optional[str] = ...) -> WalletReportResult:
+        """wallet.report: The host reports what became of the Wallet sheet: the pass added, or
+        adding it failed and why.
+        """
+        ...
+
 class Methods:
     button: ButtonMethods
     config: ConfigMethods
@@ -634,6 +665,7 @@ class Methods:
     rpc: RpcMethods
     slide: SlideMethods
     video: VideoMethods
+    wallet: WalletMethods
     def initialize(self, *, client: Optional[InitializeParamsClient] = ..., platform: Optional[str] = ..., capabilities: Optional[InitializeParamsCapabilities] = ..., attributes: Optional[AttributesPatch] = ..., backend: Optional[BackendPatch] = ..., **extra: Any) -> InitializeResult:
         """initialize: Optional handshake: names the host and sets session attributes."""
         ...
@@ -667,6 +699,24 @@ class NotAVideoCard(InboxRpcError):
     video fell back (null when it was never one).
     """
     name: Literal["NotAVideoCard"]
+
+class NotAWalletCard(InboxRpcError):
+    """-32003: wallet.download or wallet.report on a card that renders as another kind than wallet
+    (a wallet degraded to classic for a host that cannot add passes included): data {id, kind,
+    degradation}.
+    """
+    name: Literal["NotAWalletCard"]
+
+class WalletPassFailed(InboxRpcError):
+    """-32004: wallet.download could not download or keep the pass; nothing changed: data {id,
+    code, reason, httpStatus?}, code one of insecureURL (the URL or a redirect is not https, or
+    carries credentials), httpStatus (an answer other than 200; httpStatus says which), tooLarge
+    (over 10 MiB), notAPass (served as another media type, or not a zip holding a pass.json
+    object), unavailable (the host could not be reached, TLS failed, the transfer broke off or
+    timed out, more than 5 redirects), disabled (a replay, or no cache directory), cannotStore
+    (the cache directory is not the user's alone, or the disk refused the file).
+    """
+    name: Literal["WalletPassFailed"]
 
 class NotAnInboxMessage(InboxRpcError):
     """-32010: The payload is not an inbox message, or is past the per-message size limit; nothing
@@ -726,6 +776,8 @@ class Errors:
     InternalError: Type[InternalError]
     MessageNotFound: Type[MessageNotFound]
     NotAVideoCard: Type[NotAVideoCard]
+    NotAWalletCard: Type[NotAWalletCard]
+    WalletPassFailed: Type[WalletPassFailed]
     NotAnInboxMessage: Type[NotAnInboxMessage]
     StoreFailure: Type[StoreFailure]
     RequestCancelled: Type[RequestCancelled]

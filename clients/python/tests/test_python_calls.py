@@ -13,8 +13,10 @@ import pytest
 from inbox_rpc_client import Client, InboxRpcError
 
 REQUESTS = [m for m in CONTRACT.document["methods"] if not m.get("x-notification") and m["name"] != "shutdown"]
-# What the sample feed's server answers instead of a result: it has no backend to sync with.
-EXPECTED_ERRORS = {"feed.sync": "BackendNotConfigured"}
+# What the sample feed's server answers instead of a result: it has no backend to sync with, and a
+# host that declared no platform that can add passes sees the wallet card as classic.
+EXPECTED_ERRORS = {"feed.sync": "BackendNotConfigured", "wallet.download": "NotAWalletCard",
+                   "wallet.report": "NotAWalletCard"}
 
 
 def example_params(method: Dict[str, Any]) -> Dict[str, Any]:
@@ -44,7 +46,7 @@ def test_shutdown_is_called_by_its_name_and_later_requests_are_refused(inbox: Cl
 
 def test_namespaces_list_their_methods_and_refuse_what_the_contract_lacks(inbox: Client) -> None:
     assert dir(inbox.feed) == ["counts", "dismissAll", "dismissRead", "list", "markAllRead", "seen", "sync"]
-    assert {"feed", "message", "button", "slide", "video", "config", "rpc", "initialize", "shutdown", "exit"} <= set(dir(inbox))
+    assert {"feed", "message", "button", "slide", "video", "wallet", "config", "rpc", "initialize", "shutdown", "exit"} <= set(dir(inbox))
     assert "changed" not in dir(inbox.feed), "a server notification is not a method"
     with pytest.raises(AttributeError, match="feed.frobnicate"):
         inbox.feed.frobnicate

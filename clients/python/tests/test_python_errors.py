@@ -3,6 +3,8 @@ make it; codes the contract does not name stay the base class."""
 
 from __future__ import annotations
 
+import json
+
 from python_client_support import CONTRACT, DOCUMENT_PATH as CONTRACT_PATH, contract_double, inbox, replies_fit_the_contract, server_bin, store, watchdog  # noqa: F401  (fixtures; first: it finds the package)
 
 import os
@@ -63,11 +65,20 @@ def cancelled(client: Client) -> None:
     call.result(5)
 
 
+def pass_over_http(client: Client) -> None:
+    client.config.set(attributes={"walletPasses": True})  # a host that can add passes
+    data = {"displayType": "wallet", "wallet": "http://passes.example.com/loyalty.pkpass"}
+    client.message.ingest(payload={"pw_inbox": "pass-1", "aps": {"alert": {"title": "Your pass"}}, "u": json.dumps(data)})
+    client.wallet.download(id="pass-1")  # http: refused before anything is fetched
+
+
 # How the real server is made to answer each named error.
 PRODUCERS: Dict[str, Callable[[str, str, Path], None]] = {
     "InvalidParams": on_sample_feed(lambda c: c.feed.list(limit=0)),
     "MessageNotFound": on_sample_feed(lambda c: c.message.get(id="no-such-message")),
     "NotAVideoCard": on_sample_feed(lambda c: c.video.play(id="summer-sale")),
+    "NotAWalletCard": on_sample_feed(lambda c: c.wallet.download(id="summer-sale")),
+    "WalletPassFailed": on_sample_feed(pass_over_http),
     "NotAnInboxMessage": on_sample_feed(lambda c: c.message.ingest(payload={"aps": {"alert": "a plain push"}})),
     "StoreFailure": store_gone,
     "RequestCancelled": on_sample_feed(cancelled),

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Dict
 
 import pytest
 
-from shell_support import INBOX, REPO_ROOT, SAMPLE_IDS, Runner, stand_in_server
+from shell_support import INBOX, NOW, REPO_ROOT, SAMPLE_IDS, Runner, stand_in_server
 from shell_support import base_env, inbox, server_bin, store, watchdog  # noqa: F401  (fixtures)
 
 PAYLOAD = REPO_ROOT / "clients" / "examples" / "flash-sale-push.json"
@@ -184,6 +186,29 @@ def test_seen_and_video_views(inbox: Runner) -> None:
     )
     failed = inbox("video.play", "id=summer-sale")
     assert failed.returncode != 0 and "NotAVideoCard (-32002)" in failed.stderr, failed.stderr
+
+
+def test_wallet_views(inbox: Runner) -> None:
+    """The sample feed's pass, from the contract examples' pass host (a local https server behind a
+    CONNECT proxy, with a throwaway CA), then the Wallet sheet's outcome."""
+    sys.path.insert(0, str(REPO_ROOT / "Schemas"))
+    import record_examples
+
+    with record_examples.example_backend() as setup:
+        flags = f"--sample-feed --test-clock {NOW} --backend-ca-file {setup.ca_file} --pass-dir {setup.pass_dir}"
+        env = {"INBOX_RPC_FLAGS": flags, "https_proxy": setup.proxy_url}
+        refused = inbox("wallet.download", "id=loyalty-card", **env)
+        assert refused.returncode != 0 and "NotAWalletCard (-32003)" in refused.stderr, refused.stderr
+        ok(inbox("config.set", 'attributes={"walletPasses": true}', **env))  # a host that can add passes
+        lines = ok(inbox("wallet.download", "id=loyalty-card", **env)).splitlines()
+    digest = hashlib.sha256(record_examples.pass_server.make_pass()).hexdigest()
+    assert lines == [
+        f"the pass is at {setup.pass_dir}/{digest}.pkpass ({len(record_examples.pass_server.make_pass())} bytes, sha256 {digest})",
+        f"from {record_examples.PASS_URL}; loyalty-card is now read",
+    ]
+    assert ok(inbox("wallet.report", "id=loyalty-card", "outcome=failed", "reason=no room\nin the Wallet")) == (
+        "loyalty-card: the pass was not added (no room\\nin the Wallet)\nloyalty-card is now read\n"
+    )
 
 
 def test_a_file_param_reads_a_file_or_stdin(inbox: Runner) -> None:
