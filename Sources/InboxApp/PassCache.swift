@@ -54,8 +54,8 @@ public struct PassCache: Sendable {
   }
 
   /// Creates the directory (0700) when missing; refuses one that is a link, another user's, or that
-  /// others may enter.
-  private func prepareDirectory() throws(PassFailure) {
+  /// others may enter. Checked before a download too, so a directory that cannot be used costs no transfer.
+  func prepareDirectory() throws(PassFailure) {
     do {
       try Files.createDirectories(directory, mode: 0o700)
     } catch {

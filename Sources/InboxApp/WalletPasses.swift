@@ -31,6 +31,7 @@ struct WalletPasses: Sendable {
     _ url: String, isCancelled: @escaping @Sendable () -> Bool, received: @escaping (Int, Int?) -> Void
   ) throws(PassFailure) -> (PassCache.Kept, PassDownloader.Download) {
     guard let downloader, let cache else { throw PassFailure(.disabled, off) }
+    try cache.prepareDirectory()
     var download = try downloader.download(url, isCancelled: isCancelled, received: received)
     let bytes = download.bytes
     download.bytes = []
