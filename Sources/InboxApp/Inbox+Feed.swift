@@ -66,7 +66,7 @@ public struct MarkReadResult: Sendable, Hashable {
 }
 
 extension Inbox {
-  /// A page of the feed (SPEC.md §5), of the messages `filter.customData` selects when it is set
+  /// A page of the feed (docs/engine.md#feed-order), of the messages `filter.customData` selects when it is set
   /// (a cursor made under another filter is refused). Keyset pages: a card never appears twice nor is skipped
   /// while a host pages. `kinds` filters on the resolved kind, so the store is read in batches
   /// until the page is full; at most `max(10 × limit, 1000)` messages are read for one page, and a

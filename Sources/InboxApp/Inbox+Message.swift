@@ -50,7 +50,7 @@ extension Inbox {
     return CardResult(card: found.card, json: found.json, effects: effects)
   }
 
-  /// A row tap (SPEC.md §4): marks the message read and opened, persistently, unless
+  /// A row tap (docs/engine.md#row-taps): marks the message read and opened, persistently, unless
   /// `performDefault` is false, and returns its row action.
   public func tap(id: String, performDefault: Bool = true) throws -> TapOutcome {
     let now = clock.now
@@ -62,7 +62,7 @@ extension Inbox {
     return TapOutcome(card: found.card, cardJSON: found.json, action: found.card.rowAction, effects: effects)
   }
 
-  /// A button tap (SPEC.md §3). Unless `performDefault` is false (then nothing changes, as for a row
+  /// A button tap (docs/engine.md#button-taps). Unless `performDefault` is false (then nothing changes, as for a row
   /// tap), every tap marks the message opened, persistently: the SDKs report an open (status 3, which
   /// implies read) for each button tap, and the Control Panel counts opens. Then `dismiss` and
   /// `markRead` are performed by the engine; `openURL` and `custom` are for the host, never performed.
@@ -124,7 +124,7 @@ extension Inbox {
     return SlideOutcome(action: link, card: found.card, cardJSON: found.json, effects: effects)
   }
 
-  /// Dismisses a message for good, persistently (SPEC.md §6); a dismissed message never comes back.
+  /// Dismisses a message for good, persistently (docs/engine.md#dismissal); a dismissed message never comes back.
   /// Unknown ids are refused; an expired one not purged yet is dismissed as any other.
   public func dismiss(id: String) throws -> DismissOutcome {
     var effects = Effects()

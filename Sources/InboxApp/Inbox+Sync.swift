@@ -26,7 +26,7 @@ public struct SyncObserver: Sendable {
 }
 
 extension Inbox {
-  /// One sync (SPEC.md §7): push every queued status change, fetch the inbox unless the last fetch
+  /// One sync (docs/sync.md#what-a-sync-does): push every queued status change, fetch the inbox unless the last fetch
   /// is more recent than the minimum interval (`force` fetches anyway), merge, push again.
   /// `respectBackoff` (the periodic sync) waits for each change's retry time; a host's explicit
   /// sync does not. A run waiting for another to end, or running, stops once `cancellation` is set.

@@ -21,7 +21,7 @@ extension ErrorCode {
   /// The store failed (busy, damaged, disk full). `data: {kind, message}`.
   public static let storeFailure = ErrorCode(rawValue: -32020)
 
-  // MARK: - Sync (API.md "Backend"); the local feed keeps working whichever of these a sync meets.
+  // MARK: - Sync (docs/sync.md#errors); the local feed keeps working whichever of these a sync meets.
 
   /// The backend could not be reached or stopped answering: connection refused, DNS or TLS failure,
   /// timeout, connection closed mid-body. `data: {method, reason, pushed, pending}`.

@@ -16,7 +16,7 @@ public struct Attributes: Sendable, Hashable {
   /// Whether the host can add Apple Wallet passes; nil means "derive it from `platform`".
   public var walletPasses: Bool?
   /// InboxKit's transform: inside each pinned group, unread before read. Off by default because it
-  /// reorders the feed while a host pages through it (SPEC.md §5).
+  /// reorders the feed while a host pages through it (docs/engine.md#feed-order).
   public var unreadFirst: Bool
   /// Schemes of `SchemeGuard.deniedByDefault` this host accepts all the same (lower-cased); empty by
   /// default, so a web or editor host is never handed `javascript:` or `file:` links.

@@ -1,6 +1,6 @@
 import JSON
 
-/// The coloured initial a classic card shows instead of an image (SPEC.md §2), stable per message.
+/// The coloured initial a classic card shows instead of an image (docs/engine.md#classic-avatar), stable per message.
 ///
 /// JSON: `{"initial": "S", "color": "#4DB6AC"}`.
 public struct Avatar: Sendable, Hashable {

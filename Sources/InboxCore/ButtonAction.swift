@@ -1,9 +1,10 @@
 import JSON
 
-/// The one action an inline button performs, typed so the host switches over four cases (API.md "ButtonAction").
+/// The one action an inline button performs, typed so the host switches over four cases
+/// (docs/protocol.md#buttonaction).
 ///
 /// The engine performs `dismiss` and `markRead` itself on a tap, returns `openURL` for the host to open,
-/// and never performs `custom`: it hands the payload over (SPEC.md §3).
+/// and never performs `custom`: it hands the payload over (docs/engine.md#buttons).
 public enum ButtonAction: Sendable, Hashable {
   /// Open this URL (any scheme).
   case openURL(String)

@@ -3,7 +3,7 @@ import JSON
 // MARK: - Wire encoding
 
 extension Card {
-  /// The Card as the JSON-RPC API returns it (API.md "Shapes").
+  /// The Card as the JSON-RPC API returns it (docs/protocol.md#card).
   ///
   /// ```
   /// {"id": "m1", "kind": "classic", "requestedKind": "video",

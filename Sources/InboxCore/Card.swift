@@ -3,7 +3,7 @@ import JSON
 /// One resolved inbox row: what the host renders, decided once by the `Resolver`.
 ///
 /// Cards are values; the store can rebuild one at any time from the message, the attributes and the local
-/// state. See `json` for the wire shape (API.md "Card").
+/// state. See `json` for the wire shape (docs/protocol.md#card).
 public struct Card: Sendable, Hashable {
   /// The layout-specific part of a card; the case is the kind that is rendered.
   public enum Content: Sendable, Hashable {
@@ -79,7 +79,7 @@ public struct Card: Sendable, Hashable {
   public var sortKey: FeedSortKey { FeedSortKey(pinned: pinned, read: read, sentAt: sentAt, id: id) }
 
   /// The action of tapping slide `index` (0-based): the slide's own url (`openURL` for http(s),
-  /// `deeplink` otherwise), or the message's row action when the slide has none (SPEC.md §2).
+  /// `deeplink` otherwise), or the message's row action when the slide has none (docs/engine.md#carousel-slides).
   ///
   /// Throws when the card has no such slide (including every card that is not a carousel).
   public func slideAction(index: Int) throws(SlideTapError) -> RowAction {

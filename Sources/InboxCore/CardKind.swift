@@ -1,7 +1,7 @@
 /// The six card layouts of InboxKit, so kinds are checked by the compiler instead of compared as strings.
 ///
 /// The raw value is the wire spelling used by `displayType`, `forceCellKind` and the Card's `kind`
-/// (SPEC.md §2).
+/// (docs/engine.md#card-kinds).
 public enum CardKind: String, Sendable, Hashable, CaseIterable {
   /// Full-width image, no text; needs an image.
   case banner
@@ -25,7 +25,7 @@ public enum CardKind: String, Sendable, Hashable, CaseIterable {
     self = kind
   }
 
-  /// Whether inline buttons render on this kind (SPEC.md §3: captioned and classic only).
+  /// Whether inline buttons render on this kind (docs/engine.md#buttons: captioned and classic only).
   public var showsButtons: Bool { self == .captioned || self == .classic }
 
   /// The six names joined for error messages: "banner, captioned, classic, carousel, video, wallet".

@@ -10,7 +10,7 @@ import JSON
 /// ]}
 /// ```
 /// `image` is required (a parseable URL); `title` (caption) and `url` (tap target, a parseable URL) are
-/// optional (SPEC.md §2).
+/// optional (docs/engine.md#carousel-slides).
 public struct CarouselSlide: Sendable, Hashable {
   /// At most this many slides are kept; later usable ones are dropped with a warning.
   public static let maximumCount = 5

@@ -5,8 +5,9 @@ import JSON
 /// Marketer data (`data` of the send request) reaches the client as `u`, an object or a JSON-encoded
 /// string; Android also copies it into `userdata`. InboxKit keys (`displayType`, `image`, `carousel`,
 /// `video`, `wallet`, `buttons`, `pinned`) may sit in any of the three places, so every one of them is read
-/// through `value(for:)` (SPEC.md §1), which searches in this order and returns the first place that *has*
-/// the key (a key whose value is `null` counts as present and stops the search):
+/// through `value(for:)` (docs/engine.md#custom-data-and-the-key-lookup), which searches in this order and
+/// returns the first place that *has* the key (a key whose value is `null` counts as present and stops the
+/// search):
 ///
 /// ```
 /// {"pinned": true}                          // 1. action params root

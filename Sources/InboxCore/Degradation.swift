@@ -1,6 +1,6 @@
 import JSON
 
-/// Why a card is `classic` although a richer kind was asked for, carried on the card itself (SPEC.md §8).
+/// Why a card is `classic` although a richer kind was asked for, carried on the card itself (docs/engine.md#warnings).
 ///
 /// JSON: `{"from": "video", "reason": "data.video.url \"file:///etc/passwd\" is not an http or https URL"}`.
 public struct Degradation: Sendable, Hashable {

@@ -22,7 +22,7 @@ public enum Engine {
   /// Reads a payload of any of the three shapes into a message, with the warnings reading it caused.
   ///
   /// Throws `IngestError.notAnInboxMessage` when the payload is not an inbox message; nothing should be
-  /// stored then (SPEC.md §1).
+  /// stored then (docs/engine.md#payload-shapes).
   public static func ingest(
     payload: JSONValue, context: IngestContext
   ) throws(IngestError) -> (message: InboxMessage, warnings: [Warning]) {

@@ -18,7 +18,7 @@ public struct FeedSortKey: Sendable, Hashable {
   }
 }
 
-/// The feed order of SPEC.md §5, a total order so pages are stable.
+/// The feed order (docs/engine.md#feed-order), a total order so pages are stable.
 ///
 /// 1. pinned before not pinned;
 /// 2. only with `unreadFirst`: unread before read, inside each pinned group;

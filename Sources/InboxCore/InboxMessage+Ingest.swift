@@ -5,7 +5,7 @@ import JSON
 extension InboxMessage {
   /// Reads a payload in any of the three wire shapes, or refuses it when it is not an inbox message.
   ///
-  /// The shape is chosen by the first key present (SPEC.md §1, API.md `message.ingest`):
+  /// The shape is chosen by the first key present (docs/engine.md#payload-shapes):
   /// 1. `inbox_id` -> a backend inbox message (`getInboxMessages`);
   /// 2. `pw_inbox` -> a push payload that carries inbox fields;
   /// 3. `inbox_image`, `inbox_date` or `inbox_days` -> a send-request notification object.

@@ -52,6 +52,7 @@ public struct InboxMessage: Sendable, Hashable {
   /// The normalised custom data the host sees (`u`, else `userdata`), nil when there is none.
   public var customData: JSONObject? { data.object }
 
-  /// The value of an InboxKit key from the action params root, then `u`, then `userdata` (SPEC.md §1).
+  /// The value of an InboxKit key from the action params root, then `u`, then `userdata`
+  /// (docs/engine.md#custom-data-and-the-key-lookup).
   public func value(for key: String) -> JSONValue? { data.value(for: key) }
 }

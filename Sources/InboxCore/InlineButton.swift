@@ -75,7 +75,7 @@ public struct InlineButton: Sendable, Hashable {
     return kept
   }
 
-  /// The action of one button, by priority (SPEC.md §3):
+  /// The action of one button, by priority (docs/engine.md#buttons):
   /// 1. an explicit `action` token, case-insensitive: `"dismiss"`, `"markRead"`, `"custom"`
   ///    (`{"title": "Save", "action": "custom", "url": "https://x.example"}` stays custom; the url travels in
   ///    the payload); an unknown token counts as absent and warns;

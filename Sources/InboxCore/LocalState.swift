@@ -1,7 +1,7 @@
 /// Read and opened flags the host's store knows before the backend does, so a card reflects them at once.
 ///
 /// The card's `read` is `status >= 2 || read || opened` and `actionPerformed` is `status >= 3 || opened`:
-/// local state can only raise the backend status, never lower it (statuses never go down, API.md).
+/// local state can only raise the backend status, never lower it (statuses never go down, docs/engine.md#statuses).
 public struct LocalState: Sendable, Hashable {
   /// The user has read the message locally.
   public var read: Bool

@@ -3,7 +3,7 @@
 /// An open struct rather than an enum: the backend may send values this engine does not know
 /// (0 "created" from iOS pushes, or a future code), and they must survive a round trip.
 /// Statuses only go up: 1 delivered < 2 read < 3 opened < 4 deleted by the user < 5 deleted by the service
-/// (API.md "Backend").
+/// (docs/engine.md#statuses).
 public struct MessageStatus: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The backend's number.
   public var rawValue: Int64

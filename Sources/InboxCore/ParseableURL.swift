@@ -1,6 +1,6 @@
 import JSON
 
-/// The one URL check of the engine (SPEC.md §1 "parseable URL"), so buttons, slides, video and wallet agree.
+/// The one URL check of the engine (docs/engine.md#parseable-urls), so buttons, slides, video and wallet agree.
 ///
 /// A parseable URL is a string that, after trimming surrounding whitespace, is non-empty and starts with a
 /// scheme as RFC 3986 spells it (a letter, then letters, digits, `+`, `-` or `.`, then `:`). `example.com` has

@@ -1,6 +1,6 @@
 import JSON
 
-/// Reads the `pinned` flag, so every spelling a dashboard produces means the same thing (SPEC.md §5).
+/// Reads the `pinned` flag, so every spelling a dashboard produces means the same thing (docs/engine.md#pinning).
 ///
 /// Pinned when the looked-up value (root, `u`, `userdata`) is `true`, the string `"true"` in any case
 /// (surrounding whitespace ignored), or the number 1 (`1` or `1.0`). Anything else, missing included, is

@@ -1,6 +1,6 @@
 /// Formats and parses the few date shapes the inbox meets, so the engine needs no date library.
 ///
-/// Cards show dates as RFC 3339 UTC strings (`2026-11-30T08:00:00Z`, API.md "Shapes"); send requests
+/// Cards show dates as RFC 3339 UTC strings (`2026-11-30T08:00:00Z`, docs/protocol.md#card); send requests
 /// give `inbox_date` as `YYYY-MM-DD` and `send_date` as `YYYY-MM-DD HH:mm` (UTC).
 public enum RFC3339 {
   /// 0000-01-01T00:00:00Z, the first instant RFC 3339 can write.

@@ -11,7 +11,7 @@ public enum Resolver {
   /// 2. The requested kind is `attributes.forceCellKind`, else `displayType` (case-insensitive; an unknown
   ///    value warns and is ignored), else the heuristic: image and no title -> banner; image, title and
   ///    body -> captioned; otherwise classic (so image + title without body is classic).
-  /// 3. The requested kind checks its required fields (SPEC.md §2); when one is missing or malformed the
+  /// 3. The requested kind checks its required fields (docs/engine.md#card-kinds); when one is missing or malformed the
   ///    card is classic with a `Degradation` and a `degraded` warning naming the reason.
   /// 4. Buttons are decoded for captioned and classic cards only; on other kinds they are dropped with one
   ///    warning.
@@ -98,7 +98,7 @@ public enum Resolver {
     return nil
   }
 
-  /// The kind a message without `displayType` gets (SPEC.md §2, rule 3).
+  /// The kind a message without `displayType` gets (docs/engine.md#card-kinds, rule 3).
   static func heuristic(image: String?, title: String?, body: String?) -> CardKind {
     guard image != nil else { return .classic }
     if title == nil { return .banner }

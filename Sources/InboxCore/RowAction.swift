@@ -1,6 +1,6 @@
 import JSON
 
-/// What tapping a message row does, derived from its action parameters (API.md "RowAction").
+/// What tapping a message row does, derived from its action parameters (docs/engine.md#row-actions).
 ///
 /// Decision order (as the iOS SDK's `updateType`, where a link overrides rich media):
 /// 1. a non-blank string `l`: `openURL` when its scheme is http/https, otherwise `deeplink`

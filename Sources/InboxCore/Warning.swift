@@ -1,6 +1,7 @@
 import JSON
 
-/// Something the engine dropped, ignored or downgraded, as a value, so nothing degrades silently (SPEC.md §8).
+/// Something the engine dropped, ignored or downgraded, as a value, so nothing degrades silently
+/// (docs/engine.md#warnings).
 ///
 /// The engine never logs; it returns warnings and the server turns each into a WARN line on stderr and a `log`
 /// notification. JSON: `{"messageId": "m1", "requestedKind": "carousel", "usedKind": "classic",

@@ -6,7 +6,7 @@ import JSONRPC
 /// few lines in a file named after it — take the typed params, call the inbox, encode the result.
 protocol RPCMethod: SendableMetatype {
   associatedtype Params: OperationParams
-  /// The method name, exactly as API.md and Schemas/openrpc.json spell it.
+  /// The method name, exactly as Schemas/openrpc.json spells it.
   static var name: String { get }
   static func handle(_ params: Params, _ request: RequestContext, _ server: ServerState) throws -> JSONValue
   /// The method as the transport sees it. A requirement, not only an extension, so a method can

@@ -9,7 +9,7 @@ public struct FeedPage: Sendable {
 
 extension InboxStore {
   /// Reads up to `limit` visible messages (those `customData` selects) after `cursor`, in feed
-  /// order (SPEC.md §5): pinned first, (unread first when asked), newest first, ties by id.
+  /// order (docs/engine.md#feed-order): pinned first, (unread first when asked), newest first, ties by id.
   ///
   /// Keyset paging: the position after the cursor is split into a few index range seeks (same key
   /// prefix with a later id, then a later sort time, then a later group), so a page costs O(limit)

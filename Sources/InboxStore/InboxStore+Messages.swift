@@ -6,7 +6,7 @@ public enum InsertOutcome: String, Sendable {
   case added
   /// It was there already; its payload was replaced and its local state kept.
   case updated
-  /// It was dismissed before: a dismissed message never comes back (SPEC.md §6).
+  /// It was dismissed before: a dismissed message never comes back (docs/engine.md#dismissal).
   case dismissed
   /// It has already expired, so it was not stored.
   case expired

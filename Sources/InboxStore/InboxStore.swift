@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// Two connections: writes run on one, owned by the store's one writer (`StoreWriter`), each
 /// committed before the method returns, so a reply written after it reports a change that is
-/// already durable (SPEC.md §6); reads run on the other, under a lock of their own, so a write
+/// already durable (docs/engine.md#local-state); reads run on the other, under a lock of their own, so a write
 /// waiting for another process's lock (up to the busy timeout, 5 s, then `StoreError.Kind.busy`)
 /// never holds up a read.
 public final class InboxStore: @unchecked Sendable {

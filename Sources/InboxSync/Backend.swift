@@ -1,6 +1,6 @@
 import JSON
 
-/// The two calls of the Pushwoosh inbox backend (API.md "Backend"), by their wire names.
+/// The two calls of the Pushwoosh inbox backend (docs/sync.md#the-backend-contract), by their wire names.
 public enum BackendMethod: String, Sendable, Hashable, CaseIterable {
   /// `POST {base}/getInboxMessages`: the whole inbox of the user (the mobile SDKs never page).
   case getInboxMessages

@@ -4,7 +4,7 @@ import JSON
 
 /// The merge of a fetched inbox into the local one: a pure function, so every rule is a table row.
 ///
-/// Rules (SPEC.md §6-7; research §3.3 for what the SDKs do):
+/// Rules (docs/sync.md#what-a-sync-does; research §3.3 for what the SDKs do):
 /// 1. Expired messages leave (`rt` at or before `now`), local or fetched, dismissed or not.
 /// 2. Ids in `deleted` leave (the Control Panel removed them), even with local changes pending: the
 ///    changes stay queued and are still sent.
@@ -16,7 +16,7 @@ import JSON
 /// 4. A listed message: status becomes max(local, backend). Where the local status is ahead, the change
 ///    is queued again unless it is queued already; a backend status of 4 or 5 makes it leave the feed
 ///    (its row stays as a tombstone). A new message is added unless the backend already counts it as
-///    deleted. A dismissed message stays dismissed whatever the copy says (SPEC.md §6).
+///    deleted. A dismissed message stays dismissed whatever the copy says (docs/engine.md#dismissal).
 /// 5. Queued changes of a message that had no `order` get the listed one, so they can be sent.
 /// 6. Queued changes without an `order` of an id in `deleted` are dropped: the service deleted a
 ///    push-only message before it ever listed it, so they can never be sent (and would stay pending).

@@ -2,7 +2,7 @@ import InboxStore
 import JSON
 
 /// Why a sync, or one backend call, did not succeed. Each case maps to one documented error code
-/// (API.md "Errors"), and none carries the API token or a request header.
+/// (docs/sync.md#errors), and none carries the API token or a request header.
 public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
   /// No application code is configured (`missing` names what to set), so there is no backend to call.
   case notConfigured(missing: [String])

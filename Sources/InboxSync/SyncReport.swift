@@ -1,4 +1,4 @@
-/// What one sync did: the `feed.sync` result (API.md "Feed").
+/// What one sync did: the `feed.sync` result (docs/sync.md#what-a-sync-does).
 public struct SyncReport: Sendable, Equatable {
   /// Messages the fetch added, updated, removed (not listed any more, or deleted elsewhere) and that
   /// left because they expired: ids, in the order the merge met them.

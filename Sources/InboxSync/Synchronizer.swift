@@ -4,7 +4,7 @@ import JSON
 import Posix
 
 /// Syncs the store with the Pushwoosh inbox backend: pushes queued status changes, fetches the inbox,
-/// merges it, and pushes what the merge made sendable (SPEC.md §7).
+/// merges it, and pushes what the merge made sendable (docs/sync.md#what-a-sync-does).
 ///
 /// Two parts: the account settings (`SyncAccount`) and one sync run (`SyncRun`). One run at a time,
 /// on a queue of their own (`SyncQueue`): a sync asked for meanwhile is queued, holding no thread,

@@ -1,4 +1,4 @@
-/// How JSON-RPC messages are delimited on a byte stream (API.md, Transport).
+/// How JSON-RPC messages are delimited on a byte stream (docs/protocol.md#transport).
 public enum Framing: String, Sendable, CaseIterable {
   /// One compact JSON text per line: what shell scripts, jq and MCP use.
   case ndjson

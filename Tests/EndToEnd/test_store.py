@@ -72,7 +72,8 @@ def list_all(server: Server, limit: int = 50, **params) -> list[dict]:
 
 
 def feed_key(card: dict) -> tuple:
-    """Pinned first, newest first (RFC 3339 UTC strings sort as times), ties by id ascending (SPEC.md §5)."""
+    """Pinned first, newest first (RFC 3339 UTC strings sort as times), ties by id ascending
+    (docs/engine.md#feed-order)."""
     sent = card["sentAt"] or ""
     return (not card["pinned"], [-ord(c) for c in sent], card["id"])
 

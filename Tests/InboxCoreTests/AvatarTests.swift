@@ -2,7 +2,7 @@ import InboxCore
 import JSON
 import Testing
 
-/// Classic cards carry a coloured initial whose colour depends only on the message id (SPEC.md §2).
+/// Classic cards carry a coloured initial whose colour depends only on the message id (docs/engine.md#classic-avatar).
 @Suite struct AvatarTests {
   /// The colour is FNV-1a 32 of the id modulo the palette; the expected values come from a Python
   /// implementation, so the hash is checked rather than restated.

@@ -2,7 +2,7 @@ import InboxCore
 import JSON
 import Testing
 
-/// The Card wire shape (API.md "Shapes"): the same members on every card, plus exactly one kind member.
+/// The Card wire shape (docs/protocol.md#card): the same members on every card, plus exactly one kind member.
 @Suite struct CardJSONTests {
   static let common = [
     "id", "kind", "requestedKind", "degraded", "title", "body", "image", "sentAt", "expiresAt", "read",

@@ -2,7 +2,7 @@ import InboxCore
 import JSON
 import Testing
 
-/// The feed order of SPEC.md §5: pinned first, newest first, ties by id, optionally unread first.
+/// The feed order (docs/engine.md#feed-order): pinned first, newest first, ties by id, optionally unread first.
 @Suite struct FeedOrderTests {
   private func key(_ id: String, _ sentAt: Int64?, pinned: Bool = false, read: Bool = false) -> FeedSortKey {
     FeedSortKey(pinned: pinned, read: read, sentAt: sentAt, id: id)

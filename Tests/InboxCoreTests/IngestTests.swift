@@ -2,7 +2,8 @@ import InboxCore
 import JSON
 import Testing
 
-/// The message model read from the three wire shapes (SPEC.md §1, API.md "Backend").
+/// The message model read from the three wire shapes (docs/engine.md#payload-shapes,
+/// docs/sync.md#the-backend-contract).
 @Suite struct IngestTests {
   private func ingest(_ payload: JSONValue, id: String? = nil, now: Int64 = 1_780_000_000) throws
     -> (message: InboxMessage, warnings: [Warning])

@@ -2,7 +2,8 @@ import InboxCore
 import JSON
 import Testing
 
-/// The one URL check (SPEC.md §1): a scheme is required; video and wallet also need http(s) with a host.
+/// The one URL check (docs/engine.md#parseable-urls): a scheme is required; video and wallet also need http(s)
+/// with a host.
 @Suite struct ParseableURLTests {
   @Test(arguments: [
     ("https://example.com/a", true, true),

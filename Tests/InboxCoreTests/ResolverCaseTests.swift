@@ -2,7 +2,8 @@ import InboxCore
 import JSON
 import Testing
 
-/// Replays `Fixtures/resolver-cases.json`: one row per rule and per degradation path of SPEC.md §2-§5.
+/// Replays `Fixtures/resolver-cases.json`: one row per rule and per degradation path of the resolver
+/// (docs/engine.md#card-kinds and the sections after it).
 @Suite struct ResolverCaseTests {
   /// The fixture loads, names are unique, and every row only uses expectation keys this runner checks.
   @Test func fixtureIsWellFormed() throws {

@@ -2,7 +2,7 @@ import InboxCore
 import JSON
 import Testing
 
-/// Tapping a slide opens its url, or falls back to the message's row action (SPEC.md §2).
+/// Tapping a slide opens its url, or falls back to the message's row action (docs/engine.md#carousel-slides).
 @Suite struct SlideTapTests {
   private func carousel(link: String?) throws -> Card {
     var params: JSONObject = [

@@ -3,7 +3,7 @@ import InboxCore
 import JSON
 import JSONRPC
 
-/// `button.tap {id, button, performDefault?: true}` -> `{action, performed, message}` (SPEC.md §3).
+/// `button.tap {id, button, performDefault?: true}` -> `{action, performed, message}` (docs/engine.md#button-taps).
 ///
 /// `dismiss` and `markRead` are performed by the engine (persistently) unless `performDefault` is
 /// false; `openURL` and `custom` are returned for the host to act on, never performed.

@@ -4,7 +4,7 @@ import JSON
 import JSONRPC
 
 /// `feed.sync {force?: false}` -> `{added, updated, removed, expired, pushed, pending, failed, throttled}`
-/// (API.md "Feed"; SPEC.md §7): pull-to-refresh.
+/// (docs/sync.md#what-a-sync-does): pull-to-refresh.
 ///
 /// Pushes every queued status change (an explicit sync does not wait for retry times), fetches the
 /// inbox unless the last fetch is more recent than the minimum interval (10 s by default;

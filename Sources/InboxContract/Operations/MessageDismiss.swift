@@ -3,7 +3,7 @@ import JSON
 import JSONRPC
 
 /// `message.dismiss {id}` -> `{dismissed}` (false when it already was); persisted before the reply
-/// (SPEC.md §6). A dismissed message never comes back.
+/// (docs/engine.md#dismissal). A dismissed message never comes back.
 enum MessageDismiss: Operation {
   static let name = "message.dismiss"
   /// A write: on the write lane, so waiting for another process's lock holds up no read.

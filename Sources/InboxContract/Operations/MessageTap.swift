@@ -2,7 +2,7 @@ import InboxApp
 import JSON
 import JSONRPC
 
-/// `message.tap {id, performDefault?: true}` -> `{message, action, customData}` (SPEC.md §4):
+/// `message.tap {id, performDefault?: true}` -> `{message, action, customData}` (docs/engine.md#row-taps):
 /// marks the message read and opened, persistently, unless `performDefault` is false, and returns
 /// its row action and custom data for the host to act on.
 enum MessageTap: Operation {
