@@ -191,9 +191,10 @@ export interface ButtonActionCustom {
 }
 
 /**
- * The one action an inline button resolves to (SPEC.md §3): an explicit `action` token (`dismiss`,
- * `markRead`, `custom`, any case) wins, then a parseable `url` opens it, otherwise the button is
- * `custom`. The engine performs `dismiss` and `markRead`; `openURL` and `custom` are the host's.
+ * The one action an inline button resolves to (docs/engine.md#buttons): an explicit `action` token
+ * (`dismiss`, `markRead`, `custom`, any case) wins, then a parseable `url` opens it, otherwise the
+ * button is `custom`. The engine performs `dismiss` and `markRead`; `openURL` and `custom` are the
+ * host's.
  */
 export type ButtonAction = ButtonActionOpenURL | ButtonActionDismiss | ButtonActionMarkRead | ButtonActionCustom;
 
@@ -204,7 +205,7 @@ export interface CaptionedCard extends CardCommon {
   [key: string]: unknown;
 }
 
-/** What the host renders for one message: one variant per kind (API.md, Shapes). */
+/** What the host renders for one message: one variant per kind (docs/protocol.md#card). */
 export type Card = BannerCard | CaptionedCard | ClassicCard | CarouselCard | VideoCard | WalletCard;
 
 /** The members present on every card, whatever its kind. */
@@ -261,7 +262,7 @@ export interface CardCommon {
   [key: string]: unknown;
 }
 
-/** The six card kinds of the resolver (SPEC.md §2). */
+/** The six card kinds of the resolver (docs/engine.md#card-kinds). */
 export type CardKind = "banner" | "captioned" | "classic" | "carousel" | "video" | "wallet";
 
 /** A swipeable gallery of 1 to 5 slides. Needs title, body and at least one slide with an image. */
@@ -1374,13 +1375,13 @@ export interface WalletReportedParams {
 /** Every method a host calls: its params and its result. */
 export interface Methods {
   /**
-   * Optional handshake: names the host and sets session attributes. A host that never calls it
-   * gets the attributes saved with the store. What it sets applies to this session only;
-   * config.set saves attributes with the store. Extra members (as LSP clients send) are ignored.
-   * The reply depends on who asks. An LSP client (its params carry processId, which LSP's
-   * InitializeParams requires, null allowed, and the inbox's params never name) gets LSP's
-   * InitializeResult exactly: capabilities and serverInfo, no other member, so an LSP-strict host
-   * (Eglot in strict mode) accepts it; the inbox's handshake is in
+   * An optional handshake: names the host, sets this session's attributes and returns the server's
+   * handshake. A host that never calls it gets the attributes saved with the store. What it sets
+   * applies to this session only; config.set saves attributes with the store. Extra members (as
+   * LSP clients send) are ignored. The reply depends on who asks. An LSP client (its params carry
+   * processId, which LSP's InitializeParams requires, null allowed, and the inbox's params never
+   * name) gets LSP's InitializeResult exactly: capabilities and serverInfo, no other member, so an
+   * LSP-strict host (Eglot in strict mode) accepts it; the inbox's handshake is in
    * capabilities.experimental.inbox. Any other host (the inbox's clients) also finds the
    * handshake's members (server, protocolVersion, methods, attributes) at the top level, as
    * before. An MCP host's initialize (protocolVersion a dated MCP revision such as 2025-06-18) is
@@ -1389,11 +1390,14 @@ export interface Methods {
   "initialize": { params: InitializeParams; result: InitializeResult };
   /** Prepares to exit: later requests get -32600; `exit` then ends the process with code 0. */
   "shutdown": { params: ShutdownParams; result: ShutdownResult };
-  /** This OpenRPC document. */
+  /**
+   * Returns this OpenRPC document: every method, param, result, notification and error of the
+   * server.
+   */
   "rpc.discover": { params: RpcDiscoverParams; result: RpcDiscoverResult };
   /** The cheapest round trip: answers "pong". */
   "rpc.ping": { params: RpcPingParams; result: RpcPingResult };
-  /** The attributes and the backend settings in force. */
+  /** Returns the attributes and the backend settings in force. */
   "config.get": { params: ConfigGetParams; result: ConfigGetResult };
   /**
    * Changes attributes and backend settings and saves them with the store. Members left out are
@@ -1406,25 +1410,27 @@ export interface Methods {
    */
   "config.set": { params: ConfigSetParams; result: ConfigSetResult };
   /**
-   * One page of the feed, in feed order. Pinned first, then newest first, ties by id (unread first
-   * inside each group when the unreadFirst attribute is on). Keyset pages: a message never appears
-   * twice nor is skipped while a host pages, whatever is inserted or dismissed between pages.
-   * Expired messages are purged first (feed.changed {reason: expired}). `kinds` filters on the
-   * resolved kind: the store is read in batches until the page is full, at most max(10 x limit,
-   * 1000) messages per page; a short page with a cursor means go on. A page never fails because of
-   * one message: its cards fill at most half of --max-reply-bytes (a page whose next card would
-   * pass that ends early, with a cursor to it), and a stored message past --max-message-bytes
-   * (kept from before that limit) or whose card alone is larger than a page may hold is left out
-   * with a warning (log, code messageOmitted) and stays in the store. With customData the page is
-   * read from the store's tag index: a filtered page costs O(limit) whatever the store's size,
-   * like an unfiltered one; its cursor carries the filter and is refused under any other.
+   * Returns one page of the feed in feed order, with the counts. Pinned first, then newest first,
+   * ties by id (unread first inside each group when the unreadFirst attribute is on). Keyset
+   * pages: a message never appears twice nor is skipped while a host pages, whatever is inserted
+   * or dismissed between pages. Expired messages are purged first (feed.changed {reason:
+   * expired}). `kinds` filters on the resolved kind: the store is read in batches until the page
+   * is full, at most max(10 x limit, 1000) messages per page; a short page with a cursor means go
+   * on. A page never fails because of one message: its cards fill at most half of --max-reply-
+   * bytes (a page whose next card would pass that ends early, with a cursor to it), and a stored
+   * message past --max-message-bytes (kept from before that limit) or whose card alone is larger
+   * than a page may hold is left out with a warning (log, code messageOmitted) and stays in the
+   * store. With customData the page is read from the store's tag index: a filtered page costs
+   * O(limit) whatever the store's size, like an unfiltered one; its cursor carries the filter and
+   * is refused under any other.
    */
   "feed.list": { params: FeedListParams; result: FeedListResult };
   /**
-   * Counts over the visible messages. Over the visible messages (not dismissed, not expired), or
-   * those customData selects. The store keeps the counts of the whole feed and of each top-level
-   * key and value, so a count with no filter or a one-key filter costs the same whatever the
-   * store's size; a filter of several keys is counted over the first key's messages.
+   * Counts the visible messages: total, unread, unactioned and pinned. Over the visible messages
+   * (not dismissed, not expired), or those customData selects. The store keeps the counts of the
+   * whole feed and of each top-level key and value, so a count with no filter or a one-key filter
+   * costs the same whatever the store's size; a filter of several keys is counted over the first
+   * key's messages.
    */
   "feed.counts": { params: FeedCountsParams; result: FeedCountsResult };
   /**
@@ -1464,23 +1470,26 @@ export interface Methods {
    * pending in their data; the local feed keeps working.
    */
   "feed.sync": { params: FeedSyncParams; result: FeedSyncResult };
-  /** The card of one visible message. */
+  /** Returns the card of one visible message. */
   "message.get": { params: MessageGetParams; result: MessageGetResult };
   /**
-   * A row tap: marks the message read and opened (persistently) and returns its row action and
-   * custom data. performDefault: false changes nothing and only returns what the tap would open.
+   * Taps a message's row: marks the message read and opened (persistently) and returns its row
+   * action and custom data. performDefault: false changes nothing and only returns what the tap
+   * would open.
    */
   "message.tap": { params: MessageTapParams; result: MessageTapResult };
   /**
-   * An inline button tap (SPEC.md §3). Every tap marks the message read and opened, persistently,
-   * whatever the action: the backend is sent 2 (when it was unread) then 3, each once, through the
-   * outbox. Then dismiss and markRead are performed by the engine, persistently; a dismiss sends 4
-   * after the 3. openURL and custom are returned for the host (performed is then false). With
-   * performDefault false the tap changes nothing. message is null once the message is dismissed.
+   * Taps an inline button: unless performDefault is false, the message is marked read and opened
+   * and a dismiss or markRead action is performed by the engine; openURL and custom actions are
+   * returned for the host. Opened whatever the action, as the SDKs report each button tap: the
+   * backend is sent 2 (when the message was unread) then 3, each once, through the outbox. dismiss
+   * and markRead are performed persistently (performed true), a dismiss sending 4 after the 3; for
+   * openURL and custom performed is false. With performDefault false the tap changes nothing.
+   * message is null once the message is dismissed.
    */
   "button.tap": { params: ButtonTapParams; result: ButtonTapResult };
   /**
-   * A carousel slide tap: a slide with a url returns it and marks the message read; a slide
+   * Taps a carousel slide: a slide with a url returns it and marks the message read; a slide
    * without one is the row tap whole (read, opened, the row action). As InboxKit's carousel: the
    * slide's url is opened by the host, not the row action, so the message becomes read but not
    * opened; a slide without a url falls back to the message's default row action and marks it as
@@ -1558,12 +1567,12 @@ export interface Methods {
    */
   "message.resolve": { params: MessageResolveParams; result: MessageResolveResult };
   /**
-   * One card drawn as InboxKit lays it out: an HTML fragment for an editor extension or an admin
-   * page. Give id (a visible stored message, under the attributes in force) or payload (resolved
-   * as message.resolve does, storing nothing; id then names a send-request object). The fragment
-   * holds the card and its notes (the degradation and other warnings, dates, row action) in a
-   * wrapper with data-theme; every string from the payload is escaped, and only http(s) URLs and
-   * app deep links become links. Warnings arrive as log notifications before the reply.
+   * Draws one card as InboxKit lays it out and returns the HTML fragment, for an editor extension
+   * or an admin page. Give id (a visible stored message, under the attributes in force) or payload
+   * (resolved as message.resolve does, storing nothing; id then names a send-request object). The
+   * fragment holds the card and its notes (the degradation and other warnings, dates, row action)
+   * in a wrapper with data-theme; every string from the payload is escaped, and only http(s) URLs
+   * and app deep links become links. Warnings arrive as log notifications before the reply.
    */
   "message.render": { params: MessageRenderParams; result: MessageRenderResult };
 }

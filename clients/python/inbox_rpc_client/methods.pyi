@@ -85,15 +85,16 @@ class ButtonActionCustom(TypedDict):
     type: Literal["custom"]
     payload: Dict[str, Any]
 
-# The one action an inline button resolves to (SPEC.md §3): an explicit `action` token (`dismiss`,
-# `markRead`, `custom`, any case) wins, then a parseable `url` opens it, otherwise the button is
-# `custom`. The engine performs `dismiss` and `markRead`; `openURL` and `custom` are the host's.
+# The one action an inline button resolves to (docs/engine.md#buttons): an explicit `action` token
+# (`dismiss`, `markRead`, `custom`, any case) wins, then a parseable `url` opens it, otherwise the
+# button is `custom`. The engine performs `dismiss` and `markRead`; `openURL` and `custom` are the
+# host's.
 ButtonAction: TypeAlias = Union[ButtonActionOpenURL, ButtonActionDismiss, ButtonActionMarkRead, ButtonActionCustom]
 
 class CaptionedCard(CardCommon):
     """An image with the title and body below it. Needs image, title and body."""
 
-# What the host renders for one message: one variant per kind (API.md, Shapes).
+# What the host renders for one message: one variant per kind (docs/protocol.md#card).
 Card: TypeAlias = Union[BannerCard, CaptionedCard, ClassicCard, CarouselCard, VideoCard, WalletCard]
 
 class CardCommon(TypedDict):
@@ -114,7 +115,7 @@ class CardCommon(TypedDict):
     customData: Optional[Dict[str, Any]]
     rowAction: RowAction
 
-# The six card kinds of the resolver (SPEC.md §2).
+# The six card kinds of the resolver (docs/engine.md#card-kinds).
 CardKind: TypeAlias = Literal["banner", "captioned", "classic", "carousel", "video", "wallet"]
 
 class CarouselCard(CardCommon):
@@ -546,12 +547,15 @@ class MessageRenderResult(TypedDict):
 
 class ButtonMethods:
     def tap(self, *, id: str, button: int, performDefault: Optional[bool] = ...) -> ButtonTapResult:
-        """button.tap: An inline button tap (SPEC.md §3)."""
+        """button.tap: Taps an inline button: unless performDefault is false, the message is marked
+        read and opened and a dismiss or markRead action is performed by the engine; openURL and
+        custom actions are returned for the host.
+        """
         ...
 
 class ConfigMethods:
     def get(self) -> ConfigGetResult:
-        """config.get: The attributes and the backend settings in force."""
+        """config.get: Returns the attributes and the backend settings in force."""
         ...
     def set(self, *, attributes: Optional[AttributesPatch] = ..., backend: Optional[BackendPatch] = ...) -> ConfigSetResult:
         """config.set: Changes attributes and backend settings and saves them with the store."""
@@ -559,10 +563,10 @@ class ConfigMethods:
 
 class FeedMethods:
     def list(self, *, cursor: Optional[str] = ..., limit: Optional[int] = ..., unreadOnly: Optional[bool] = ..., kinds: Optional[List[CardKind]] = ..., customData: Optional[CustomDataFilter] = ...) -> FeedListResult:
-        """feed.list: One page of the feed, in feed order."""
+        """feed.list: Returns one page of the feed in feed order, with the counts."""
         ...
     def counts(self, *, customData: Optional[CustomDataFilter] = ...) -> FeedCountsResult:
-        """feed.counts: Counts over the visible messages."""
+        """feed.counts: Counts the visible messages: total, unread, unactioned and pinned."""
         ...
     def markAllRead(self, *, customData: Optional[CustomDataFilter] = ...) -> FeedMarkAllReadResult:
         """feed.markAllRead: Marks every visible unread message (that customData selects) read;
@@ -592,11 +596,11 @@ class FeedMethods:
 
 class MessageMethods:
     def get(self, *, id: str) -> MessageGetResult:
-        """message.get: The card of one visible message."""
+        """message.get: Returns the card of one visible message."""
         ...
     def tap(self, *, id: str, performDefault: Optional[bool] = ...) -> MessageTapResult:
-        """message.tap: A row tap: marks the message read and opened (persistently) and returns its
-        row action and custom data.
+        """message.tap: Taps a message's row: marks the message read and opened (persistently) and
+        returns its row action and custom data.
         """
         ...
     def dismiss(self, *, id: str) -> MessageDismissResult:
@@ -618,14 +622,16 @@ class MessageMethods:
         """
         ...
     def render(self, *, id: Optional[str] = ..., payload: Any = ..., attributes: Optional[AttributesPatch] = ..., now: Optional[int] = ..., theme: Optional[Literal["light", "dark"]] = ...) -> MessageRenderResult:
-        """message.render: One card drawn as InboxKit lays it out: an HTML fragment for an editor
-        extension or an admin page.
+        """message.render: Draws one card as InboxKit lays it out and returns the HTML fragment,
+        for an editor extension or an admin page.
         """
         ...
 
 class RpcMethods:
     def discover(self) -> RpcDiscoverResult:
-        """rpc.discover: This OpenRPC document."""
+        """rpc.discover: Returns this OpenRPC document: every method, param, result, notification
+        and error of the server.
+        """
         ...
     def ping(self, **extra: Any) -> RpcPingResult:
         """rpc.ping: The cheapest round trip: answers "pong"."""
@@ -633,7 +639,7 @@ class RpcMethods:
 
 class SlideMethods:
     def tap(self, *, id: str, slide: int, performDefault: Optional[bool] = ...) -> SlideTapResult:
-        """slide.tap: A carousel slide tap: a slide with a url returns it and marks the message
+        """slide.tap: Taps a carousel slide: a slide with a url returns it and marks the message
         read; a slide without one is the row tap whole (read, opened, the row action).
         """
         ...
@@ -667,7 +673,9 @@ class Methods:
     video: VideoMethods
     wallet: WalletMethods
     def initialize(self, *, client: Optional[InitializeParamsClient] = ..., platform: Optional[str] = ..., capabilities: Optional[InitializeParamsCapabilities] = ..., attributes: Optional[AttributesPatch] = ..., backend: Optional[BackendPatch] = ..., **extra: Any) -> InitializeResult:
-        """initialize: Optional handshake: names the host and sets session attributes."""
+        """initialize: An optional handshake: names the host, sets this session's attributes and
+        returns the server's handshake.
+        """
         ...
     def shutdown(self) -> ShutdownResult:
         """shutdown: Prepares to exit: later requests get -32600; `exit` then ends the process with
