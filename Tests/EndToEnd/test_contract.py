@@ -7,6 +7,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -14,7 +15,7 @@ import tempfile
 import pytest
 from jsonschema import Draft7Validator, Draft202012Validator
 
-from conftest import BIN, Server, assert_result
+from conftest import BIN, REPO_ROOT, Server, assert_result
 from contract import CONTRACT, DOCUMENT_PATH, SCHEMAS
 
 META_SCHEMA = os.path.join(SCHEMAS, "meta", "openrpc-meta-schema.json")
@@ -136,3 +137,83 @@ def test_every_member_of_invalid_params_data_is_documented_in_error_data(method,
     assert data.get("rule") == rule, data
     server.close_stdin()
     server.wait_exit()
+
+
+# --- The repository carries its own rules -----------------------------------------------------
+# Comments, schemas and pages cite the repository's own pages (`docs/engine.md#buttons`), never
+# notes kept elsewhere, and every cited section exists.
+
+OUTSIDE_NOTES = re.compile(r"\b(?:SPEC|API)\.md\b")
+DOC_CITATION = re.compile(r"\bdocs/([A-Za-z0-9_.-]+\.md)#([A-Za-z0-9_-]+)")
+RELATIVE_LINK = re.compile(r"\]\(([A-Za-z0-9_./-]+\.md)#([A-Za-z0-9_-]+)\)")
+
+
+def tracked_texts() -> list[tuple[str, list[str]]]:
+    """Each tracked text file of the repository, by its path, with its lines."""
+    names = subprocess.run(["git", "ls-files", "-z"], cwd=REPO_ROOT, capture_output=True, check=True).stdout
+    texts = []
+    for name in names.decode().split("\0"):
+        path = os.path.join(REPO_ROOT, name)
+        if not name or not os.path.isfile(path):
+            continue
+        try:
+            with open(path, encoding="utf-8") as file:
+                texts.append((name, file.read().splitlines()))
+        except UnicodeDecodeError:
+            continue
+    return texts
+
+
+def github_anchors(page: str) -> set[str]:
+    """The anchors GitHub gives the headings of a Markdown page: lower case, punctuation dropped,
+    spaces as hyphens, a repeated one numbered (`-1`, `-2`); lines inside code fences are no headings.
+    An explicit `<a id="...">` is an anchor too."""
+    anchors: set[str] = set()
+    seen: dict[str, int] = {}
+    fence = None
+    with open(page, encoding="utf-8") as file:
+        for line in file:
+            stripped = line.strip()
+            marker = re.match(r"(`{3,}|~{3,})", stripped)
+            if marker:
+                if fence is None:
+                    fence = marker.group(1)[0]
+                elif stripped.startswith(fence * 3):
+                    fence = None
+                continue
+            if fence is None:
+                anchors.update(re.findall(r"<a\s+(?:id|name)=\"([^\"]+)\"", line))
+            heading = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line) if fence is None else None
+            if not heading:
+                continue
+            slug = re.sub(r"[^\w\- ]", "", heading.group(1).lower()).replace(" ", "-")
+            count = seen.get(slug, 0)
+            seen[slug] = count + 1
+            anchors.add(slug if count == 0 else f"{slug}-{count}")
+    return anchors
+
+
+def test_no_tracked_file_cites_notes_the_repository_does_not_carry():
+    found = [f"{name}:{number}: {line.strip()}" for name, lines in tracked_texts()
+             for number, line in enumerate(lines, 1) if OUTSIDE_NOTES.search(line)]
+    assert not found, "cite the repository's own pages (docs/engine.md#...) instead:\n" + "\n".join(found)
+
+
+def test_every_cited_section_of_a_page_exists():
+    anchors: dict[str, set[str]] = {}
+    broken = []
+    for name, lines in tracked_texts():
+        for number, line in enumerate(lines, 1):
+            cited = [(os.path.join(REPO_ROOT, "docs", page), anchor) for page, anchor in DOC_CITATION.findall(line)]
+            if name.endswith(".md"):
+                cited += [(os.path.normpath(os.path.join(REPO_ROOT, os.path.dirname(name), target)), anchor)
+                          for target, anchor in RELATIVE_LINK.findall(line) if not target.startswith("docs/")]
+            for page, anchor in cited:
+                if not os.path.isfile(page):
+                    broken.append(f"{name}:{number}: {os.path.relpath(page, REPO_ROOT)} does not exist")
+                    continue
+                if page not in anchors:
+                    anchors[page] = github_anchors(page)
+                if anchor not in anchors[page]:
+                    broken.append(f"{name}:{number}: {os.path.relpath(page, REPO_ROOT)} has no heading #{anchor}")
+    assert not broken, "\n".join(broken)
