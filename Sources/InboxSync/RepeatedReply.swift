@@ -76,6 +76,19 @@ public final class RepeatedReply: Sendable {
     last.withLock { $0 = merged.body.count <= Self.maxBodyBytes ? merged : nil }
   }
 
+  /// Runs `write` in `transaction`: bookkeeping that changes nothing a merge reads (the sync's own
+  /// outcome). When the store was still at the last merge's generation, the memo moves to the
+  /// generation after `write`, so the write alone does not make the next repeat a full merge. The
+  /// transaction holds the write lock: no other process commits between the two readings.
+  public func carrying(over transaction: SyncTransaction, _ write: (SyncTransaction) throws -> Void) throws {
+    let before = try transaction.generation()
+    try write(transaction)
+    let after = try transaction.generation()
+    last.withLock { merged in
+      if merged?.generation == before { merged?.generation = after }
+    }
+  }
+
   /// Forgets the last merge (a discarded one leaves nothing to compare with).
   public func forget() { last.withLock { $0 = nil } }
 }

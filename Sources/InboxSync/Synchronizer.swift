@@ -207,8 +207,14 @@ public final class Synchronizer: Sendable {
   /// the lease is released; a failure to store it only costs another process a fetch of its own.
   private func record(_ outcome: SyncOutcome) {
     var outcome = outcome
-    outcome.run = (lastOutcome()?.run ?? 0) + 1
     outcome.by = store.changeOrigin
-    try? store.setSetting(SyncOutcome.key, outcome.json)
+    // Bookkeeping no merge reads: the memo of the last merge is carried over it, so the next sync of
+    // an unchanged inbox is still recognised as a repeat.
+    try? store.syncTransaction { transaction in
+      try repeatedReply.carrying(over: transaction) { transaction in
+        outcome.run = (SyncOutcome(json: try transaction.setting(SyncOutcome.key))?.run ?? 0) + 1
+        try transaction.setSetting(SyncOutcome.key, outcome.json)
+      }
+    }
   }
 }

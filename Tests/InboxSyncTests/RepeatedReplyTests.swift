@@ -45,6 +45,25 @@ struct RepeatedReplyTests {
     #expect(try temp.store.outboxSummary() == outbox)
   }
 
+  /// The sync's own bookkeeping after a merge (its outcome, recorded for the other processes) is
+  /// carried over: the next repeat is still skipped. Any other write in between is not.
+  @Test func theSyncsOwnRecordDoesNotUndoTheMemo() throws {
+    let temp = try TemporaryStore()
+    let memo = RepeatedReply()
+    let reply = try envelope(["messages": [wireMessage("a", order: "1")]])
+    _ = try merge(temp.store, memo, reply, now: MergeCase.mergeTime)
+    try temp.store.syncTransaction { transaction in
+      try memo.carrying(over: transaction) { try $0.setSetting("sync.outcome", ["run": 1]) }
+    }
+    #expect(try merge(temp.store, memo, reply, now: MergeCase.mergeTime + 1).skipped)
+
+    try temp.store.setSetting("elsewhere", ["run": 2])
+    try temp.store.syncTransaction { transaction in
+      try memo.carrying(over: transaction) { try $0.setSetting("sync.outcome", ["run": 3]) }
+    }
+    #expect(!(try merge(temp.store, memo, reply, now: MergeCase.mergeTime + 2).skipped))
+  }
+
   /// A local change after the merge makes the next one read the store: the re-send it needs is planned.
   @Test func aLocalChangeSinceTheMergeIsMerged() throws {
     let temp = try TemporaryStore()
