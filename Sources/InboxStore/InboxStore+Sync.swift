@@ -12,7 +12,7 @@ extension InboxStore {
 
   /// Moves every queued change of the account in force to `account` (a description of the old
   /// account), deletes every message, and applies `settings`, in one transaction: what a change of
-  /// application or user id does (research §3.10). Changes that never got an `order` cannot be sent
+  /// application or user id does (docs/sync.md#changing-the-account). Changes that never got an `order` cannot be sent
   /// as any account and are dropped. Returns the ids of the messages that were visible, and how many
   /// unsendable changes were dropped.
   public func retireAccount(as account: String, settings: [(String, JSONValue?)], now: Int64) throws -> (

@@ -25,7 +25,8 @@ struct Account: Sendable {
     self.init(settings: settings, baseURL: url, isCurrent: false)
   }
 
-  /// `application`, `hwid`, `userId` (the hwid when no user id is set), `v`, `device_type` (research §1.2).
+  /// `application`, `hwid`, `userId` (the hwid when no user id is set), `v`, `device_type`
+  /// (docs/sync.md#the-backend-contract).
   func commonFields(version: String) -> JSONObject {
     [
       "application": .string(settings.application ?? ""), "hwid": .string(settings.hwid),

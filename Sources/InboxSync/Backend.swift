@@ -31,7 +31,7 @@ public struct BackendCall: Sendable, Hashable {
     self.knownReply = knownReply
   }
 
-  /// The request body, `{"request": {...}}`, as every SDK wraps it (research §1.1).
+  /// The request body, `{"request": {...}}`, as every SDK wraps it (docs/sync.md#the-backend-contract).
   public var body: [UInt8] { JSONValue.object(["request": .object(request)]).serialized() }
 }
 

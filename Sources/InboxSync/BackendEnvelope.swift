@@ -3,9 +3,10 @@ import JSON
 /// A reply the backend accepted: `{"status_code": 200, "status_message": "OK", "response": ..., "base_url"?}`.
 ///
 /// `decode(method:httpStatus:body:)` is the one place that decides success, as every SDK does
-/// (research §1.1): HTTP 200 **and** `status_code` 200 (a number or a numeric string). Anything else
-/// is a `SyncError`: `.refused` for another HTTP status or `status_code`, `.malformedReply` for an
-/// empty body, text that is not JSON, or a reply without a readable `status_code`.
+/// (docs/sync.md#the-backend-contract): HTTP 200 **and** `status_code` 200 (a number or a numeric
+/// string). Anything else is a `SyncError`: `.refused` for another HTTP status or `status_code`,
+/// `.malformedReply` for an empty body, text that is not JSON, or a reply without a readable
+/// `status_code`.
 public struct BackendEnvelope: Sendable, Hashable {
   /// The `response` member; nil when absent or null (`inboxStatus` answers `null`).
   public var response: JSONValue?

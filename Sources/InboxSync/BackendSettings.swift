@@ -40,7 +40,7 @@ public struct BackendSettings: Sendable, Hashable {
   }
 
   /// The user as the backend knows it: the application and the user id (hwid when unset). A change of
-  /// either starts another inbox (research §3.10).
+  /// either starts another inbox (docs/sync.md#changing-the-account).
   public var identity: Identity { Identity(application: application, userID: userID ?? hwid) }
 
   /// The pair whose change means another user's inbox.

@@ -10,7 +10,7 @@ import InboxCore
 /// `127.0.0.0/8`, `::1`), where nothing crosses a network (a local proxy, the test backend).
 /// Refused: any other scheme, `http://` to another host, credentials in the URL (the token goes in a
 /// header, never in a URL that may be logged), a query or a fragment. The path always ends with `/`,
-/// so `base + "getInboxMessages"` is the request URL, as every SDK builds it (research §1.1).
+/// so `base + "getInboxMessages"` is the request URL, as every SDK builds it (docs/sync.md#the-backend-contract).
 public struct BackendURL: Sendable, Hashable, CustomStringConvertible {
   /// The normalised URL, ending with `/`.
   public let string: String
@@ -55,7 +55,7 @@ public struct BackendURL: Sendable, Hashable, CustomStringConvertible {
     self.string = "\(parts.scheme)://\(parts.bracketedHost)\(port)\(path)"
   }
 
-  /// `https://{APP_CODE}.api.pushwoosh.com/json/1.3/`, the SDKs' default (research §1.1).
+  /// `https://{APP_CODE}.api.pushwoosh.com/json/1.3/`, the SDKs' default (docs/sync.md#the-backend-contract).
   public static func pushwooshDefault(application: String) throws(Invalid) -> BackendURL {
     let hostSafe =
       !application.isEmpty && application.utf8.count <= 63

@@ -1,4 +1,5 @@
-/// The real backend: `POST {base}/{method}` over HTTP(S) with `HTTPTransfer`, on libcurl (research §1.1).
+/// The real backend: `POST {base}/{method}` over HTTP(S) with `HTTPTransfer`, on libcurl
+/// (docs/sync.md#the-backend-contract).
 ///
 /// Headers: `Content-Type: application/json; charset=utf-8`, `Accept: application/json`, and
 /// `Authorization: Token <token>` when a token is configured. Failures map onto `SyncError`:

@@ -4,7 +4,7 @@ import JSON
 
 /// The merge of a fetched inbox into the local one: a pure function, so every rule is a table row.
 ///
-/// Rules (docs/sync.md#what-a-sync-does; research §3.3 for what the SDKs do):
+/// Rules (docs/sync.md#what-a-sync-does):
 /// 1. Expired messages leave (`rt` at or before `now`), local or fetched, dismissed or not.
 /// 2. Ids in `deleted` leave (the Control Panel removed them), even with local changes pending: the
 ///    changes stay queued and are still sent.

@@ -1,7 +1,7 @@
 import InboxCore
 import JSON
 
-/// The `response` of `getInboxMessages`, read as leniently as the SDKs read it (research §1.3).
+/// The `response` of `getInboxMessages`, read as leniently as the SDKs read it (docs/sync.md#the-backend-contract).
 ///
 /// ```
 /// {"messages": [{"inbox_id": "avde1c792cd", "order": "59138176", "rt": "1460786760", ...}],

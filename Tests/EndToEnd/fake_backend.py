@@ -1,6 +1,6 @@
 """A loopback stand-in for the Pushwoosh inbox backend, driven in-process by the tests.
 
-It serves the two calls inbox-rpc makes, with the real wire shapes (research §1.3-1.4):
+It serves the two calls inbox-rpc makes, with the real wire shapes (docs/sync.md#the-backend-contract):
 
     POST {base}/getInboxMessages  {"request": {application, hwid, userId, v, device_type}}
     POST {base}/inboxStatus       {"request": {..., inbox_code, status, hash}}
