@@ -23,11 +23,43 @@ public final class StoreFollower: Sendable {
   private let wakeHandlers = Mutex<[@Sendable () -> Void]>([])
   /// Where `start` was told to log.
   private let logger = Mutex<(@Sendable (String) -> Void)?>(nil)
+  /// How long a server waits before it follows other processes' commits (`start(after:changed:log:)`).
+  public static let startDelay = 0.25
+  /// A start asked for and not made yet (`start(after:changed:log:)`).
+  private let pending = Mutex<Start?>(nil)
+
+  private struct Start {
+    var changed: @Sendable (FeedChange) -> Void
+    var log: @Sendable (String) -> Void
+  }
 
   /// Follows from where the log stands now: only commits made after this are reported.
   init(inbox: Inbox) {
     self.inbox = inbox
     position = Mutex(try? inbox.store.changeLogTail())
+  }
+
+  /// Starts following once `delay` seconds have passed, or at once when something needs it sooner
+  /// (`startIfPending`: a sync that may wait for another process's lease). A process that answers a
+  /// request or two and exits (the shell client starts one per call) then never makes its watches:
+  /// the kernel's removal of an inotify watch waits for a grace period, 8-20 ms here, at every exit.
+  /// Nothing is missed meanwhile: the first look reports every commit made since the open, and the
+  /// caches check each row they serve against the store.
+  public func start(
+    after delay: Double, changed: @escaping @Sendable (FeedChange) -> Void, log: @escaping @Sendable (String) -> Void
+  ) {
+    pending.withLock { $0 = Start(changed: changed, log: log) }
+    queue.asyncAfter(deadline: .now() + delay) { [self] in startIfPending() }
+  }
+
+  /// Makes the start asked for by `start(after:changed:log:)`, if it is still to be made.
+  func startIfPending() {
+    guard
+      let asked = pending.withLock({ asked in
+        defer { asked = nil }; return asked
+      })
+    else { return }
+    start(changed: asked.changed, log: asked.log)
   }
 
   /// Starts following; `changed` hears each change made elsewhere, `log` a failure to read it.
@@ -41,8 +73,12 @@ public final class StoreFollower: Sendable {
         if signals.isReplaced { reestablish(signals, changed: changed, log: log) }
       }
       directoryWatcher.withLock { $0 = directory }
-      // Commits made between the open and now rang before anyone watched: look once.
-      queue.async { [self] in wake(changed: changed, log: log) }
+      // Commits made between the open and now rang before anyone watched: look once. A file put in
+      // place of the signal file meanwhile was not seen appear: look for one too.
+      queue.async { [self] in
+        if signals.isReplaced { reestablish(signals, changed: changed, log: log) }
+        wake(changed: changed, log: log)
+      }
     } catch {
       log("changes made by other processes will not be reported: \(error)")
     }
@@ -53,7 +89,8 @@ public final class StoreFollower: Sendable {
     _ signals: SignalFile, changed: @escaping @Sendable (FeedChange) -> Void,
     log: @escaping @Sendable (String) -> Void
   ) throws {
-    let watching = try FileWatcher(path: signals.path, queue: queue) { [self] in
+    // The open file, not its name: a file whose name was deleted before the watch began still rings.
+    let watching = try FileWatcher(path: signals.openFilePath ?? signals.path, queue: queue) { [self] in
       wake(changed: changed, log: log)
     }
     watcher.withLock { old in
@@ -93,6 +130,7 @@ public final class StoreFollower: Sendable {
 
   /// Stops following; once it returns no report is made.
   public func stop() {
+    pending.withLock { $0 = nil }
     directoryWatcher.withLock { $0?.cancel() }
     watcher.withLock { $0?.cancel() }
     queue.sync {}

@@ -34,7 +34,9 @@ final class StoreSyncLease: SyncGate {
     cancellation: any Cancellable, waiting: @escaping @Sendable () -> Void,
     _ granted: @escaping @Sendable (_ waited: Bool?) -> Void
   ) {
-    // Without a follower nothing would wake the wait: run as if alone, as before the lease.
+    // The wait is woken by the follower: it follows from now on, if it did not yet. Without one
+    // nothing would wake the wait: run as if alone, as before the lease.
+    follower.startIfPending()
     if signals.tryLock() || !follower.isWatching {
       startBeating()
       return granted(false)

@@ -51,7 +51,7 @@ public enum InboxServer {
     /// Starts the background sync, if one was asked for, and the following of other processes'
     /// commits; what they change is said through `reporter` (`Session.reporter(notify:)` on this face).
     public func start(reporter: Reporter, logger: Logger) {
-      follower.start(changed: reporter.changed) { logger.warn($0) }
+      follower.start(after: StoreFollower.startDelay, changed: reporter.changed) { logger.warn($0) }
       let context = OperationContext(
         inbox: inbox, reporter: reporter, warnings: state.warnings, cancellation: CancellationToken(), logger: logger)
       background?.start(observer: context.syncObserver(progress: false)) { line, warning in

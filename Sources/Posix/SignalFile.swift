@@ -203,6 +203,10 @@ public final class SignalFile: Sendable {
     return named.st_dev != open.st_dev || named.st_ino != open.st_ino
   }
 
+  /// A path naming the open file itself, whatever its name became (`/proc/self/fd/N`), for a
+  /// watch that must follow the file even once its name was deleted; nil once closed.
+  public var openFilePath: String? { withDescriptor { "/proc/self/fd/\($0)" } }
+
   /// Opens the file the path names now (created when missing, vetted as at first) in place of the
   /// one open, which is closed: its locks end with it.
   public func reopen() throws {
