@@ -52,7 +52,7 @@ def test_namespaces_list_their_methods_and_refuse_what_the_contract_lacks(inbox:
         inbox.feed.frobnicate
     with pytest.raises(TypeError, match="namespace"):
         inbox.feed()
-    assert inbox.feed.list.__doc__.startswith("One page of the feed")
+    assert inbox.feed.list.__doc__.startswith("Returns one page of the feed")
 
 
 def test_feed_pages_cover_the_sample_feed_once_in_feed_order(inbox: Client) -> None:
