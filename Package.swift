@@ -62,7 +62,8 @@ let package = Package(
       name: "InboxMCP", dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxContract", "InboxApp", "InboxCore"]),
     // `inbox-rpc lsp`: the lint, the cards and the preview in an editor, over the Language Server Protocol.
     .target(
-      name: "InboxLSP", dependencies: ["JSON", "JSONRPC", "LintReport", "InboxApp", "InboxCore", "InboxPreview"]),
+      name: "InboxLSP",
+      dependencies: ["JSON", "JSONRPC", "LintReport", "InboxApp", "InboxCore", "InboxPreview", "Posix"]),
     .executableTarget(
       name: "inbox-rpc",
       dependencies: [

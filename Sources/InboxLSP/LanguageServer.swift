@@ -1,8 +1,8 @@
-import Foundation
 import InboxApp
 import InboxPreview
 import JSON
 import LintReport
+import Posix
 
 /// `inbox-rpc lsp`: an LSP 3.17 server for inbox payload files. Messages are handled one at a time
 /// in arrival order (`handle`); diagnostics are published by `LintScheduler` off that thread, a
@@ -12,7 +12,7 @@ public final class LanguageServer: @unchecked Sendable {
   /// The configuration section the server asks for.
   public static let section = "inboxRpc"
 
-  private let lock = NSLock()
+  private let lock = Lock()
   private let send: @Sendable (JSONValue) -> Void
   private let linter: DocumentLinter
   private var documents: [String: TextDocument] = [:]
@@ -337,9 +337,31 @@ public final class LanguageServer: @unchecked Sendable {
     send(["jsonrpc": "2.0", "method": .string(method), "params": params])
   }
 
-  /// The file name lint would report: the path of a `file:` URI, else the URI.
+  /// The file name lint would report: the path of a `file:` URI, its `%XX` escapes decoded (bytes
+  /// that are not UTF-8 kept as the file system has them, `FileName`), else the URI.
   static func file(_ uri: String) -> String {
     guard uri.hasPrefix("file://") else { return uri }
-    return String(uri.dropFirst(7)).removingPercentEncoding ?? String(uri.dropFirst(7))
+    var bytes: [UInt8] = []
+    var rest = Array(uri.utf8.dropFirst(7))[...]
+    while let byte = rest.popFirst() {
+      if byte == UInt8(ascii: "%"), rest.count >= 2, let high = hexDigit(rest[rest.startIndex]),
+        let low = hexDigit(rest[rest.startIndex + 1])
+      {
+        bytes.append(high << 4 | low)
+        rest = rest.dropFirst(2)
+      } else {
+        bytes.append(byte)
+      }
+    }
+    return FileName.decode(bytes)
+  }
+
+  private static func hexDigit(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
   }
 }

@@ -1,6 +1,8 @@
-import Foundation
+import Dispatch
 import JSON
 import JSONRPC
+import Posix
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -17,7 +19,7 @@ public enum StdioTransport {
     writer.use(.lsp)
     let server = LanguageServer(linter: linter) { writer.send($0) }
     let inbox = Inbox()
-    Thread.detachNewThread { read(input, into: inbox) }
+    Threads.start { read(input, into: inbox) }
     while let (message, cancelled) = inbox.take() {
       server.handle(message, cancelled: cancelled)
       if let code = server.exitCode { return code }
@@ -41,41 +43,40 @@ public enum StdioTransport {
     inbox.close()
   }
 
-  /// Messages read and not yet handled, with the ids cancelled meanwhile.
-  final class Inbox: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var messages: [JSONValue] = []
-    private var cancelled = Set<String>()
-    private var closed = false
+  /// Messages read and not yet handled, with the ids cancelled meanwhile: the reader puts, the
+  /// handling thread takes, a semaphore counting what there is to take (each message, and the end).
+  final class Inbox: Sendable {
+    private struct State {
+      var messages: [JSONValue] = []
+      var cancelled = Set<String>()
+    }
+
+    private let state = Mutex(State())
+    private let available = DispatchSemaphore(value: 0)
 
     func put(_ message: JSONValue) {
-      condition.withLock {
+      let queued = state.withLock { state -> Bool in
         if message["method"]?.stringValue == "$/cancelRequest", let id = message["params"]?["id"] {
-          cancelled.insert(id.jsonString)
-        } else {
-          messages.append(message)
+          state.cancelled.insert(id.jsonString)
+          return false
         }
-        condition.signal()
+        state.messages.append(message)
+        return true
       }
+      if queued { available.signal() }
     }
 
-    func close() {
-      condition.withLock {
-        closed = true
-        condition.signal()
-      }
-    }
+    /// The end of input: once the messages put before it are taken, `take` answers nil.
+    func close() { available.signal() }
 
     func take() -> (JSONValue, Bool)? {
-      condition.lock()
-      defer { condition.unlock() }
-      while messages.isEmpty {
-        if closed { return nil }
-        condition.wait()
+      available.wait()
+      return state.withLock { state -> (JSONValue, Bool)? in
+        guard !state.messages.isEmpty else { return nil }
+        let message = state.messages.removeFirst()
+        let wasCancelled = message["id"].map { state.cancelled.remove($0.jsonString) != nil } ?? false
+        return (message, wasCancelled)
       }
-      let message = messages.removeFirst()
-      let wasCancelled = message["id"].map { cancelled.remove($0.jsonString) != nil } ?? false
-      return (message, wasCancelled)
     }
   }
 }

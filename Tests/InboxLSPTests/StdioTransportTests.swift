@@ -1,5 +1,5 @@
-import Foundation
 import JSON
+import Synchronization
 import Testing
 
 @testable import InboxLSP
@@ -32,9 +32,8 @@ struct StdioTransportTests {
   }
 }
 
-final class Sent: @unchecked Sendable {
-  private var messages: [JSONValue] = []
-  private let lock = NSLock()
-  func add(_ message: JSONValue) { lock.withLock { messages.append(message) } }
-  var all: [JSONValue] { lock.withLock { messages } }
+final class Sent: Sendable {
+  private let messages = Mutex<[JSONValue]>([])
+  func add(_ message: JSONValue) { messages.withLock { $0.append(message) } }
+  var all: [JSONValue] { messages.withLock { $0 } }
 }
