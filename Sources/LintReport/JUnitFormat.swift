@@ -29,7 +29,7 @@ enum JUnitFormat {
     return xml + "</testsuites>\n"
   }
 
-  private static func testCase(_ subject: Report.Subject, failOn: FailOn) -> String {
+  static func testCase(_ subject: Report.Subject, failOn: FailOn) -> String {
     let open =
       "    <testcase classname=\"\(escape(file: subject.file))\" name=\"\(escape(subject.name))\" file=\"\(escape(file: subject.file))\""
     guard !subject.findings.isEmpty else { return open + "/>\n" }

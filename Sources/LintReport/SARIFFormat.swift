@@ -26,7 +26,7 @@ enum SARIFFormat {
   }
 
   /// `{uri, subject, verdict, findings}` for a subject with a summary.
-  private static func verdict(_ subject: Report.Subject) -> JSONValue? {
+  static func verdict(_ subject: Report.Subject) -> JSONValue? {
     guard let summary = subject.summary else { return nil }
     return [
       "uri": .string(uri(subject.file)), "subject": .string(subject.name), "verdict": .string(summary),
@@ -34,7 +34,7 @@ enum SARIFFormat {
     ]
   }
 
-  private static func descriptor(_ rule: Rule) -> JSONValue {
+  static func descriptor(_ rule: Rule) -> JSONValue {
     [
       "id": .string(rule.id),
       "shortDescription": ["text": .string(rule.summary)],
@@ -42,7 +42,7 @@ enum SARIFFormat {
     ]
   }
 
-  private static func result(_ finding: Finding, ruleIndex: Int?) -> JSONValue {
+  static func result(_ finding: Finding, ruleIndex: Int?) -> JSONValue {
     var object: JSONObject = ["ruleId": .string(finding.ruleId)]
     if let ruleIndex { object["ruleIndex"] = .int(Int64(ruleIndex)) }
     object["level"] = .string(level(finding.severity))

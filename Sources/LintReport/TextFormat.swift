@@ -10,14 +10,18 @@ import JSON
 /// ```
 enum TextFormat {
   static func render(_ report: Report) -> String {
-    var lines: [String] = []
-    for subject in report.subjects {
-      lines.append(
-        ("\(subject.file) \(subject.name)" + (subject.summary.map { ": \($0)" } ?? "")).escapingControlCharacters)
-      for finding in subject.findings { lines.append("  " + line(finding)) }
-      if subject.findings.isEmpty { lines.append("  ok") }
-    }
+    let lines = report.subjects.flatMap(lines)
     return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A subject's lines: its name, then a line per finding, or `ok`.
+  static func lines(_ subject: Report.Subject) -> [String] {
+    var lines = [
+      ("\(subject.file) \(subject.name)" + (subject.summary.map { ": \($0)" } ?? "")).escapingControlCharacters
+    ]
+    for finding in subject.findings { lines.append("  " + line(finding)) }
+    if subject.findings.isEmpty { lines.append("  ok") }
+    return lines
   }
 
   /// `file:line:column: severity [rule] message`, the shape compilers print.

@@ -19,7 +19,8 @@ enum CheckTraceCommand {
                         contract broken; warnings: requests never answered, frames dropped.
 
     Each FILE must be a regular file (a FIFO, a device or a directory is refused, exit 3); it is
-    read one line at a time. File names are shown with control characters and bytes that are not
+    read one line at a time, and each message's findings are written once its reply has come (in
+    that order), so memory holds a line and the requests still unanswered, whatever the length. File names are shown with control characters and bytes that are not
     UTF-8 escaped (\\n, \\xE9).
 
     EXIT CODES: 0 no finding at or above --fail-on; 1 a finding at or above it; 2 bad command
@@ -52,20 +53,22 @@ enum CheckTraceCommand {
     }
     guard !files.isEmpty else { return usage("name at least one FILE") }
     let contract = TraceContract()
-    var subjects: [Report.Subject] = []
+    // Written as each subject is complete: a trace of any length is checked in bounded memory.
+    let report = ReportStream(
+      format: format, failOn: failOn, tool: TraceReport.tool, rules: TraceReport.rules,
+      write: StandardStreams.writeStdout)
     var unreadable = false
     for file in files {
       do {
-        subjects += TraceReport.subjects(try contract.check(file))
+        try contract.check(file, emit: report.add)
       } catch {
         StandardStreams.writeStderr("inbox-rpc check-trace: \(error.description.escapingControlCharacters)\n")
         unreadable = true
       }
     }
-    let report = TraceReport.report(subjects)
-    StandardStreams.writeStdout(format.render(report, failOn: failOn))
+    report.finish()
     if unreadable { return 3 }
-    return failOn.fails(report.findings) ? 1 : 0
+    return report.fails ? 1 : 0
   }
 
   private static func usage(_ message: String) -> Int32 {

@@ -3,12 +3,20 @@ import LintReport
 
 /// One pass of `TraceContract` over a trace: remembers the requests sent so that each reply is
 /// checked against the schema of the method it answers.
+///
+/// Each message the host sent, with its reply, is one subject of the report, handed to `emit` as
+/// soon as it is complete (a notification at once, a request when its reply comes, one never
+/// answered at the end), so a trace of millions of frames is checked in the memory of its largest
+/// frame and of the requests outstanding at once. A finding about no message of the host's (a
+/// notification of the server's, a reply to nothing, a line that is not a record) is a subject of
+/// its own, named by its line.
 struct TraceCheck {
   let file: String
   let contract: TraceContract
-  private(set) var findings: [TraceFinding] = []
-  /// Each message the host sent, with its reply: one subject of the report each.
-  private(set) var exchanges: [Exchange] = []
+  private let emit: (Report.Subject) -> Void
+  /// The host's messages not complete yet, by their number in the trace.
+  private var open: [Int: Exchange] = [:]
+  private var opened = 0
   /// Requests not answered yet, by the id's JSON text: the method, where its id is, its exchange.
   private var pending: [String: Pending] = [:]
   typealias Pending = (method: String, position: SourcePosition, id: JSONValue, exchange: Int)
@@ -28,11 +36,15 @@ struct TraceCheck {
     var line: Int
     /// `line 12: feed.list (id 3)`.
     var name: String
+    var findings: [TraceFinding] = []
+    /// A request whose reply is still to come.
+    var awaitsReply = false
   }
 
-  init(file: String, contract: TraceContract) {
+  init(file: String, contract: TraceContract, emit: @escaping (Report.Subject) -> Void) {
     self.file = file
     self.contract = contract
+    self.emit = emit
   }
 
   /// Where in a record: the path people read (`[1].params.id`) and the JSON pointer from the
@@ -54,11 +66,40 @@ struct TraceCheck {
     _ line: Int, _ id: JSONValue?, _ place: Place, _ rule: String, _ severity: TraceFinding.Severity,
     _ message: String, at position: SourcePosition? = nil
   ) {
-    findings.append(
-      TraceFinding(
-        file: file, position: position ?? self.position(of: place.pointer, line: line), id: id,
-        path: place.path.isEmpty ? "frame" : place.path, pointer: place.pointer, rule: rule, severity: severity,
-        message: message, exchange: current))
+    let found = TraceFinding(
+      file: file, position: position ?? self.position(of: place.pointer, line: line), id: id,
+      path: place.path.isEmpty ? "frame" : place.path, pointer: place.pointer, rule: rule, severity: severity,
+      message: message)
+    guard let current, open[current] != nil else {
+      return emit(Report.Subject(file: file, name: "line \(line): the trace", findings: [TraceReport.finding(found)]))
+    }
+    open[current]?.findings.append(found)
+  }
+
+  /// Hands exchange `number` to `emit`, its findings in the order of their lines.
+  private mutating func complete(_ number: Int) {
+    guard let exchange = open.removeValue(forKey: number) else { return }
+    let ordered = exchange.findings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+    emit(Report.Subject(file: file, name: exchange.name, findings: ordered.map { TraceReport.finding($0.element) }))
+  }
+
+  /// The exchange of `current`, complete once the message just checked leaves no reply to wait for.
+  private mutating func completeCurrent() {
+    if let current, open[current]?.awaitsReply == false { complete(current) }
+  }
+
+  /// Remembers a request whose reply is to come.
+  private mutating func expectReply(_ key: String, _ request: Pending) {
+    if let earlier = pending[key], earlier.exchange != request.exchange { open[earlier.exchange]?.awaitsReply = false }
+    pending[key] = request
+    open[request.exchange]?.awaitsReply = true
+  }
+
+  /// Takes the request a reply answers off the list; nil for none.
+  private mutating func settle(_ key: String) -> Pending? {
+    guard let request = pending.removeValue(forKey: key) else { return nil }
+    open[request.exchange]?.awaitsReply = false
+    return request
   }
 
   /// Where `pointer` leads in the record being checked: its line, and the column in that line alone
@@ -96,6 +137,7 @@ struct TraceCheck {
       current = record.direction == .incoming ? open(record.line, "a frame that is not JSON") : nil
       let who = record.direction == .incoming ? "the host sent" : "the server wrote"
       add(record.line, nil, frame, "json", .error, "\(who) a frame that is not JSON")
+      completeCurrent()
       return
     }
     for (index, message) in TraceLog.messages(of: record.frame) {
@@ -108,6 +150,7 @@ struct TraceCheck {
       case .outgoing:
         current = message["method"] == nil ? pending[(message["id"] ?? .null).jsonString]?.exchange : nil
       }
+      defer { completeCurrent() }
       guard case .object = message else {
         add(record.line, nil, place, "envelope", .error, "a message must be an object")
         continue
@@ -123,8 +166,9 @@ struct TraceCheck {
   }
 
   private mutating func open(_ line: Int, _ what: String) -> Int {
-    exchanges.append(Exchange(line: line, name: "line \(line): \(what)"))
-    return exchanges.count - 1
+    opened += 1
+    open[opened] = Exchange(line: line, name: "line \(line): \(what)")
+    return opened
   }
 
   /// A request or notification from the host.
@@ -136,7 +180,7 @@ struct TraceCheck {
     }
     if name == "initialize", message["params"]?["protocolVersion"] != nil { isMCP = true }
     if isMCP {
-      if let id, let current { pending[id.jsonString] = (name, idPosition(place, line: line), id, current) }
+      if let id, let current { expectReply(id.jsonString, (name, idPosition(place, line: line), id, current)) }
       if name == "tools/call" { checkToolCall(message, id: id, line: line, place: place) }
       if name == "notifications/cancelled", let target = message["params"]?["requestId"] {
         cancelled.insert(target.jsonString)
@@ -156,7 +200,7 @@ struct TraceCheck {
         add(line, id, place.member("id"), "envelope", .error, "\(name) is a notification: it takes no id")
         return
       }
-      if let current { pending[id.jsonString] = (name, idPosition(place, line: line), id, current) }
+      if let current { expectReply(id.jsonString, (name, idPosition(place, line: line), id, current)) }
     }
   }
 
@@ -185,14 +229,14 @@ struct TraceCheck {
       if error["code"]?.intValue == nil || error["message"]?.stringValue == nil {
         add(line, id, place.member("error"), "error", .error, "an error needs an integer code and a string message")
       }
-      if !id.isNull { pending[id.jsonString] = nil }
+      if !id.isNull { _ = settle(id.jsonString) }
       return
     }
     guard let result = message["result"] else {
       add(line, id, place, "envelope", .error, "a reply needs a result or an error")
       return
     }
-    guard let request = pending.removeValue(forKey: id.jsonString) else {
+    guard let request = settle(id.jsonString) else {
       add(line, id, place.member("id"), "unmatched-reply", .error, "a reply to no request the host sent")
       return
     }
@@ -225,17 +269,21 @@ struct TraceCheck {
     if let id { calledTools[id.jsonString] = tool }
   }
 
-  /// Requests never answered (unless cancelled): the server owes a reply to each.
+  /// Requests never answered (unless cancelled): the server owes a reply to each. Then every
+  /// exchange still open is complete, in the order the host sent them.
   mutating func finish() {
-    // In the order they were sent (exchanges are numbered in that order), not the dictionary's.
-    var bySending = [(key: String, request: Pending)?](repeating: nil, count: exchanges.count)
-    for (key, request) in pending { bySending[request.exchange] = (key, request) }
-    for case let (key, request)? in bySending where !cancelled.contains(key) {
-      current = request.exchange
-      let place = Place(path: "id", pointer: JSONPointer(["frame", "id"]))
-      add(
-        request.position.line, request.id, place, "no-reply", .warning,
-        "\(request.method) was never answered in the trace", at: request.position)
+    var unanswered: [Int: (key: String, request: Pending)] = [:]
+    for (key, request) in pending { unanswered[request.exchange] = (key, request) }
+    for number in open.keys.sorted() {
+      if let (key, request) = unanswered[number], !cancelled.contains(key) {
+        current = number
+        let place = Place(path: "id", pointer: JSONPointer(["frame", "id"]))
+        add(
+          request.position.line, request.id, place, "no-reply", .warning,
+          "\(request.method) was never answered in the trace", at: request.position)
+      }
+      complete(number)
     }
+    pending = [:]
   }
 }

@@ -2,6 +2,7 @@ import InboxApp
 import InboxMCP
 import JSON
 import JSONSchema
+import LintReport
 import Posix
 
 /// Checks a trace against the contract in Schemas/openrpc.json: every request and notification
@@ -25,16 +26,15 @@ struct TraceContract {
     }
   }
 
-  /// Every finding in the trace at `path`, and the host's messages they are about: one pass, one
-  /// line in memory at a time.
-  func check(_ path: String) throws(SystemError) -> TraceCheck {
-    var run = TraceCheck(file: path, contract: self)
+  /// Checks the trace at `path`: one pass, one line in memory at a time; `emit` hears each subject
+  /// of the report as it is complete (`TraceCheck`).
+  func check(_ path: String, emit: @escaping (Report.Subject) -> Void) throws(SystemError) {
+    var run = TraceCheck(file: path, contract: self, emit: emit)
     try TraceLog.read(path) { entry in
       run.take(entry)
       return true
     }
     run.finish()
-    return run
   }
 
   func method(_ name: String) -> JSONValue? { methods[name] }

@@ -21,8 +21,6 @@ struct TraceFinding {
   var rule: String
   var severity: Severity
   var message: String
-  /// Which of the host's messages it is about (`TraceCheck.exchanges`); nil for none.
-  var exchange: Int?
 
   /// `id 3: params.limit: expected integer, got string (type)`: what the report's message says.
   var reportMessage: String {

@@ -2,9 +2,9 @@ import InboxApp
 import JSON
 import LintReport
 
-/// `check-trace`'s findings as a `LintReport.Report`, so every `--format` of `lint` serves it: a
-/// subject per message the host sent (its reply's findings with it), one more for findings about
-/// no message of the host's, positions in the trace file as written.
+/// `check-trace`'s findings in `LintReport`'s terms, so every `--format` of `lint` serves it (written
+/// as they come, `ReportStream`): a subject per message the host sent (its reply's findings with
+/// it), and one per finding about no message of the host's, positions in the trace file as written.
 enum TraceReport {
   static let rules = [
     Rule(id: "json", summary: "A frame is not JSON.", severity: .error),
@@ -20,37 +20,14 @@ enum TraceReport {
     Rule(id: "no-reply", summary: "A request was never answered in the trace.", severity: .warning),
     Rule(id: "trace-record", summary: "A line of the trace is not a record of --trace.", severity: .error),
     Rule(id: "trace-gap", summary: "The trace dropped frames here (it fell behind).", severity: .warning),
+    Rule(id: "unknown-tool", summary: "An MCP host called a tool the MCP face does not have.", severity: .error),
   ]
 
-  /// The subjects of one checked trace, each subject's findings in the order of their lines.
-  static func subjects(_ run: TraceCheck) -> [Report.Subject] {
-    var byExchange = [[TraceFinding]](repeating: [], count: run.exchanges.count)
-    var loose: [Finding] = []
-    for found in run.findings {
-      if let exchange = found.exchange { byExchange[exchange].append(found) } else { loose.append(finding(found)) }
-    }
-    var subjects = zip(run.exchanges, byExchange).map { exchange, found in
-      // A few each: a request's, its reply's, and a warning added at the end about the request.
-      let ordered =
-        found.count < 2
-        ? found
-        : found.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
-      return Report.Subject(file: run.file, name: exchange.name, findings: ordered.map(finding))
-    }
-    if !loose.isEmpty { subjects.append(Report.Subject(file: run.file, name: "the trace", findings: loose)) }
-    return subjects
-  }
-
-  private static func finding(_ found: TraceFinding) -> Finding {
+  static func finding(_ found: TraceFinding) -> Finding {
     Finding(
       file: found.file, position: found.position, pointer: found.pointer, ruleId: found.rule,
       severity: found.severity == .error ? .error : .warning, message: found.reportMessage)
   }
 
-  static func report(_ subjects: [Report.Subject]) -> Report {
-    let cited = Set(subjects.flatMap { $0.findings.map(\.ruleId) })
-    return Report(
-      tool: Report.Tool(name: "inbox-rpc check-trace", version: ServerInfo.version),
-      rules: rules.filter { cited.contains($0.id) }, subjects: subjects)
-  }
+  static let tool = Report.Tool(name: "inbox-rpc check-trace", version: ServerInfo.version)
 }

@@ -105,3 +105,38 @@ def test_check_trace_work_is_linear_in_findings(tmp_path, release_bin, counted_b
     ratio = per_large / per_small
     print(f"{fmt}: {per_small:.0f} superblocks per finding at {small}, {per_large:.0f} at {large}: ratio {ratio:.3f}")
     assert ratio <= 1.5, counts
+
+
+def answered(path: str, count: int) -> None:
+    """`count` requests, each answered: a clean trace, a subject each."""
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(count):
+            for direction, frame in (("in", {"jsonrpc": "2.0", "id": i, "method": "rpc.ping"}),
+                                     ("out", {"jsonrpc": "2.0", "id": i, "result": "pong"})):
+                f.write(json.dumps({"t": 1764493500000 + i, "dir": direction, "frame": frame}, separators=(",", ":")) + "\n")
+
+
+def peak_kib(args: list[str]) -> int:
+    """The largest resident size of one check-trace run (its output thrown away), in KiB."""
+    process = subprocess.Popen([RELEASE_BIN, "check-trace", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    assert process.returncode in (0, 1), process.returncode
+    return usage.ru_maxrss
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("make,fmt", [
+    (answered, "text"), (answered, "junit"), (unknown_methods, "json"), (unknown_methods, "sarif"),
+    (unknown_methods, "github"),
+], ids=["answered-text", "answered-junit", "unknown-json", "unknown-sarif", "unknown-github"])
+def test_check_trace_memory_does_not_grow_with_the_trace(tmp_path, release_bin, make, fmt):
+    """Each subject is written (or spooled to a file, JUnit's) as soon as it is complete, so ten
+    times the frames and findings take no more memory; only requests still unanswered are held."""
+    sizes = {}
+    for count in (20_000, 200_000):
+        path = str(tmp_path / f"{count}.trace")
+        make(path, count)
+        sizes[count] = peak_kib(["--format", fmt, path])
+    print(f"{make.__name__} {fmt}: peak {sizes[20_000]} KiB at 20k frames, {sizes[200_000]} KiB at 200k")
+    assert sizes[200_000] <= sizes[20_000] * 1.25 + 1024, sizes
