@@ -14,8 +14,10 @@ import socket
 import ssl
 import threading
 
+from loopback import LoopbackListener
 
-class ConnectProxy:
+
+class ConnectProxy(LoopbackListener):
     def __init__(self, authorization: str | None = None, tls: ssl.SSLContext | None = None,
                  routes: dict[str, int] | None = None):
         self.authorization = authorization
@@ -24,27 +26,8 @@ class ConnectProxy:
         self.heads: list[str] = []
         self.upstream_bytes = bytearray()
         self._lock = threading.Lock()
-        self._listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self._listener.getsockname()[1]
+        super().__init__()
         self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
-        self._closed = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def close(self) -> None:
-        self._closed = True
-        try:
-            self._listener.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self._listener.close()
-
-    def _accept(self) -> None:
-        while not self._closed:
-            try:
-                client, _ = self._listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
 
     def _serve(self, client: socket.socket) -> None:
         if self.tls is not None:

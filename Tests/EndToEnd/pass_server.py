@@ -17,6 +17,8 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 
+from loopback import LoopbackListener
+
 PKPASS = "application/vnd.apple.pkpass"
 
 
@@ -61,33 +63,14 @@ def make_zip_bomb(megabytes: int = 64) -> bytes:
     return buffer.getvalue()
 
 
-class PassServer:
+class PassServer(LoopbackListener):
     def __init__(self, context: ssl.SSLContext, routes: dict[str, Reply] | None = None):
         self.context = context
         self.routes = routes or {}
         self.paths: list[str] = []
         self._lock = threading.Lock()
-        self._listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self._listener.getsockname()[1]
+        super().__init__()
         self.origin = f"https://127.0.0.1:{self.port}"
-        self._closed = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def close(self) -> None:
-        self._closed = True
-        try:
-            self._listener.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self._listener.close()
-
-    def _accept(self) -> None:
-        while not self._closed:
-            try:
-                client, _ = self._listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
 
     def _serve(self, raw: socket.socket) -> None:
         try:
