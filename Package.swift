@@ -60,6 +60,12 @@ let package = Package(
       dependencies: ["JSON", "JSONRPC", "InboxContract", "InboxApp", "InboxStore", "InboxSync", "Posix"]),
     .target(
       name: "InboxMCP", dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxContract", "InboxApp", "InboxCore"]),
+    // `inbox-rpc lint`: payload files read as the service reads them, with each finding's place.
+    .target(name: "InboxLint", dependencies: ["JSON", "LintReport", "InboxApp", "InboxCore", "Posix"]),
+    // `check-trace` and `replay`: a trace read back, checked against the contract, replayed.
+    .target(
+      name: "InboxTrace",
+      dependencies: ["JSON", "JSONRPC", "JSONSchema", "LintReport", "InboxApp", "InboxMCP", "Posix"]),
     // `inbox-rpc lsp`: the lint, the cards and the preview in an editor, over the Language Server Protocol.
     .target(
       name: "InboxLSP",
@@ -69,13 +75,15 @@ let package = Package(
       dependencies: [
         "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC",
         "JSONSchema",
-        "LintReport", "Posix", "InboxLSP",
+        "LintReport", "Posix", "InboxLSP", "InboxLint", "InboxTrace",
       ]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson", "InboxTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "Posix", "InboxTestSupport"]),
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
     .testTarget(name: "InboxLSPTests", dependencies: ["InboxLSP", "InboxApp", "LintReport", "JSON"]),
     .testTarget(name: "LintReportTests", dependencies: ["LintReport", "JSON"]),
+    .testTarget(name: "InboxLintTests", dependencies: ["InboxLint", "LintReport", "JSON"]),
+    .testTarget(name: "InboxTraceTests", dependencies: ["InboxTrace", "LintReport", "JSON"]),
     .testTarget(name: "InboxMCPTests", dependencies: ["InboxMCP", "InboxApp", "JSON", "JSONSchema"]),
     .testTarget(
       name: "InboxContractTests", dependencies: ["InboxContract", "InboxApp", "JSON", "JSONRPC"]),

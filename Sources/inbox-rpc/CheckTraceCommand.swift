@@ -1,3 +1,4 @@
+import InboxTrace
 import LintReport
 
 /// `inbox-rpc check-trace [--format F] [--fail-on L] FILE...`: checks traces written by `--trace`

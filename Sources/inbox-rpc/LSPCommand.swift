@@ -1,5 +1,6 @@
 import InboxApp
 import InboxLSP
+import InboxLint
 import LintReport
 import Posix
 

@@ -1,4 +1,5 @@
 import InboxApp
+import InboxLint
 import InboxPreview
 import JSON
 import LintReport

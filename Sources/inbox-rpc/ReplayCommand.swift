@@ -1,3 +1,4 @@
+import InboxTrace
 import JSON
 import Posix
 
@@ -35,9 +36,6 @@ enum ReplayCommand {
     EXIT CODES: 0 no difference; 1 differences; 2 bad command line; 3 FILE cannot be read or the
     server cannot be started.
     """
-
-  /// Longest wait for one recorded reply.
-  static let replyTimeout = 10.0
 
   /// Server options that carry a credential or point the backend somewhere: a replay takes none.
   static let refused: Set<String> = [

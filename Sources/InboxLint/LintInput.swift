@@ -4,19 +4,25 @@ import Posix
 
 /// One file `lint` reads: its text as written (for positions) and its JSON, or the finding that
 /// says why it has none.
-struct LintInput {
-  var file: String
-  var text: SourceText
-  var value: Result<JSONValue, FileProblem>
+public struct LintInput {
+  public var file: String
+  public var text: SourceText
+  public var value: Result<JSONValue, FileProblem>
+
+  public init(file: String, text: SourceText, value: Result<JSONValue, FileProblem>) {
+    self.file = file
+    self.text = text
+    self.value = value
+  }
 
   /// Why a file yields no payloads: a finding of its own, so CI reports show it too.
-  struct FileProblem: Error {
-    var finding: Finding
+  public struct FileProblem: Error {
+    public var finding: Finding
   }
 
   /// The files the command line names: each directory stands for its `*.json` files at any depth,
   /// `-` for standard input. A directory that cannot be read is a problem of its own.
-  static func expand(_ arguments: [String]) -> [Result<String, FileProblem>] {
+  public static func expand(_ arguments: [String]) -> [Result<String, FileProblem>] {
     arguments.flatMap { argument -> [Result<String, FileProblem>] in
       guard argument != "-", Files.isDirectory(argument) else { return [.success(argument)] }
       do {
@@ -28,7 +34,7 @@ struct LintInput {
   }
 
   /// Reads and parses `file`; a UTF-8 byte order mark is read past (the parser refuses one).
-  static func read(_ file: String) -> LintInput {
+  public static func read(_ file: String) -> LintInput {
     let bytes: [UInt8]
     do {
       bytes = file == "-" ? try Files.readAll(0) : try Files.contents(of: file)
@@ -40,7 +46,7 @@ struct LintInput {
   }
 
   /// Parses a file's bytes already read (an editor's buffer).
-  static func parse(_ file: String, _ bytes: [UInt8]) -> LintInput {
+  public static func parse(_ file: String, _ bytes: [UInt8]) -> LintInput {
     let text = SourceText(bytes)
     do {
       return LintInput(file: file, text: text, value: .success(try JSONValue.parse(bytes: text.json, options: options)))

@@ -4,33 +4,33 @@ import Posix
 
 /// A trace written by `--trace`, read back one line at a time (see docs/tracing.md): only the line
 /// being read is held, so a trace of any length is read in memory bounded by its longest frame.
-enum TraceLog {
-  enum Direction: String {
+public enum TraceLog {
+  public enum Direction: String, Sendable {
     case incoming = "in"
     case outgoing = "out"
   }
 
-  struct Record {
+  public struct Record {
     /// 1-based line in the file.
-    var line: Int
+    public var line: Int
     /// Milliseconds since the Unix epoch.
-    var time: Int64
-    var direction: Direction
+    public var time: Int64
+    public var direction: Direction
     /// The frame; one that could not be parsed is kept as the prefix of its digest (`isText`).
-    var frame: JSONValue
-    var isText: Bool
+    public var frame: JSONValue
+    public var isText: Bool
     /// The line as written, for positions in it.
-    var text: SourceText
+    public var text: SourceText
   }
 
   /// A line that is not a record, or a gap the writer left (`{"t", "dropped": N}`).
-  struct Gap {
-    var line: Int
-    var reason: String
-    var isDrop: Bool
+  public struct Gap {
+    public var line: Int
+    public var reason: String
+    public var isDrop: Bool
   }
 
-  enum Entry {
+  public enum Entry {
     case record(Record)
     case gap(Gap)
   }
@@ -39,7 +39,7 @@ enum TraceLog {
 
   /// Calls `each` with every record and gap of the trace in `path`, in order, until it returns false.
   /// A path that is not a regular file (a FIFO, a device) or cannot be read throws.
-  static func read(_ path: String, _ each: (Entry) -> Bool) throws(SystemError) {
+  public static func read(_ path: String, _ each: (Entry) -> Bool) throws(SystemError) {
     var file = try RegularFile(path: path)
     var number = 0
     while let text = try file.nextLine() {

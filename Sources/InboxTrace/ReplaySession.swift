@@ -5,13 +5,16 @@ import JSON
 /// same id when the pass reaches that. Only the record being read, the server's replies not yet
 /// compared and the ids still owed a reply are held: time and memory grow with the trace's
 /// frames, not with their square, and no frame but the current one is kept.
-struct ReplaySession {
+public struct ReplaySession {
+  /// Seconds the server may take to send each frame of a reply it owes.
+  public static let replyTimeout = 10.0
+
   let file: String
   let child: ChildServer
-  private(set) var differences: [String] = []
-  private(set) var compared = 0
+  public private(set) var differences: [String] = []
+  public private(set) var compared = 0
   /// True once the server stopped reading: the pass ends.
-  private(set) var stopped = false
+  public private(set) var stopped = false
   private var diff = ReplyDiff()
   /// The server's replies read but not compared yet, by id.
   private var replayed: [String: [JSONValue]] = [:]
@@ -19,12 +22,12 @@ struct ReplaySession {
   private var owed: [String: Int] = [:]
   private var sentAny = false
 
-  init(file: String, child: ChildServer) {
+  public init(file: String, child: ChildServer) {
     self.file = file
     self.child = child
   }
 
-  mutating func take(_ entry: TraceLog.Entry) {
+  public mutating func take(_ entry: TraceLog.Entry) {
     guard case .record(let record) = entry else { return }
     switch record.direction {
     case .incoming: send(record)
@@ -76,11 +79,11 @@ struct ReplaySession {
     }
   }
 
-  /// The server's next reply with id `key`, read as it comes (at most `ReplayCommand.replyTimeout`
+  /// The server's next reply with id `key`, read as it comes (at most `Self.replyTimeout`
   /// for each frame); nil when none comes.
   private mutating func reply(_ key: String) -> JSONValue? {
     while replayed[key]?.isEmpty ?? true {
-      guard let frame = child.next(timeout: ReplayCommand.replyTimeout) else { return nil }
+      guard let frame = child.next(timeout: Self.replyTimeout) else { return nil }
       guard let value = try? JSONValue.parse(bytes: frame, options: JSONReadOptions(maxDepth: 2000)) else { continue }
       for (_, message) in TraceLog.messages(of: value) where message["method"] == nil {
         replayed[ReplayPlan.key(message), default: []].append(message)

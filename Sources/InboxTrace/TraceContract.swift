@@ -9,12 +9,12 @@ import Posix
 /// the host sent (method known, params valid), every reply (matched to its request by id) against
 /// the method's result schema, and every notification of the server against its params. An MCP
 /// session's `tools/call` arguments and `structuredContent` are checked against the tool's schemas.
-struct TraceContract {
+public struct TraceContract {
   private let methods: [String: JSONValue]
   private let validator: SchemaValidator
   private let tools: [String: (schemas: ToolContract.Schemas, input: SchemaValidator, output: SchemaValidator)]
 
-  init(document: JSONValue = Contract.document) {
+  public init(document: JSONValue = Contract.document) {
     var methods: [String: JSONValue] = [:]
     for method in document["methods"]?.arrayValue ?? [] {
       if let name = method["name"]?.stringValue { methods[name] = method }
@@ -28,7 +28,7 @@ struct TraceContract {
 
   /// Checks the trace at `path`: one pass, one line in memory at a time; `emit` hears each subject
   /// of the report as it is complete (`TraceCheck`).
-  func check(_ path: String, emit: @escaping (Report.Subject) -> Void) throws(SystemError) {
+  public func check(_ path: String, emit: @escaping (Report.Subject) -> Void) throws(SystemError) {
     var run = TraceCheck(file: path, contract: self, emit: emit)
     try TraceLog.read(path) { entry in
       run.take(entry)

@@ -3,15 +3,15 @@ import Posix
 
 /// What `replay` needs to know before it starts the server, from one pass over the trace that
 /// parses only the first record and the lines that may hold an MCP `initialize`.
-struct ReplayPlan {
+public struct ReplayPlan {
   /// Milliseconds of the trace's first record.
-  private(set) var firstTime: Int64?
+  public private(set) var firstTime: Int64?
   /// True when the host spoke MCP (an `initialize` with a `protocolVersion`).
-  private(set) var isMCP = false
+  public private(set) var isMCP = false
 
   private static let protocolVersion = Array(#""protocolVersion""#.utf8)
 
-  init(_ path: String) throws(SystemError) {
+  public init(_ path: String) throws(SystemError) {
     var plan = ReplayPlan()
     var file = try RegularFile(path: path)
     var number = 0

@@ -3,7 +3,7 @@ import LintReport
 
 /// The rules `lint` reports under, each described once (SARIF's `tool.driver.rules`): the input
 /// schema, refusals, files that cannot be read, and one per engine warning code.
-enum LintRules {
+public enum LintRules {
   static let all: [Rule] = [
     Rule(id: "schema", summary: "The payload breaks the input schema in Schemas/.", severity: .error),
     Rule(id: "notInboxMessage", summary: "The payload is not an inbox message; nothing is shown.", severity: .error),
@@ -31,7 +31,7 @@ enum LintRules {
 
   /// The catalogue, with a rule for any warning code it does not list yet (so every finding's
   /// rule is described).
-  static func catalogue(citedBy findings: [Finding]) -> [Rule] {
+  public static func catalogue(citedBy findings: [Finding]) -> [Rule] {
     var rules = all
     for finding in findings where !rules.contains(where: { $0.id == finding.ruleId }) {
       rules.append(Rule(id: finding.ruleId, summary: "An engine warning.", severity: finding.severity))

@@ -9,8 +9,10 @@ import LintReport
 /// an engine warning at the field its code is about (`WarningPlace`), else at the payload, as a
 /// refusal does; a language gap at the field that lacks the language. A verdict for one platform
 /// of several says so in its name and in its engine warnings (`on android: ...`).
-enum LintFindings {
-  static func subject(_ report: PayloadLint.Report, in input: LintInput, places: PayloadPlaces, payload: JSONValue)
+public enum LintFindings {
+  public static func subject(
+    _ report: PayloadLint.Report, in input: LintInput, places: PayloadPlaces, payload: JSONValue
+  )
     -> Report.Subject
   {
     func finding(_ pointer: JSONPointer, _ rule: String, _ severity: Severity, _ message: String) -> Finding {
@@ -45,7 +47,7 @@ enum LintFindings {
   }
 
   /// A file that yields no payloads, as a subject of its own.
-  static func subject(_ problem: LintInput.FileProblem) -> Report.Subject {
+  public static func subject(_ problem: LintInput.FileProblem) -> Report.Subject {
     Report.Subject(file: problem.finding.file, name: "file", summary: nil, findings: [problem.finding])
   }
 }
@@ -53,11 +55,11 @@ enum LintFindings {
 /// Where each payload of a file starts, found in one walk of the array that holds them, so a
 /// finding is placed from its payload rather than from the file's start: a file of thousands of
 /// payloads costs time linear in its length.
-struct PayloadPlaces {
+public struct PayloadPlaces {
   private let text: SourceText
   private var starts: [JSONPointer: [Int]] = [:]
 
-  init(_ text: SourceText, reports: [PayloadLint.Report]) {
+  public init(_ text: SourceText, reports: [PayloadLint.Report]) {
     self.text = text
     for report in reports {
       guard let parent = Self.parent(report.pointer), starts[parent] == nil else { continue }

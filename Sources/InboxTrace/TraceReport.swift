@@ -5,8 +5,8 @@ import LintReport
 /// `check-trace`'s findings in `LintReport`'s terms, so every `--format` of `lint` serves it (written
 /// as they come, `ReportStream`): a subject per message the host sent (its reply's findings with
 /// it), and one per finding about no message of the host's, positions in the trace file as written.
-enum TraceReport {
-  static let rules = [
+public enum TraceReport {
+  public static let rules = [
     Rule(id: "json", summary: "A frame is not JSON.", severity: .error),
     Rule(id: "envelope", summary: "A message is not a JSON-RPC 2.0 request, notification or reply.", severity: .error),
     Rule(id: "unknown-method", summary: "The host sent a method the contract does not have.", severity: .error),
@@ -29,5 +29,5 @@ enum TraceReport {
       severity: found.severity == .error ? .error : .warning, message: found.reportMessage)
   }
 
-  static let tool = Report.Tool(name: "inbox-rpc check-trace", version: ServerInfo.version)
+  public static let tool = Report.Tool(name: "inbox-rpc check-trace", version: ServerInfo.version)
 }

@@ -8,7 +8,7 @@ import Posix
 /// A server of this same binary run as a child over two pipes, for `replay`: frames are written to
 /// its stdin, and its replies read back one NDJSON line at a time. Its stderr is ours; its
 /// environment is only what the caller gives.
-final class ChildServer {
+public final class ChildServer {
   private let pid: pid_t
   private var input: Int32
   private let output: Int32
@@ -16,7 +16,7 @@ final class ChildServer {
   private var ended = false
 
   /// `environment`: the child's whole environment (`NAME=value` each); `replay` gives it none.
-  init(arguments: [String], environment: [String]) throws(SystemError) {
+  public init(arguments: [String], environment: [String]) throws(SystemError) {
     var toChild: [Int32] = [0, 0]
     var fromChild: [Int32] = [0, 0]
     guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw SystemError.current("replay: pipe") }
@@ -88,7 +88,7 @@ final class ChildServer {
   }
 
   /// Waits for the server to exit; its exit status.
-  func wait() -> Int32 {
+  public func wait() -> Int32 {
     closeInput()
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
