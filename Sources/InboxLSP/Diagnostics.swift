@@ -2,18 +2,20 @@ import JSON
 import LintReport
 
 /// Lint findings as LSP diagnostics: each over the whole value it is about, with its severity, rule
-/// code and a link to the rule's description.
+/// code and, where the rules' page is found (`rulesPage`: docs/editors.md lists them, one anchor a
+/// rule), a link to the rule's description.
 enum Diagnostics {
-  /// Where each rule is described (docs/editors.md lists them, one anchor a rule).
-  static let rulesPage = "https://github.com/inbox-rpc/inbox-rpc/blob/main/docs/editors.md"
+  static func href(_ rule: String, on rulesPage: String) -> String { "\(rulesPage)#rule-\(rule.lowercased())" }
 
-  static func href(_ rule: String) -> String { "\(rulesPage)#rule-\(rule.lowercased())" }
-
-  static func json(_ findings: [Finding], in document: TextDocument, encoding: PositionEncoding) -> JSONValue {
-    .array(findings.map { diagnostic($0, in: document, encoding: encoding) })
+  static func json(
+    _ findings: [Finding], in document: TextDocument, encoding: PositionEncoding, rulesPage: String?
+  ) -> JSONValue {
+    .array(findings.map { diagnostic($0, in: document, encoding: encoding, rulesPage: rulesPage) })
   }
 
-  static func diagnostic(_ finding: Finding, in document: TextDocument, encoding: PositionEncoding) -> JSONValue {
+  static func diagnostic(
+    _ finding: Finding, in document: TextDocument, encoding: PositionEncoding, rulesPage: String?
+  ) -> JSONValue {
     let start = document.offset(lintLine: finding.position.line, column: finding.position.column)
     let end =
       finding.ruleId == "notJSON"
@@ -22,11 +24,11 @@ enum Diagnostics {
       "range": range(start, end, in: document, encoding: encoding),
       "severity": .int(severity(finding.severity)),
       "code": .string(finding.ruleId),
-      "codeDescription": ["href": .string(href(finding.ruleId))],
       "source": "inbox-rpc",
       // Plain text: clients show a diagnostic's message as it is, never as Markdown.
       "message": .string(finding.message),
     ]
+    if let rulesPage { object["codeDescription"] = ["href": .string(href(finding.ruleId, on: rulesPage))] }
     if let pointer = finding.pointer { object["data"] = ["pointer": .string(pointer.description)] }
     return .object(object)
   }

@@ -30,8 +30,14 @@ public final class LanguageServer: @unchecked Sendable {
   /// Set when `exit` arrives: 0 after `shutdown`, 1 before it.
   public private(set) var exitCode: Int32?
 
-  public init(linter: @escaping DocumentLinter, send: @escaping @Sendable (JSONValue) -> Void) {
+  /// A `file:` URI of the rules' page the diagnostics link to; nil: they link to none.
+  private let rulesPage: String?
+
+  public init(
+    linter: @escaping DocumentLinter, rulesPage: String? = nil, send: @escaping @Sendable (JSONValue) -> Void
+  ) {
     self.linter = linter
+    self.rulesPage = rulesPage
     self.send = send
   }
 
@@ -223,7 +229,7 @@ public final class LanguageServer: @unchecked Sendable {
       "textDocument/publishDiagnostics",
       [
         "uri": .string(uri), "version": .int(Int64(document.version)),
-        "diagnostics": Diagnostics.json(linted.findings, in: document, encoding: encoding),
+        "diagnostics": Diagnostics.json(linted.findings, in: document, encoding: encoding, rulesPage: rulesPage),
       ])
   }
 
@@ -237,7 +243,8 @@ public final class LanguageServer: @unchecked Sendable {
     }
     return [
       "kind": "full", "resultId": .string(resultId),
-      "items": Diagnostics.json(linted.findings, in: document, encoding: lock.withLock { encoding }),
+      "items": Diagnostics.json(
+        linted.findings, in: document, encoding: lock.withLock { encoding }, rulesPage: rulesPage),
     ]
   }
 

@@ -14,10 +14,10 @@ import Synchronization
 /// with RequestCancelled.
 public enum StdioTransport {
   /// Serves until `exit` or the end of input; returns the exit code LSP gives.
-  public static func serve(input: Int32, output: Int32, linter: @escaping DocumentLinter) -> Int32 {
+  public static func serve(input: Int32, output: Int32, linter: @escaping DocumentLinter, rulesPage: String?) -> Int32 {
     let writer = OutputWriter(fd: output)
     writer.use(.lsp)
-    let server = LanguageServer(linter: linter) { writer.send($0) }
+    let server = LanguageServer(linter: linter, rulesPage: rulesPage) { writer.send($0) }
     let inbox = Inbox()
     Threads.start { read(input, into: inbox) }
     while let (message, cancelled) = inbox.take() {

@@ -1,6 +1,7 @@
 import InboxApp
 import InboxLSP
 import InboxLint
+import JSON
 import LintReport
 import Posix
 
@@ -32,7 +33,25 @@ enum LSPCommand {
     }
     StandardStreams.ignoreSIGPIPE()
     let output = StandardStreams.reserveStdoutForProtocol()
-    return StdioTransport.serve(input: STDIN_FILENO, output: output, linter: lint)
+    return StdioTransport.serve(input: STDIN_FILENO, output: output, linter: lint, rulesPage: rulesPage())
+  }
+
+  /// The rules' page beside this binary, as a `file:` URI: the package's
+  /// `/usr/share/doc/inbox-rpc/editors.md` (installed with the binary in `/usr/bin`), or a
+  /// checkout's `docs/editors.md` (built under `.build`). Nil where neither is: diagnostics then
+  /// link to no page rather than to one that may not exist.
+  static func rulesPage() -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    var directory = Files.directory(of: String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    var candidates = [Files.directory(of: directory) + "/share/doc/inbox-rpc/editors.md"]
+    for _ in 0..<5 where directory.count > 1 {
+      candidates.append(directory + "/docs/editors.md")
+      directory = Files.directory(of: directory)
+    }
+    guard let page = candidates.first(where: Files.exists) else { return nil }
+    return "file://" + PercentEncoding.encode(page, keeping: "/")
   }
 
   /// A buffer linted as `inbox-rpc lint --platform --locale [--wallet-passes]` lints the saved file.

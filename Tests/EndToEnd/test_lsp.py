@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import tempfile
+import urllib.parse
 
 import pytest
 from lsprotocol import types
@@ -157,7 +158,11 @@ def test_diagnostics_cover_the_offending_value_and_equal_lint(tmp_path):
             line = text.splitlines()[display.range.start.line]
             assert line[display.range.start.character:display.range.end.character] == '"captiond"'
             assert display.severity == types.DiagnosticSeverity.Error
-            assert display.code_description.href.endswith("#rule-schema")
+            # The rule's description, in the checkout's docs/editors.md beside the binary (a package's
+            # in /usr/share/doc/inbox-rpc): a page that exists, with the rule's anchor.
+            page, anchor = display.code_description.href.split("#")
+            assert page.startswith("file:///") and anchor == "rule-schema"
+            assert f'id="{anchor}"' in open(urllib.parse.unquote(page[len("file://"):]), encoding="utf-8").read()
             warnings = [d for d in published.diagnostics if d.severity == types.DiagnosticSeverity.Warning]
             assert {"unknownDisplayType", "buttonDropped"} <= {d.code for d in warnings}
             # Pull diagnostics say the same.

@@ -5,8 +5,10 @@ failed the build if lintian reported an error.)"""
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -64,6 +66,42 @@ def test_man_page_licence_and_readme_are_installed(installed) -> None:
     assert ".SH" in page and "\\-\\-store" in page and VERSION in page, "the man page is made from --help"
     assert "inbox\\-rpc \u2014 a JSON" in page and "???" not in page, "--help's text kept in UTF-8"
     assert "Permission is hereby granted" in Path("/usr/share/doc/inbox-rpc/copyright").read_text()
+
+
+def test_the_installed_language_server_links_each_rule_to_the_installed_page(installed, tmp_path: Path) -> None:
+    """`inbox-rpc lsp`'s diagnostics link their rule to /usr/share/doc/inbox-rpc/editors.md, which
+    the package installs with an anchor per rule."""
+    page = "/usr/share/doc/inbox-rpc/editors.md"
+    assert page in installed and 'id="rule-schema"' in Path(page).read_text()
+    payload = tmp_path / "n.json"
+    payload.write_text('{"inbox_days": 3, "title": "t", "data": {"displayType": 5}}')
+    frames = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": payload.as_uri(), "languageId": "json", "version": 1, "text": payload.read_text()}}},
+    ]
+    body = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(data), data)
+                    for data in (json.dumps(frame).encode() for frame in frames))
+    server = subprocess.Popen([BINARY, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    hang_guard = threading.Timer(120, server.kill)  # a hang ends the reads below, not the run
+    hang_guard.start()
+    server.stdin.write(body)
+    server.stdin.flush()
+    hrefs: list[str] = []
+    while not hrefs:
+        header = b""
+        while not header.endswith(b"\r\n\r\n"):
+            byte = server.stdout.read(1)
+            assert byte, "the server closed its output before publishing diagnostics"
+            header += byte
+        message = json.loads(server.stdout.read(int(header.split(b":")[1].split(b"\r")[0])))
+        if message.get("method") == "textDocument/publishDiagnostics":
+            hrefs = [d["codeDescription"]["href"] for d in message["params"]["diagnostics"]]
+    hang_guard.cancel()
+    server.kill()
+    server.wait(30)
+    assert hrefs and all(href.startswith(f"file://{page}#rule-") for href in hrefs), hrefs
 
 
 def test_purge_leaves_nothing_behind(installed) -> None:
