@@ -57,8 +57,8 @@ extension Inbox {
 
   /// The host's report of the Wallet sheet it presented: the pass `added` (the message is read, as
   /// InboxKit marks it when the pass is in the Wallet), or adding it `failed` for `reason`. A
-  /// cancelled sheet is reported by not calling. The last report of a message is kept with the
-  /// store until the message leaves it or the account changes.
+  /// cancelled sheet is reported by not calling. The last report of each message is kept with the
+  /// store until the account changes (a change of application or user empties the inbox).
   public func reportWalletPass(id: String, outcome: WalletRecord.Outcome, reason: String?) throws -> WalletReport {
     let now = clock.now
     var effects = Effects()
