@@ -1,4 +1,5 @@
 import InboxApp
+import InboxContract
 import JSON
 import JSONRPC
 
@@ -30,7 +31,7 @@ struct Prompts: Sendable {
     let name = try request.params.requiredString("name")
     switch name {
     case "summarize_unread":
-      let feed = try gateway.call("feed.list", ["unreadOnly": true, "limit": 200], for: request)
+      let feed = try FeedList.run(FeedListParams(limit: 200, unreadOnly: true), gateway.context(for: request))
       return messages(
         "Summarise my unread inbox below in a few lines: what each message wants from me, which are pinned or "
           + "expire soon, and which I can dismiss. Use tap_button, mark_read or dismiss_message only if I ask.",

@@ -69,12 +69,6 @@ struct Gateway: Sendable {
     operation.start(arguments, context(for: request), reply)
   }
 
-  /// Runs the use case named `name` (a contract method name) with `arguments`.
-  func call(_ name: String, _ arguments: JSONObject, for request: RequestContext) throws -> JSONValue {
-    guard let operation = Operations.named(name) else { throw RPCError.methodNotFound(name) }
-    return try call(operation, arguments, for: request)
-  }
-
   func context(for request: RequestContext) -> OperationContext {
     OperationContext(
       inbox: inbox, reporter: relay.reporter(params: request.params, send: request.notify), warnings: warnings,

@@ -28,9 +28,7 @@ struct Resources: Sendable {
   /// `resources/list {cursor?}`: the fixed resources, then the visible messages a feed page at a time.
   func list(_ request: RequestContext) throws -> JSONValue {
     let cursor = try request.params.string("cursor")
-    var arguments: JSONObject = ["limit": 100]
-    if let cursor { arguments["cursor"] = .string(cursor) }
-    let page = try gateway.call("feed.list", arguments, for: request)
+    let page = try FeedList.run(FeedListParams(cursor: cursor, limit: 100), gateway.context(for: request))
     let messages = (page["items"]?.arrayValue ?? []).compactMap { card -> JSONValue? in
       guard let id = card["id"]?.stringValue else { return nil }
       let title = card["title"]?.stringValue ?? card["body"]?.stringValue ?? id
@@ -61,12 +59,12 @@ struct Resources: Sendable {
     let value: JSONValue
     do {
       switch uri {
-      case ResourceURI.feed: value = try gateway.call("feed.list", [:], for: request)
-      case ResourceURI.counts: value = try gateway.call("feed.counts", [:], for: request)
+      case ResourceURI.feed: value = try FeedList.run(FeedListParams(), gateway.context(for: request))
+      case ResourceURI.counts: value = try FeedCountsMethod.run(CustomDataParams(), gateway.context(for: request))
       case ResourceURI.contract: value = Contract.document
       default:
         guard let id = ResourceURI.messageID(uri) else { throw Self.notFound(uri) }
-        value = try gateway.call("message.get", ["id": .string(id)], for: request)
+        value = try MessageGet.run(MessageID(id: id), gateway.context(for: request))
       }
     } catch InboxError.messageNotFound {
       // A message id that names nothing visible is a resource that is not there.

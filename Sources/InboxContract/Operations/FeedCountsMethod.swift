@@ -5,10 +5,10 @@ import JSONRPC
 
 /// `feed.counts {customData?}` -> `{total, unread, unactioned, pinned}` over visible messages (those
 /// the filter selects).
-enum FeedCountsMethod: Operation {
+public enum FeedCountsMethod: Operation {
   static let name = "feed.counts"
 
-  static func run(_ params: CustomDataParams, _ context: OperationContext) throws -> JSONValue {
+  public static func run(_ params: CustomDataParams, _ context: OperationContext) throws -> JSONValue {
     let result = try context.inbox.counts(customData: params.customData)
     context.report(result.effects)
     return result.counts.json

@@ -5,10 +5,10 @@ import JSONRPC
 
 /// `feed.list {cursor?, limit?, unreadOnly?, kinds?}` -> `{items, nextCursor, counts}` in feed order
 /// (`Inbox.list`; bounds such as `limit` ≤ 200 are the contract's, in Schemas/).
-enum FeedList: Operation {
+public enum FeedList: Operation {
   static let name = "feed.list"
 
-  static func run(_ params: FeedListParams, _ context: OperationContext) throws -> JSONValue {
+  public static func run(_ params: FeedListParams, _ context: OperationContext) throws -> JSONValue {
     let page = try context.inbox.list(page: params.page, filter: params.filter)
     context.report(page.effects)
     return [

@@ -3,10 +3,10 @@ import JSON
 import JSONRPC
 
 /// `message.get {id}` -> `Card`.
-enum MessageGet: Operation {
+public enum MessageGet: Operation {
   static let name = "message.get"
 
-  static func run(_ params: MessageID, _ context: OperationContext) throws -> JSONValue {
+  public static func run(_ params: MessageID, _ context: OperationContext) throws -> JSONValue {
     let result = try context.inbox.card(id: params.id)
     context.report(result.effects)
     return result.json

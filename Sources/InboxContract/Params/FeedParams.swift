@@ -12,6 +12,18 @@ public struct FeedListParams: OperationParams, Hashable {
   public var kinds: [CardKind]?
   public var customData: CustomDataFilter?
 
+  /// The params a face asks with itself (an MCP resource's page).
+  public init(
+    cursor: String? = nil, limit: Int? = nil, unreadOnly: Bool? = nil, kinds: [CardKind]? = nil,
+    customData: CustomDataFilter? = nil
+  ) {
+    self.cursor = cursor
+    self.limit = limit
+    self.unreadOnly = unreadOnly
+    self.kinds = kinds
+    self.customData = customData
+  }
+
   public init(_ params: ParamsReader) throws(RPCError) {
     cursor = try params.string("cursor")
     limit = try params.index("limit")
@@ -41,6 +53,7 @@ public struct FeedListParams: OperationParams, Hashable {
 public struct CustomDataParams: OperationParams, Hashable {
   public var customData: CustomDataFilter?
 
+  public init(customData: CustomDataFilter? = nil) { self.customData = customData }
   public init(_ params: ParamsReader) throws(RPCError) { customData = try params.customData() }
 
   public var json: JSONObject {
