@@ -73,7 +73,8 @@ let package = Package(
     .executableTarget(
       name: "inbox-rpc",
       dependencies: [
-        "JSON", "InboxApp", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync", "JSONRPC",
+        "JSON", "InboxApp", "InboxContract", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync",
+        "JSONRPC",
         "JSONSchema",
         "LintReport", "Posix", "InboxLSP", "InboxLint", "InboxTrace",
       ]),

@@ -10,12 +10,13 @@ public final class MCPServer: Sendable {
   private let gateway: Gateway
   private let streams: ListenStreams
 
-  /// The server for `inbox`, offering the tools `selection` lets through.
-  public init(inbox: Inbox, tools selection: ToolSelection = ToolSelection()) {
+  /// The MCP face on `runtime`, offering the tools `selection` lets through.
+  public init(runtime: InboxRuntime, tools selection: ToolSelection = ToolSelection()) {
     let era = Era()
     let changes = ChangeFeed(era: era)
     let logging = LogSettings(era: era)
-    let gateway = Gateway(inbox: inbox, relay: Relay(changes: changes, logging: logging))
+    let gateway = Gateway(
+      inbox: runtime.inbox, relay: Relay(changes: changes, logging: logging), warnings: runtime.warnings)
     let tools = Tools(gateway: gateway, era: era, selection: selection)
     let handshake = Handshake(era: era, tools: tools.offered.map(\.tool), selection: selection)
     let resources = Resources(gateway: gateway)

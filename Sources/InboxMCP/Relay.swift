@@ -53,7 +53,7 @@ struct Relay: Sendable {
 struct Gateway: Sendable {
   let inbox: Inbox
   let relay: Relay
-  let warnings = WarningLog()
+  let warnings: WarningLog
 
   var changes: ChangeFeed { relay.changes }
   var logging: LogSettings { relay.logging }

@@ -7,9 +7,12 @@ import JSONRPC
 /// cases' events are said on this face.
 final class ServerState: Sendable {
   let inbox: Inbox
-  let warnings = WarningLog()
+  let warnings: WarningLog
 
-  init(inbox: Inbox) { self.inbox = inbox }
+  init(inbox: Inbox, warnings: WarningLog) {
+    self.inbox = inbox
+    self.warnings = warnings
+  }
 
   /// The context an operation runs in for `request`: its events become this request's notifications.
   func context(for request: RequestContext) -> OperationContext {

@@ -1,4 +1,5 @@
 import InboxApp
+import InboxContract
 import InboxCore
 import InboxMCP
 import InboxServer
@@ -126,14 +127,14 @@ if let proxy = serverOptions.inbox.sync.proxy.summary {
 serverOptions.inbox.sync.interval = options.syncInterval
 serverOptions.inbox.sync.minFetchInterval = options.minSyncInterval
 serverOptions.inbox.sync.maxReplyBytes = options.maxSyncReplyBytes
-let session: InboxServer.Session
+let runtime: InboxRuntime
 do {
-  session = try InboxServer.Session(options: serverOptions, store: store)
+  runtime = try InboxRuntime(options: serverOptions.inbox, store: store)
 } catch {
   StandardStreams.writeStderr("inbox-rpc: cannot start: \(String(describing: error).escapingControlCharacters)\n")
   exit(3)
 }
-if let outcome = session.startupOutcome, outcome.accountChanged {
+if let outcome = runtime.startupOutcome, outcome.accountChanged {
   logger.info("backend account changed: \(outcome.removed.count) messages cleared from the local inbox")
 }
 
@@ -160,17 +161,17 @@ let writer = OutputWriter(fd: protocolFD, tracer: tracer) { outcome in
   logger.flush()
   _exit(outcome == .stalled ? 6 : 0)
 }
-let mcp = mcpMode ? MCPServer(inbox: session.inbox, tools: toolSelection) : nil
+// One face on the runtime: MCP, or JSON-RPC.
+let mcp = mcpMode ? MCPServer(runtime: runtime, tools: toolSelection) : nil
 if let mcp { mcp.configure(&configuration) }
-let connection = Connection(
-  configuration: configuration, registry: mcp?.registry ?? session.registry, writer: writer, logger: logger)
+let registry = mcp?.registry ?? InboxServer.registry(runtime: runtime, testMethods: serverOptions.testMethods)
+let connection = Connection(configuration: configuration, registry: registry, writer: writer, logger: logger)
 // Reads go ahead of writes queued behind one that waits for another process's lock.
 store.onLockWait { connection.writerWaits($0) }
 let notify: @Sendable (String, JSONValue) -> Void = { method, params in connection.notify(method, params) }
-session.start(
-  reporter: mcp?.backgroundReporter(notify) ?? InboxServer.Session.reporter(notify: notify), logger: logger)
+runtime.start(reporter: mcp?.backgroundReporter(notify) ?? InboxServer.reporter(notify: notify), logger: logger)
 let code = connection.serve(input: STDIN_FILENO)
-session.stop()
+runtime.stop()
 do { try store.close() } catch { logger.error("closing the store: \(error)") }
 if let dropped = tracer?.finish(), dropped > 0 { logger.warn("trace: \(dropped) frames dropped (see docs/tracing.md)") }
 logger.info("every reply written; exiting with status \(code)")
