@@ -15,6 +15,7 @@ import logging
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import threading
 from concurrent.futures import Future
@@ -55,6 +56,19 @@ class ServerExited(ConnectionError):
         during = f" during {method}" if method else ""
         how = f"{reason}; the connection was ended" if reason else f"inbox-rpc exited with status {returncode}"
         super().__init__(f"{how}{during}" + (f": {tail[-1]}" if tail else ""))
+
+
+def _main_thread_signals(body: Callable[..., None]) -> Callable[..., None]:
+    """`body` run with SIGINT and SIGTERM blocked, so the kernel delivers them to the main thread. A
+    signal that lands on a thread of the client's instead would only be noted there, and a main
+    thread waiting for a reply (`Call.result`) would not see its Ctrl-C until the reply came."""
+
+    def run(*args: Any) -> None:
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        body(*args)
+
+    return run
 
 
 def find_server(binary: Optional[Path] = None) -> str:
@@ -128,7 +142,8 @@ class Client(Methods):
             self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
             stderr=subprocess.PIPE if stderr is None else stderr)
         if stderr is None:  # drained, so the server never blocks on it; the end is kept for ServerExited
-            self._drainer = threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True)
+            self._drainer = threading.Thread(target=_main_thread_signals(self._drain), args=(self.process.stderr,),
+                                             daemon=True)
             self._drainer.start()
         try:
             self._open(self.process.stdout, self.process.stdin, **options)
@@ -178,7 +193,7 @@ class Client(Methods):
         self._closed = self._shut_down = False
         if on_notification is not None:
             self.on(None, on_notification)
-        self._reader = threading.Thread(target=self._read, name="inbox-rpc reader", daemon=True)
+        self._reader = threading.Thread(target=_main_thread_signals(self._read), name="inbox-rpc reader", daemon=True)
         self._reader.start()
 
     # MARK: - The contract

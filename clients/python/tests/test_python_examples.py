@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Dict
@@ -141,3 +142,25 @@ def test_ctrl_c_cancels_the_sync_on_the_server(env: Dict[str, str], backend: Fak
     [sync] = [f for f in frames if f.get("method") == "feed.sync"]
     assert {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": sync["id"]}} in frames
     assert [f["error"]["code"] for f in frames if f.get("id") == sync["id"] and "error" in f] == [-32800]
+
+
+def blocked_signals(thread_id: int) -> int:
+    """The mask of signals the thread `thread_id` (a native id) blocks, from /proc."""
+    with open(f"/proc/self/task/{thread_id}/status", encoding="ascii") as status:
+        return int(next(line for line in status if line.startswith("SigBlk:")).split()[1], 16)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads each thread's signal mask from /proc")
+def test_ctrl_c_reaches_the_main_thread_whatever_the_client_runs(server_bin: str, store: str) -> None:
+    """The client's reader and stderr threads block SIGINT and SIGTERM, so the kernel delivers a
+    Ctrl-C to the main thread: one noted on the reader thread would leave a main thread waiting for
+    a reply (as sync.py does) deaf to it until the reply came (seen on a loaded machine)."""
+    from inbox_rpc_client import Client
+
+    with Client(server_bin, store=store) as client:
+        assert client.call("rpc.ping") == "pong"
+        threads = [client._reader] + ([client._drainer] if client._drainer is not None else [])
+        for thread in threads:
+            mask = blocked_signals(thread.native_id)
+            assert mask & (1 << (signal.SIGINT - 1)) and mask & (1 << (signal.SIGTERM - 1)), (thread.name, hex(mask))
+        assert not blocked_signals(threading.main_thread().native_id) & (1 << (signal.SIGINT - 1))
