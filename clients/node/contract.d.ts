@@ -1539,10 +1539,10 @@ export interface Methods {
    * InboxKit's delegate calls didAddWalletPassFor and didFailToAddWalletPassFor; a host here
    * reports the same after presenting the sheet for a pass from wallet.download (or one it fetched
    * itself). A cancelled sheet is neither: it is reported by not calling. The report is recorded
-   * with the store (the last one per message, kept until the message leaves the store or the
-   * account changes), and told to the host as wallet.reported. added marks the message read, as
-   * InboxKit does when the pass is in the Wallet; failed changes nothing else. A card that is not
-   * a wallet card is refused with NotAWalletCard.
+   * with the store (the last one per message, kept until the account changes), and told to the
+   * host as wallet.reported. added marks the message read, as InboxKit does when the pass is in
+   * the Wallet; failed changes nothing else. A card that is not a wallet card is refused with
+   * NotAWalletCard.
    */
   "wallet.report": { params: WalletReportParams; result: WalletReportResult };
   /**
