@@ -130,13 +130,21 @@ def test_ctrl_c_cancels_the_sync_on_the_server(env: Dict[str, str], backend: Fak
     trace = tmp_path / "session.trace"
     backend.fail("timeout", method="getInboxMessages", delay=30)
     env.update(INBOX_RPC_FLAGS=" ".join([*backend_args(backend), "--trace", str(trace)]), INBOX_RPC_API_TOKEN=TOKEN)
+    # A suite started in the background (`script/test &` from a script) runs with SIGINT ignored,
+    # and an ignored signal stays ignored across exec: the example gets Ctrl-C as a terminal has it.
     example = subprocess.Popen([sys.executable, str(EXAMPLES / "sync.py"), "--force"], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 20
     while not backend.calls("getInboxMessages") and time.monotonic() < deadline:
         time.sleep(0.05)  # until the sync waits on the backend
     example.send_signal(signal.SIGINT)
-    out, err = example.communicate(timeout=30)
+    try:
+        out, err = example.communicate(timeout=30)
+    except subprocess.TimeoutExpired:  # a hang: what the example said so far tells where it stopped
+        example.kill()
+        out, err = example.communicate()
+        raise AssertionError(f"sync.py still running 30 s after Ctrl-C; stdout {out!r}, stderr {err!r}") from None
     assert example.returncode == 9 and "sync cancelled" in err, (out, err)
     frames = [json.loads(line)["frame"] for line in trace.read_text().splitlines() if line.strip()]
     [sync] = [f for f in frames if f.get("method") == "feed.sync"]
