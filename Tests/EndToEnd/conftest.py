@@ -531,6 +531,9 @@ class Server:
             rc = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             raise AssertionError(f"server did not exit within {timeout}s {self._diag()}")
+        # What the process wrote before it exited is read to its end (EOF) before anyone looks.
+        for thread in self._threads:
+            thread.join(max(0.0, t0 + timeout - time.monotonic()))
         return rc, time.monotonic() - t0
 
     def alive(self) -> bool:
