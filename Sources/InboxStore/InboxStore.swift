@@ -57,8 +57,9 @@ public final class InboxStore: @unchecked Sendable {
   private let health = StoreHealth()
   private let identity: FileIdentity?
   private var checker: Database?
-  /// Watches the store file for a rename or deletion (`watchFile`).
-  private let fileWatcher = Mutex<FileWatcher?>(nil)
+  /// Watches the store file for a rename or deletion (`watchFile`): nil until the watch is made,
+  /// and `closed` makes no more.
+  private let fileWatcher = Mutex<(watcher: FileWatcher?, closed: Bool)>((nil, false))
   private let fileQueue = DispatchQueue(label: "inbox-rpc.store-file")
 
   private init(
@@ -186,8 +187,13 @@ public final class InboxStore: @unchecked Sendable {
   /// Closes the store; it must not be used afterwards. A background check still running is stopped,
   /// and the write-ahead log is then kept, so the next open runs the check again.
   public func close() throws(StoreError) {
-    fileWatcher.withLock { $0?.cancel() }
+    fileWatcher.withLock {
+      $0.closed = true
+      $0.watcher?.cancel()
+    }
     fileQueue.sync {}
+    // A rename made before the watch began, or while its event is still queued, is met here.
+    fileMoved()
     health.cancelCheck()
     checker?.interrupt()
     let checked = health.waitForCheck()
@@ -288,14 +294,33 @@ public final class InboxStore: @unchecked Sendable {
 
   // MARK: - A moved or deleted file
 
-  /// Watches the store file, so a rename or deletion is met when it happens, not at the next
-  /// write: the changes still in the write-ahead log are checkpointed into the file at once.
+  /// How long after opening the store file is watched. Removing an inotify watch waits for the
+  /// kernel's grace period at exit (8-20 ms), which a server answering one request and exiting
+  /// should not pay; a rename made meanwhile is found when the watch begins, at the next write,
+  /// or at close, whichever comes first.
+  static let watchDelay = 0.25
+
+  /// Watches the store file from `watchDelay` on, so a rename or deletion is met when it happens,
+  /// not at the next write: the changes still in the write-ahead log are checkpointed into the
+  /// file at once.
   private func watchFile() {
-    let watcher = try? FileWatcher(path: path, events: [.attributes, .moved], queue: fileQueue) { [weak self] in
-      guard let self, let identity, !identity.isStill(path) else { return }
-      try? writer.run { database throws(StoreError) in try verifyFile(on: database) }
+    fileQueue.asyncAfter(deadline: .now() + Self.watchDelay) { [weak self] in
+      guard let self else { return }
+      let made = fileWatcher.withLock { state -> Bool in
+        guard !state.closed else { return false }
+        state.watcher = try? FileWatcher(path: path, events: [.attributes, .moved], queue: fileQueue) {
+          [weak self] in self?.fileMoved()
+        }
+        return true
+      }
+      if made { fileMoved() }  // a rename before the watch began
     }
-    fileWatcher.withLock { $0 = watcher }
+  }
+
+  /// Checkpoints and refuses the store (`verifyFile`) when its path no longer names the file opened.
+  private func fileMoved() {
+    guard let identity, !identity.isStill(path) else { return }
+    try? writer.run { database throws(StoreError) in try verifyFile(on: database) }
   }
 
   /// Throws `.fileGone` (recorded, so every later request is refused) unless the path still names

@@ -13,9 +13,11 @@ import signal
 import sqlite3
 import subprocess
 import tempfile
+import time
 
 import pytest
 
+from conftest import HANG
 from test_store import T0, backend_message, ingest, open_server
 
 STORE_FAILURE = -32020
@@ -209,3 +211,34 @@ def test_a_write_waiting_for_another_process_lock_holds_up_no_read_or_ping(store
     assert server.call("feed.counts")["result"]["total"] == 4
     server.close_stdin()
     server.wait_exit()
+
+
+def stored_statuses(path: str) -> dict[str, int]:
+    """The statuses in the store file itself, read as it is on disk (no write-ahead log)."""
+    with sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True) as database:
+        try:
+            return dict(database.execute("SELECT id, status FROM messages"))
+        except sqlite3.OperationalError:  # not even the schema checkpointed yet
+            return {}
+
+
+@pytest.mark.parametrize("when", ["before the watch", "after the first read"])
+def test_a_store_moved_away_is_checkpointed_without_another_request(store_dir, when):
+    # The server watches its file from a quarter second in (the watch costs every exit a grace
+    # period), and checks at that moment for a rename it has missed; either way the changes the
+    # write-ahead log holds reach the moved file with no request to find the rename.
+    path = os.path.join(store_dir, "inbox.sqlite")
+    server = open_server(path)
+    ingest(server, [backend_message(i) for i in range(3)])
+    assert server.call("message.dismiss", {"id": "m0001"})["result"] == {"dismissed": True}
+    if when == "after the first read":
+        assert server.call("feed.counts")["result"]["total"] == 2
+    moved = path + ".moved"
+    os.rename(path, moved)
+    deadline = time.monotonic() + HANG
+    while stored_statuses(moved).get("m0001") != 4:
+        assert time.monotonic() < deadline, "the moved file never received the dismissal"
+        time.sleep(0.02)
+    server.close_stdin()
+    assert server.wait_exit()[0] == 0
+    assert stored_statuses(moved)["m0001"] == 4
