@@ -67,16 +67,20 @@ public struct CustomDataFilter: Sendable, Hashable {
     }
   }
 
-  /// What the store keeps of a message's custom data (`messages.tags`): a JSON object of each
-  /// scalar top-level key and its canonical text; nil when there is none.
-  static func tags(of customData: JSONObject?) -> String? {
-    guard let customData else { return nil }
-    // One row per key (`message_tags` is keyed by it), with the value a lookup of the key finds.
+  /// What the store keeps of a message's custom data: each scalar top-level key (the first of a
+  /// key given twice) with its value's canonical text, one `message_tags` row each.
+  static func tags(of customData: JSONObject?) -> [(key: String, value: String)] {
+    guard let customData else { return [] }
     var seen = Set<String>()
-    let tags = customData.compactMap { member -> (String, JSONValue)? in
+    return customData.compactMap { member -> (key: String, value: String)? in
       guard seen.insert(member.key).inserted, let value = customData[member.key].flatMap(canonical) else { return nil }
-      return (member.key, .string(value))
+      return (member.key, value)
     }
-    return tags.isEmpty ? nil : JSONValue.object(JSONObject(tags)).jsonString
+  }
+
+  /// `tags` as `messages.tags` keeps them: a JSON object of each key and its canonical text; nil
+  /// when there is none.
+  static func column(_ tags: [(key: String, value: String)]) -> String? {
+    tags.isEmpty ? nil : JSONValue.object(JSONObject(tags.map { ($0.key, .string($0.value)) })).jsonString
   }
 }

@@ -21,7 +21,8 @@ extension InboxStore {
       if let existing, existing.isDismissed { return .dismissed }
       let status = max(existing?.status ?? message.status, message.status)
       try Self.upsertRow(
-        database, message, pinned: pinned, serverStatus: message.status, status: status, onlyRaise: true)
+        database, message, pinned: pinned, serverStatus: message.status, status: status, onlyRaise: true,
+        replacing: existing != nil)
       database.tally(from: existing.map { ($0.status, $0.pinned) }, to: (status, pinned))
       return existing == nil ? .added : .updated
     }
@@ -71,7 +72,7 @@ extension InboxStore {
   static func upsertRow(
     _ database: Database, _ message: InboxMessage, payload: String? = nil, pinned: Bool, serverStatus: MessageStatus,
     status: MessageStatus,
-    onlyRaise: Bool
+    onlyRaise: Bool, replacing: Bool = true
   ) throws {
     let tags = CustomDataFilter.tags(of: message.customData)
     try database.run(
@@ -81,9 +82,9 @@ extension InboxStore {
         .text(message.source.rawValue),
         message.order.sql, message.hash.sql, .int(pinned ? 1 : 0), .int(message.sentAt ?? Int64.min),
         message.sentAt.sql, message.expiresAt.sql, .int(serverStatus.rawValue), .int(status.rawValue),
-        tags.sql,
+        CustomDataFilter.column(tags).sql,
       ])
-    try MessageTags.refresh(database, id: message.id, tagged: tags != nil)
+    try MessageTags.refresh(database, id: message.id, tags: tags, replacing: replacing)
   }
 
   // Built once and kept: the statement cache finds each by address, so a sync of 10k rows reuses one.

@@ -119,7 +119,7 @@ public final class SyncTransaction {
     let old = try state(of: message.id)
     try InboxStore.upsertRow(
       database, message, payload: payload, pinned: message.isPinned, serverStatus: serverStatus, status: status,
-      onlyRaise: false)
+      onlyRaise: false, replacing: old != nil)
     record(message.id, from: old, to: (status, message.isPinned))
   }
 
