@@ -1,9 +1,10 @@
 import InboxCore
 import InboxStore
 
-/// The merge of a fetched list in its transaction, one listed message at a time: each is parsed
-/// from its span of the reply's text, planned (`Merge.Steps`) and written before the next is read,
-/// so a sync holds one message's values beside the reply rather than the whole list. Ids are
+/// The merge of a fetched list in its transaction, one batch of listed messages at a time: each is
+/// parsed from its span of the reply's text, planned (`Merge.Steps`) and written while the next
+/// batch is read beside it (`ReadAhead`), so a sync holds two batches' values beside the reply
+/// rather than the whole list. Ids are
 /// all it keeps of the messages written: the ones the host sees change, and those the rule "the list
 /// is authoritative" needs at the end. It is one transaction still: a cancel or an error rolls
 /// every row back.
@@ -42,17 +43,23 @@ enum ListMerge {
       outcome.changes.appendChanges(of: step)
     }
     try apply(steps.start())
-    var reader = RemoteInbox.Reader(listing.items, now: now, limit: limit)
-    for index in 0..<listing.items.count {
-      if index % RemoteInbox.Reader.itemsPerCheck == 0, isCancelled() { throw SyncError.cancelled }
-      guard let (message, payload) = try reader.read(index) else { continue }
-      outcome.messageCount += 1
-      if let expiry = message.expiresAt, expiry > now { outcome.nextExpiry = min(outcome.nextExpiry ?? expiry, expiry) }
-      try apply(try steps.merge(message, payload: payload))
+    let ahead = ReadAhead(listing.items, now: now, limit: limit)
+    var batch = try ahead.batch()
+    while !batch.isEmpty || ahead.hasMore {
+      if isCancelled() { throw SyncError.cancelled }
+      batch = try ahead.beside { [batch] in
+        for (message, payload) in batch {
+          outcome.messageCount += 1
+          if let expiry = message.expiresAt, expiry > now {
+            outcome.nextExpiry = min(outcome.nextExpiry ?? expiry, expiry)
+          }
+          try apply(try steps.merge(message, payload: payload))
+        }
+      }
     }
     if isCancelled() { throw SyncError.cancelled }
-    try apply(steps.finish(unreadable: reader.unreadableIDs))
-    outcome.warnings = reader.warnings + listing.warnings
+    try apply(steps.finish(unreadable: ahead.unreadableIDs))
+    outcome.warnings = ahead.warnings + listing.warnings
     return outcome
   }
 }
