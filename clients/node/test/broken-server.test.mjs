@@ -21,14 +21,15 @@ function contract(names) {
   return { openrpc: '1.3.2', info: { title: 'fake', version: '1' }, methods: names.map((name) => ({ name, params: [] })) };
 }
 
-/** A fake server: Node running `body`, with `reply(message)` answering each request line it reads. */
-function fake(body) {
+/** A fake server: Node running `body`. A call's deadline is `timeout`: 500 ms where the deadline is
+ * what a test waits for, the hang-only one where a reply is (a loaded machine starts Node slowly). */
+function fake(body, timeout = 500) {
   return connect({
     command: process.execPath,
     args: ['-e', body],
     stderr: 'ignore',
     contract: contract(['feed.counts']),
-    timeout: 500,
+    timeout,
   });
 }
 
@@ -89,7 +90,7 @@ describe('a server that misbehaves', () => {
         const { id } = JSON.parse(line);
         const error = [null, 'boom', 42, { code: 'x' }][n++ % 4];
         process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, error }) + '\\n');
-      });`);
+      });`, HANG.timeout);
     t.after(() => client.close());
     for (const shown of ['null', '"boom"', '42', '{"code":"x"}']) {
       await assert.rejects(client.call('feed.counts'), (error) => {
