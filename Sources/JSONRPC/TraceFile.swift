@@ -16,7 +16,8 @@ public final class TraceFile: @unchecked Sendable {
   // Unchecked Sendable: the fields below belong to the one thread that writes the trace.
   private var fd: Int32
   private var written = 0
-  private let isRegular: Bool
+  /// A regular file: its writes always end (a FIFO's or a terminal's wait for a reader).
+  public let isRegular: Bool
 
   /// Opens `path`; a non-empty trace left there by an earlier run becomes FILE.1 first.
   public init(path: String, maxBytes: Int) throws(SystemError) {

@@ -79,8 +79,10 @@ public final class Tracer: Sendable {
     if schedule { queue.async { self.drain() } }
   }
 
-  /// Waits up to `timeout` seconds for queued frames to be written (at exit); returns the frames
-  /// dropped over the whole run.
+  /// Waits for queued frames to be written (at exit); returns the frames dropped over the whole
+  /// run. A regular file's writes always end, and at most `maxQueuedBytes` wait, so its trace is
+  /// written whole however loaded the machine (a second was once too short to redact a large
+  /// reply); a FIFO or a terminal nobody reads is waited for `timeout` seconds at most.
   @discardableResult
   public func finish(timeout: Double = 1) -> Int {
     let written = DispatchSemaphore(value: 0)
@@ -89,7 +91,9 @@ public final class Tracer: Sendable {
       self.drain()
       written.signal()
     }
-    if written.wait(timeout: .now() + timeout) == .timedOut {
+    if file.isRegular {
+      written.wait()
+    } else if written.wait(timeout: .now() + timeout) == .timedOut {
       logger.warn("trace: \(file.path) is not being written; the frames still queued are lost")
     }
     return state.withLock { $0.droppedInAll }
