@@ -74,6 +74,27 @@ struct ListMergeTests {
     #expect(try temp.store.feed(now: MergeCase.mergeTime) == ["a:1", "deep:1"])
   }
 
+  /// A list of several batches, read one batch ahead of the writes, is merged as the whole list
+  /// is: a copy listed again in a later batch is skipped, and the skips are told in list order.
+  @Test func aListOfManyBatchesIsMergedAsTheWholeList() throws {
+    let count = ReadAhead.batchSize * 4 + 3
+    let list: [JSONValue] = (0..<count).map { index in
+      if index % 131 == 7 { return 7 }
+      if index % 97 == 50 { return wireMessage("m\(index - ReadAhead.batchSize / 2)", order: "1") }
+      return wireMessage("m\(index)", order: "\(index + 10)")
+    }
+    let response: JSONValue = ["messages": .array(list)]
+    let remote = try RemoteInbox.parse(response, now: MergeCase.mergeTime)
+    let temp = try TemporaryStore()
+    let outcome = try temp.store.syncTransaction { transaction in
+      try ListMerge.run(try envelope(response), in: transaction, now: MergeCase.mergeTime, limit: .standard) { false }
+    }
+    #expect(outcome.changes.added == remote.messages.map(\.id))
+    #expect(outcome.messageCount == remote.messages.count)
+    #expect(outcome.warnings == remote.warnings)
+    #expect(!outcome.warnings.isEmpty)
+  }
+
   /// A cancel between two messages rolls back every row the merge wrote before it.
   @Test func aCancelInTheMiddleLeavesNothingMerged() throws {
     let temp = try TemporaryStore()
