@@ -31,7 +31,8 @@ public final class Inbox: Sendable {
     self.sync = sync
     self.clock = clock
     passes = WalletPasses(options: options)
-    attributesInForce = Mutex(try Self.savedAttributes(store))
+    attributesInForce = Mutex(
+      try store.settingAtStart(Self.attributesKey).map { try Attributes(json: $0) } ?? Attributes())
   }
 
   /// The largest payload a message may have: larger ones are not stored, nor shown in a page.

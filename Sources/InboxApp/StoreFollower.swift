@@ -33,10 +33,11 @@ public final class StoreFollower: Sendable {
     var log: @Sendable (String) -> Void
   }
 
-  /// Follows from where the log stands now: only commits made after this are reported.
+  /// Follows from where the log stood when the store opened: commits other processes made after
+  /// that are reported.
   init(inbox: Inbox) {
     self.inbox = inbox
-    position = Mutex(try? inbox.store.changeLogTail())
+    position = Mutex(inbox.store.changeLogTailAtOpen ?? (try? inbox.store.changeLogTail()))
   }
 
   /// Starts following once `delay` seconds have passed, or at once when something needs it sooner

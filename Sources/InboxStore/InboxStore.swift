@@ -32,6 +32,13 @@ public final class InboxStore: @unchecked Sendable {
   /// A random id made when the store is created: cursors carry it, so one store's cursor is
   /// refused by another.
   public let storeID: String
+  /// Every setting as the store held it when it opened, with this store's own writes to them since,
+  /// until it opens its reading connection (`settingAtStart`); nil after, or when it could not be
+  /// read at the open.
+  let settingsAtOpen: Mutex<[String: JSONValue]?>
+  /// Where the change log stood when the store opened (nil when it could not be read then):
+  /// `changes(after:)` from it reports every commit other processes made since.
+  public let changeLogTailAtOpen: Int64?
   public let path: String
   /// This open store's random number, stamped on the change-log rows its writes add (`ChangeLog`).
   public let changeOrigin: Int64
@@ -53,7 +60,11 @@ public final class InboxStore: @unchecked Sendable {
   // connection, so reads take the writer's turn too.
   private let writer: StoreWriter
   private let readLock: StoreLock?
-  private let reader: Database
+  /// The reading connection, opened at the first read (`openedReader`): a connection's first
+  /// statement parses the whole schema, an eighth of a start's instructions, which a server that
+  /// answers a ping or a write and exits need not pay.
+  private var reader: Database?
+  private let durability: StoreDurability
   private let health = StoreHealth()
   private let identity: FileIdentity?
   private var checker: Database?
@@ -63,18 +74,20 @@ public final class InboxStore: @unchecked Sendable {
   private let fileQueue = DispatchQueue(label: "inbox-rpc.store-file")
 
   private init(
-    writer: Database, reader: Database?, path: String, storeID: String, origin: Int64, signals: SignalFile?,
-    followed: SQLFlag
+    writer: Database, inMemory: Bool, durability: StoreDurability, path: String, storeID: String, origin: Int64,
+    signals: SignalFile?, followed: SQLFlag, settings: [String: JSONValue]?, changeLogTail: Int64?
   ) {
+    settingsAtOpen = Mutex(settings)
+    changeLogTailAtOpen = changeLogTail
     self.followed = followed
     self.writer = StoreWriter(database: writer)
     changeOrigin = origin
     self.signals = signals
-    self.reader = reader ?? writer
-    readLock = reader == nil ? nil : StoreLock()
+    self.durability = durability
+    readLock = inMemory ? nil : StoreLock()
     self.path = path
     self.storeID = storeID
-    identity = reader == nil ? nil : FileIdentity(path: path)
+    identity = inMemory ? nil : FileIdentity(path: path)
   }
 
   /// Tells `observer` when a write starts (true) and stops (false) waiting for another process to
@@ -149,7 +162,6 @@ public final class InboxStore: @unchecked Sendable {
       try StoreTrust.checkCompanions(of: path, warn: options.warn)
     }
     let writer = try Database(path: path)
-    var reader: Database?
     do {
       // Before `configure`, which writes to the file: a foreign one must be refused untouched.
       let version = existing ? try Migrator.identify(writer) : nil
@@ -160,24 +172,26 @@ public final class InboxStore: @unchecked Sendable {
       let origin = Int64.random(in: 1...Int64.max)
       let followed = SQLFlag()
       try ChangeLog.install(writer, followed: followed)
-      if !inMemory {
-        reader = try Database(path: path)
-        try reader?.configure(durability: options.durability)
-        // Present since the signal file opened; an empty IMMEDIATE transaction waits out any write
-        // begun before, which could not know it is followed, so `changeLogTail` reads past it
-        // (`ChangeLog`).
-        try writer.transaction {}
+      // What a start reads (the change log's tail, the settings) is read here, with the schema the
+      // writer has parsed, so a start opens no reading connection for it. Present since the signal
+      // file opened; an IMMEDIATE transaction waits out any write begun before, which could not
+      // know it is followed, so the tail read after it is past that write (`ChangeLog`).
+      // A damaged page is not met here but at the first request that reads it (the store is then
+      // refused with `corrupt`, as it would be without this read), so either may be missing.
+      let opening = { () -> (tail: Int64?, settings: [String: JSONValue]?) in
+        (try? ChangeLog.tail(writer), try? Settings.all(writer))
       }
+      if !inMemory { try writer.transaction {} }
+      let (tail, settings) = opening()
       let store = InboxStore(
-        writer: writer, reader: reader, path: path, storeID: storeID, origin: origin, signals: signals,
-        followed: followed)
+        writer: writer, inMemory: inMemory, durability: options.durability, path: path, storeID: storeID,
+        origin: origin, signals: signals, followed: followed, settings: settings, changeLogTail: tail)
       if unclean && !options.fullCheck {
         store.checker = try IntegrityCheck.startInBackground(path: path, health: store.health)
       }
       if !inMemory { store.watchFile() }
       return store
     } catch {
-      try? reader?.close()
       try? writer.close()
       if let error = error as? StoreError { throw error }
       throw StoreError(kind: .sqlite, message: "\(error)")
@@ -202,7 +216,7 @@ public final class InboxStore: @unchecked Sendable {
     if let readLock {
       readLock.lock()
       defer { readLock.unlock() }
-      try reader.close()
+      try reader?.close()
     }
     let closed = writer.run { database in
       if !checked { database.keepWriteAheadLogOnClose() }
@@ -232,7 +246,7 @@ public final class InboxStore: @unchecked Sendable {
       guard let readLock else { return try writer.run(body) }
       readLock.lock()
       defer { readLock.unlock() }
-      return try body(reader)
+      return try body(try openedReader())
     } catch {
       health.record(error)
       throw error
@@ -241,8 +255,27 @@ public final class InboxStore: @unchecked Sendable {
 
   /// Runs `body` on each connection (statement tracing).
   func eachConnection(_ body: (Database) -> Void) {
-    if let readLock { readLock.withLock { body(reader) } }
+    if let readLock { readLock.withLock { (try? openedReader()).map(body) } }
     writer.run(body)
+  }
+
+  /// The reading connection, opened now if no read has opened it; under `readLock`. It is opened by
+  /// the store's path, so the path must still name the file the writer opened: a store moved or
+  /// replaced before the first read is `fileGone` (the writer checkpoints it at its next turn).
+  private func openedReader() throws(StoreError) -> Database {
+    if let reader { return reader }
+    if let identity, !identity.isStill(path) { throw identity.gone(path) }
+    let opened = try Database(path: path)
+    do throws(StoreError) {
+      try opened.configure(durability: durability)
+      if let identity, !identity.isStill(path) { throw identity.gone(path) }
+    } catch {
+      try? opened.close()
+      throw error
+    }
+    reader = opened
+    settingsAtOpen.withLock { $0 = nil }
+    return opened
   }
 
   /// Runs a change in one IMMEDIATE transaction on the writer, after the writes before it; it has
@@ -287,6 +320,7 @@ public final class InboxStore: @unchecked Sendable {
         return result
       }
       if let installed = triggersAfterCommit { triggersInstalled = installed }
+      keepStartSettings(database)
       if followed.isOn { signals?.ring() }
       return result
     }
@@ -334,11 +368,21 @@ public final class InboxStore: @unchecked Sendable {
       fileAbandoned = true
       _ = try? database.scalar("PRAGMA wal_checkpoint(TRUNCATE)")
       database.leaveLogOnClose()
-      readLock?.withLock { reader.leaveLogOnClose() }
+      readLock?.withLock { reader?.leaveLogOnClose() }
     }
     let gone = identity.gone(path)
     health.record(gone)
     throw gone
+  }
+
+  /// Tells the start snapshot of the settings what the transaction just committed wrote to them.
+  private func keepStartSettings(_ database: Database) {
+    guard !database.settingsWritten.isEmpty else { return }
+    let written = database.settingsWritten
+    database.settingsWritten = [:]
+    settingsAtOpen.withLock { settings in
+      for (key, value) in written { settings?[key] = value }
+    }
   }
 
   /// `body`, with a failure recorded (the store may be damaged) and the tally of a change that
@@ -348,6 +392,7 @@ public final class InboxStore: @unchecked Sendable {
       return try body()
     } catch {
       database.countChanges = FeedCounts()
+      database.settingsWritten = [:]
       health.record(error)
       throw error
     }

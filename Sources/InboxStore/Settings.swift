@@ -11,7 +11,21 @@ enum Settings {
     return try found.map { try JSONValue.parse($0, options: JSONReadOptions(maxDepth: 64)) }
   }
 
+  /// Every setting, by key (read once at open: a few short rows).
+  static func all(_ database: Database) throws -> [String: JSONValue] {
+    var all: [String: JSONValue] = [:]
+    try database.query("SELECT key, value FROM settings") { row in
+      if let key = row.text(0), let text = row.text(1),
+        let value = try? JSONValue.parse(text, options: JSONReadOptions(maxDepth: 64))
+      {
+        all[key] = value
+      }
+    }
+    return all
+  }
+
   static func set(_ database: Database, _ key: String, _ value: JSONValue?) throws {
+    database.settingsWritten[key] = .some(value)
     if let value {
       try database.run(
         "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -35,6 +49,15 @@ enum Settings {
 }
 
 extension InboxStore {
+  /// A setting, for what a server reads once as it starts: as the writing connection read it with
+  /// the schema at the open (with this store's own settings written since), while no read has
+  /// opened the reading connection (a start then opens none for it), else as `setting` reads it.
+  /// Another process's change made meanwhile is not seen: read it with `setting`.
+  public func settingAtStart(_ key: String) throws -> JSONValue? {
+    if let opening = settingsAtOpen.withLock({ $0 }) { return opening[key] }
+    return try setting(key)
+  }
+
   /// A stored setting, nil when unset.
   public func setting(_ key: String) throws -> JSONValue? {
     try read { try Settings.get($0, key) }

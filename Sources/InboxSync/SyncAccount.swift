@@ -23,11 +23,11 @@ final class SyncAccount: Sendable {
   /// dropped unless it goes where `clearText`, the one this run was given, goes (`BackendURL.trusted`).
   init(store: InboxStore, clearText: BackendURL?) throws {
     self.store = store
-    let saved = try store.setting(Synchronizer.settingsKey)
+    let saved = try store.settingAtStart(Synchronizer.settingsKey)
     var settings = BackendSettings(json: saved)
     settings.baseURL = settings.baseURL?.trusted(clearText: clearText)
     if saved?["hwid"]?.stringValue == nil { try store.setSetting(Synchronizer.settingsKey, settings.json) }
-    let rotated = try store.setting(Synchronizer.rotatedBaseURLKey)?.stringValue
+    let rotated = try store.settingAtStart(Synchronizer.rotatedBaseURLKey)?.stringValue
       .flatMap { try? BackendURL($0) }?.trusted(clearText: clearText)
     state = Mutex(State(settings: settings, rotatedBaseURL: rotated))
   }

@@ -242,3 +242,22 @@ def test_a_store_moved_away_is_checkpointed_without_another_request(store_dir, w
     server.close_stdin()
     assert server.wait_exit()[0] == 0
     assert stored_statuses(moved)["m0001"] == 4
+
+
+def test_a_store_replaced_before_the_first_read_is_not_read(store_dir):
+    # The reading connection opens at the first read, by the store's path: a store replaced before
+    # then (another file under the name) must not be read in place of the one the server opened.
+    path = os.path.join(store_dir, "inbox.sqlite")
+    server = open_server(path)  # made, and not read yet
+    elsewhere = os.path.join(store_dir, "elsewhere.sqlite")
+    other = open_server(elsewhere)
+    ingest(other, [backend_message(i) for i in range(7)])
+    other.close_stdin()
+    assert other.wait_exit()[0] == 0
+    os.rename(path, path + ".moved")
+    os.rename(elsewhere, path)
+    reply = server.call("feed.list", {"limit": 10})
+    assert reply["error"]["code"] == STORE_FAILURE and reply["error"]["data"]["kind"] == "fileGone", reply
+    server.close_stdin()
+    assert server.wait_exit()[0] == 0
+    assert len(stored_statuses(path)) == 7, "the other store is left as it was"

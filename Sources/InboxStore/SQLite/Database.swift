@@ -1,4 +1,5 @@
 internal import CSQLite
+import JSON
 import Posix
 
 #if canImport(Glibc)
@@ -12,6 +13,9 @@ final class Database {
   private var statements: [SQL: Statement] = [:]
   /// What the open transaction changed in the stored counts (`CountsTally`).
   var countChanges = FeedCounts()
+  /// The settings the transaction in progress wrote (nil: removed), told to the store's start
+  /// snapshot when it commits (`InboxStore.settingsAtOpen`).
+  var settingsWritten: [String: JSONValue?] = [:]
 
   /// Opens the file without writing to it: `configure` makes it a store connection once the file is
   /// known to be an inbox store (or new and empty). Until then a close never checkpoints into it.
