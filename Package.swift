@@ -28,6 +28,8 @@ let package = Package(
     .target(name: "CCrypto"),
     // zlib's minizip, likewise loaded with dlopen when a wallet pass is checked.
     .target(name: "CMinizip"),
+    // The empty store's bytes, generated from the migrations (script/gen-empty-store).
+    .target(name: "CEmptyStore"),
     .target(name: "Posix", dependencies: ["CCrypto"]),
     .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
     // Posix for `FileName`: text for people shows a file name's bytes that are not UTF-8 as `\xNN`.
@@ -40,7 +42,7 @@ let package = Package(
     .target(name: "LintReport", dependencies: ["JSON"]),
     .target(name: "InboxCore", dependencies: ["JSON"]),
     .target(name: "InboxPreview", dependencies: ["JSON", "InboxCore"]),
-    .target(name: "InboxStore", dependencies: ["CSQLite", "JSON", "InboxCore", "Posix"]),
+    .target(name: "InboxStore", dependencies: ["CEmptyStore", "CSQLite", "JSON", "InboxCore", "Posix"]),
     .target(name: "InboxSync", dependencies: ["CCurl", "CMinizip", "JSON", "InboxCore", "InboxStore", "Posix"]),
     .target(
       name: "InboxApp",

@@ -165,6 +165,8 @@ public final class InboxStore: @unchecked Sendable {
     do {
       // Before `configure`, which writes to the file: a foreign one must be refused untouched.
       let version = existing ? try Migrator.identify(writer) : nil
+      // An in-memory store starts as the empty store the migrations make, loaded whole.
+      if inMemory, EmptyStore.image.count > 0 { try writer.load(image: EmptyStore.image) }
       try writer.configure(durability: options.durability, inMemory: inMemory)
       if options.fullCheck, let problem = try IntegrityCheck.run(writer, full: true) { throw problem }
       try Migrator.migrate(writer, known: version)

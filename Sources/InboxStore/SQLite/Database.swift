@@ -78,6 +78,27 @@ final class Database {
   /// Makes a running statement on this connection stop with SQLITE_INTERRUPT (any thread may call it).
   func interrupt() { sqlite3_interrupt(handle) }
 
+  /// Replaces this in-memory connection's database with `image`, a database's bytes as `serialized`
+  /// gave them (SQLite's `sqlite3_deserialize`, on a copy SQLite frees when the connection closes).
+  func load(image: UnsafeRawBufferPointer) throws(StoreError) {
+    guard let base = image.baseAddress, let copy = sqlite3_malloc64(UInt64(image.count)) else {
+      throw StoreError(kind: .sqlite, message: "no empty store to load")
+    }
+    copy.copyMemory(from: base, byteCount: image.count)
+    let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
+    let size = Int64(image.count)
+    let code = sqlite3_deserialize(handle, "main", copy.assumingMemoryBound(to: UInt8.self), size, size, flags)
+    guard code == SQLITE_OK else { throw error(code, sql: nil) }
+  }
+
+  /// The bytes of this connection's database (`sqlite3_serialize`), as `load(image:)` takes them.
+  func serialized() -> [UInt8] {
+    var size: Int64 = 0
+    guard let bytes = sqlite3_serialize(handle, "main", &size, 0) else { return [] }
+    defer { sqlite3_free(bytes) }
+    return Array(UnsafeBufferPointer(start: bytes, count: Int(size)))
+  }
+
   deinit {
     assert(handle == nil, "Database deallocated without close()")
     if let handle { sqlite3_close_v2(handle) }
