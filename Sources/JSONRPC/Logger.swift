@@ -28,6 +28,9 @@ public final class Logger: Sendable {
   private let state = Mutex<(pending: [String], dropped: Int)>(([], 0))
   /// Writes to `fd`, one batch at a time; only it ever blocks on stderr.
   private let queue = DispatchQueue(label: "inbox-rpc.log")
+  /// Writes queued or running: at exit, a logger with none has nothing to flush, and waits for no
+  /// thread (Dispatch would start one to run an empty turn of the queue).
+  private let outstanding = Atomic<Int>(0)
 
   /// A logger writing to `fd` (2 in the server); `capacity` lines wait at most.
   public init(level: Level, fd: Int32 = 2, capacity: Int = 4096) {
@@ -57,7 +60,13 @@ public final class Logger: Sendable {
       state.pending.append(line)
       return state.pending.count == 1
     }
-    if schedule { queue.async { self.drain() } }
+    if schedule {
+      outstanding.add(1, ordering: .sequentiallyConsistent)
+      queue.async {
+        self.drain()
+        self.outstanding.subtract(1, ordering: .sequentiallyConsistent)
+      }
+    }
   }
 
   public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
@@ -68,6 +77,7 @@ public final class Logger: Sendable {
   /// Waits up to `timeout` seconds for queued lines to be written (at exit); never blocks longer.
   public func flush(timeout: Double = 0.2) {
     guard fd >= 0 else { return }  // a silent logger queues nothing
+    guard outstanding.load(ordering: .sequentiallyConsistent) > 0 else { return }
     let written = DispatchSemaphore(value: 0)
     queue.async { written.signal() }
     _ = written.wait(timeout: .now() + timeout)
