@@ -85,7 +85,7 @@ let package = Package(
     .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"]),
     .testTarget(name: "InboxLSPTests", dependencies: ["InboxLSP", "InboxApp", "LintReport", "JSON"]),
     .testTarget(name: "LintReportTests", dependencies: ["LintReport", "JSON"]),
-    .testTarget(name: "InboxLintTests", dependencies: ["InboxLint", "LintReport", "JSON"]),
+    .testTarget(name: "InboxLintTests", dependencies: ["InboxLint", "InboxApp", "InboxCore", "LintReport", "JSON"]),
     .testTarget(name: "InboxTraceTests", dependencies: ["InboxTrace", "LintReport", "JSON"]),
     .testTarget(name: "InboxMCPTests", dependencies: ["InboxMCP", "InboxApp", "JSON", "JSONSchema"]),
     .testTarget(

@@ -48,32 +48,62 @@ public enum PayloadLint {
     }
   }
 
+  /// Where a file lists its payloads: an array of notifications, or a createMessage request's
+  /// `notifications`. Each item is linted on its own, named and placed by its index.
+  public enum PayloadList: Sendable, CaseIterable {
+    case array, requestNotifications
+
+    /// The object keys from the top to the list (none: the file is the array).
+    public var path: [String] {
+      switch self {
+      case .array: []
+      case .requestNotifications: ["request", "notifications"]
+      }
+    }
+
+    /// The list in `value`, as `lint` reads it: a request's notifications first.
+    static func items(in value: JSONValue) -> (PayloadList, [JSONValue])? {
+      if let notifications = value["request"]?["notifications"]?.arrayValue {
+        return (.requestNotifications, notifications)
+      }
+      return value.arrayValue.map { (.array, $0) }
+    }
+
+    /// Item `index`'s name in reports: `request.notifications[2]`, `[2]`.
+    public func label(_ index: Int) -> String { path.joined(separator: ".") + "[\(index)]" }
+
+    /// Where item `index` is in the file's JSON.
+    public func pointer(_ index: Int) -> JSONPointer { JSONPointer(path + ["\(index)"]) }
+  }
+
   /// Lints a file's JSON: a createMessage request, one notification object, an array of them, a push
-  /// payload or a backend inbox message. `now` is the send time used for dates. The payloads of an
-  /// array are linted on every core, each on its own: the time grows with their number only.
+  /// payload or a backend inbox message. `now` is the send time used for dates. The payloads of a
+  /// list are linted on every core, each on its own: the time grows with their number only.
   public static func lint(
     _ value: JSONValue, attributes: Attributes = Attributes(), now: Int64, options: Options = Options()
   ) -> [Report] {
-    let items: [(JSONValue, String, JSONPointer)]
-    if let notifications = value["request"]?["notifications"]?.arrayValue {
-      items = notifications.enumerated().map { index, item in
-        (item, "request.notifications[\(index)]", JSONPointer(["request", "notifications", "\(index)"]))
-      }
-    } else if let array = value.arrayValue {
-      items = array.enumerated().map { index, item in (item, "[\(index)]", JSONPointer(["\(index)"])) }
-    } else {
-      items = [(value, "payload", JSONPointer())]
+    guard let (list, items) = PayloadList.items(in: value) else {
+      return reports(value, label: "payload", at: JSONPointer(), attributes: attributes, now: now, options: options)
     }
-    let validator = Self.validator
-    return Parallel.map(items) { payload, label, pointer in
-      reports(payload, label: label, at: pointer, attributes: attributes, now: now, options: options, validator)
+    return Parallel.map(Array(items.enumerated())) { index, item in
+      lint(item: item, at: index, of: list, attributes: attributes, now: now, options: options)
     }.flatMap { $0 }
+  }
+
+  /// Lints item `index` of a file's payload list, as `lint` lints it among the others.
+  public static func lint(
+    item payload: JSONValue, at index: Int, of list: PayloadList, attributes: Attributes = Attributes(), now: Int64,
+    options: Options = Options()
+  ) -> [Report] {
+    reports(
+      payload, label: list.label(index), at: list.pointer(index), attributes: attributes, now: now, options: options)
   }
 
   private static func reports(
     _ payload: JSONValue, label: String, at pointer: JSONPointer, attributes: Attributes, now: Int64,
-    options: Options, _ validator: SchemaValidator
+    options: Options
   ) -> [Report] {
+    let validator = Self.validator
     var problems: [SchemaViolation] = []
     var gaps: [LanguageGap] = []
     if isSendRequest(payload) {

@@ -11,13 +11,13 @@ import LintReport
 /// of several says so in its name and in its engine warnings (`on android: ...`).
 public enum LintFindings {
   public static func subject(
-    _ report: PayloadLint.Report, in input: LintInput, places: PayloadPlaces, payload: JSONValue
+    _ report: PayloadLint.Report, in file: String, places: PayloadPlaces, payload: JSONValue
   )
     -> Report.Subject
   {
     func finding(_ pointer: JSONPointer, _ rule: String, _ severity: Severity, _ message: String) -> Finding {
       Finding(
-        file: input.file, position: places.position(of: pointer, in: report), pointer: pointer, ruleId: rule,
+        file: file, position: places.position(of: pointer, in: report), pointer: pointer, ruleId: rule,
         severity: severity, message: message)
     }
     var findings = report.schemaProblems.map { problem in
@@ -34,7 +34,7 @@ public enum LintFindings {
     findings += report.languageGaps.map { gap in
       finding(report.pointer.appending(gap.field), LintRules.missingLanguage, .warning, gap.message)
     }
-    return Report.Subject(file: input.file, name: report.verdictLabel, summary: summary(report), findings: findings)
+    return Report.Subject(file: file, name: report.verdictLabel, summary: summary(report), findings: findings)
   }
 
   /// What the card becomes, as the text format's line about the payload says it.
@@ -52,27 +52,37 @@ public enum LintFindings {
   }
 }
 
-/// Where each payload of a file starts, found in one walk of the array that holds them, so a
-/// finding is placed from its payload rather than from the file's start: a file of thousands of
-/// payloads costs time linear in its length.
-public struct PayloadPlaces {
+/// Where each payload of a file starts, found in one walk of the array that holds them (or known
+/// from reading the list a payload at a time), so a finding is placed from its payload rather than
+/// from the file's start: a file of thousands of payloads costs time linear in its length.
+public struct PayloadPlaces: Sendable {
   private let text: SourceText
-  private var starts: [JSONPointer: [Int]] = [:]
+  /// Each payload's byte offset, by the payload's pointer.
+  private var starts: [JSONPointer: Int] = [:]
 
   public init(_ text: SourceText, reports: [PayloadLint.Report]) {
     self.text = text
+    var walked: [JSONPointer: [Int]] = [:]
     for report in reports {
-      guard let parent = Self.parent(report.pointer), starts[parent] == nil else { continue }
-      starts[parent] = text.elementOffsets(of: parent)
+      guard let parent = Self.parent(report.pointer), let index = report.pointer.tokens.last.flatMap({ Int($0) })
+      else { continue }
+      if walked[parent] == nil { walked[parent] = text.elementOffsets(of: parent) }
+      if let offsets = walked[parent], offsets.indices.contains(index) { starts[report.pointer] = offsets[index] }
     }
+  }
+
+  /// The one payload at `pointer`, which starts at byte `offset` of `text`.
+  public init(_ text: SourceText, payloadAt pointer: JSONPointer, offset: Int) {
+    self.text = text
+    starts = [pointer: offset]
   }
 
   func position(of pointer: JSONPointer, in report: PayloadLint.Report) -> SourcePosition {
     let base = report.pointer.tokens
-    guard let parent = Self.parent(report.pointer), let index = base.last.flatMap({ Int($0) }),
-      let offsets = starts[parent], offsets.indices.contains(index), pointer.tokens.starts(with: base)
-    else { return text.position(of: pointer) }
-    return text.position(of: JSONPointer(Array(pointer.tokens.dropFirst(base.count))), inValueAt: offsets[index])
+    guard let offset = starts[report.pointer], pointer.tokens.starts(with: base) else {
+      return text.position(of: pointer)
+    }
+    return text.position(of: JSONPointer(Array(pointer.tokens.dropFirst(base.count))), inValueAt: offset)
   }
 
   private static func parent(_ pointer: JSONPointer) -> JSONPointer? {

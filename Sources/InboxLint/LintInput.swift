@@ -35,29 +35,39 @@ public struct LintInput {
 
   /// Reads and parses `file`; a UTF-8 byte order mark is read past (the parser refuses one).
   public static func read(_ file: String) -> LintInput {
-    let bytes: [UInt8]
-    do {
-      bytes = file == "-" ? try Files.readAll(0) : try Files.contents(of: file)
-    } catch {
-      return LintInput(
-        file: file, text: SourceText([]), value: .failure(problem(file, .start, "unreadable", "\(error)")))
+    switch bytes(of: file) {
+    case .success(let bytes): parse(file, SourceText(bytes))
+    case .failure(let problem): LintInput(file: file, text: SourceText([]), value: .failure(problem))
     }
-    return parse(file, bytes)
+  }
+
+  /// The bytes of `file` (`-`: standard input), or why they cannot be read.
+  public static func bytes(of file: String) -> Result<[UInt8], FileProblem> {
+    do {
+      return .success(file == "-" ? try Files.readAll(0) : try Files.contents(of: file))
+    } catch {
+      return .failure(problem(file, .start, "unreadable", "\(error)"))
+    }
   }
 
   /// Parses a file's bytes already read (an editor's buffer).
   public static func parse(_ file: String, _ bytes: [UInt8]) -> LintInput {
-    let text = SourceText(bytes)
+    parse(file, SourceText(bytes))
+  }
+
+  /// Parses a file's text.
+  public static func parse(_ file: String, _ text: SourceText) -> LintInput {
     do {
       return LintInput(file: file, text: text, value: .success(try JSONValue.parse(bytes: text.json, options: options)))
     } catch {
-      let offset = error.position >= 0 ? error.position + SourceText.bomLength(bytes) : 0
-      let position = SourcePosition(offset: offset, in: bytes)
+      let offset = error.position >= 0 ? error.position + SourceText.bomLength(text.bytes) : 0
+      let position = SourcePosition(offset: offset, in: text.bytes)
       return LintInput(file: file, text: text, value: .failure(problem(file, position, "notJSON", error.message)))
     }
   }
 
-  private static let options = JSONReadOptions(maxDepth: 256)
+  /// The limits a payload file is read under.
+  public static let options = JSONReadOptions(maxDepth: 256)
 
   static func problem(_ file: String, _ position: SourcePosition, _ rule: String, _ message: String) -> FileProblem {
     FileProblem(finding: Finding(file: file, position: position, ruleId: rule, severity: .error, message: message))

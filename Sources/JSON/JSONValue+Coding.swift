@@ -30,9 +30,10 @@ extension JSONValue {
     return try parse(bytes: Array(bytes), options: options)
   }
 
-  /// Parses one JSON text, with the array at `path` (object keys from the top) taken out of the
-  /// value and returned as `JSONItems`, parsed one item at a time when read: the tree of the whole
-  /// text is never built. When no array is there, the value is whole and the items nil. The text
+  /// Parses one JSON text, with the array at `path` (object keys from the top; `[]` for a text that
+  /// is itself an array, whose value is then the empty array) taken out of the value and returned as
+  /// `JSONItems`, parsed one item at a time when read: the tree of the whole text is never built.
+  /// When no array is there, the value is whole and the items nil. The text
   /// is checked as `parse(bytes:)` checks it, each item when it is read (it is parsed then, once),
   /// and a raw NUL byte is refused anywhere (jansson
   /// lets one pass after a number). `isCancelled` is asked between items; a cancel throws kind

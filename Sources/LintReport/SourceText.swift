@@ -115,14 +115,14 @@ public struct SourceText: Sendable {
     guard start < bytes.count else { return start }
     switch bytes[start] {
     case UInt8(ascii: "\""):
-      return readString(start).end
+      return stringEnd(start)
     case UInt8(ascii: "{"), UInt8(ascii: "["):
       var depth = 0
       var at = start
       while at < bytes.count {
         switch bytes[at] {
         case UInt8(ascii: "\""):
-          at = readString(at).end
+          at = stringEnd(at)
           continue
         case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
         case UInt8(ascii: "}"), UInt8(ascii: "]"):
@@ -140,14 +140,20 @@ public struct SourceText: Sendable {
     }
   }
 
-  /// The string starting at the quote at `start`, decoded, and the offset past its closing quote.
-  private func readString(_ start: Int) -> (value: String, end: Int) {
+  /// The offset past the closing quote of the string starting at the quote at `start`.
+  private func stringEnd(_ start: Int) -> Int {
     var at = start + 1
     while at < bytes.count, bytes[at] != UInt8(ascii: "\"") {
       if bytes[at] == UInt8(ascii: "\\") { at += 2 } else { at += 1 }
     }
+    return at + 1
+  }
+
+  /// The string starting at the quote at `start`, decoded, and the offset past its closing quote.
+  private func readString(_ start: Int) -> (value: String, end: Int) {
+    let end = stringEnd(start)
     // The parser decodes escapes exactly; the walk only needs the key it names.
-    let value = (try? JSONValue.parse(bytes: bytes[start..<min(at + 1, bytes.count)]))?.stringValue ?? ""
-    return (value, at + 1)
+    let value = (try? JSONValue.parse(bytes: bytes[start..<min(end, bytes.count)]))?.stringValue ?? ""
+    return (value, end)
   }
 }

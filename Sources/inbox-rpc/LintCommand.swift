@@ -123,8 +123,14 @@ struct LintedFile: Sendable {
     _ path: Result<String, LintInput.FileProblem>, flags: PayloadFlags, format: ReportFormat, keepsEntries: Bool
   ) -> LintedFile {
     let input: LintInput
-    switch path {
-    case .success(let file): input = LintInput.read(file)
+    switch path.flatMap({ file in LintInput.bytes(of: file).map { (file, SourceText($0)) } }) {
+    case .success(let (file, text)):
+      if let listed = ListedPayloads(file: file, text: text),
+        let linted = lint(listed, flags: flags, format: format, keepsEntries: keepsEntries)
+      {
+        return linted
+      }
+      input = LintInput.parse(file, text)
     case .failure(let problem):
       input = LintInput(file: problem.finding.file, text: SourceText([]), value: .failure(problem))
     }
@@ -144,6 +150,38 @@ struct LintedFile: Sendable {
     }
   }
 
+  /// A file's listed payloads linted on every core, each written out as it is linted (text and
+  /// github); nil when one is not JSON, for the file read whole to say where it breaks.
+  static func lint(_ listed: ListedPayloads, flags: PayloadFlags, format: ReportFormat, keepsEntries: Bool)
+    -> LintedFile?
+  {
+    let keepsReports = format == .json || keepsEntries
+    let linted = Parallel.map(Array(0..<listed.count)) { index -> LintedPayload? in
+      guard
+        let (reports, subjects) = listed.lint(
+          index, attributes: flags.attributes, now: flags.now, options: flags.options)
+      else { return nil }
+      return LintedPayload(reports: keepsReports ? reports : [], subjects: subjects, output: rendered(subjects, format))
+    }
+    var (reports, subjects, output) = ([PayloadLint.Report](), [Report.Subject](), "")
+    for payload in linted {
+      guard let payload else { return nil }
+      reports += payload.reports
+      subjects += payload.subjects
+      output += payload.output
+    }
+    if format == .json { output = LintJSON.line(file: listed.file, reports: reports, subjects) }
+    let entries = keepsEntries ? FeedPreview.entries(file: listed.file, reports: reports) : []
+    return LintedFile(subjects: subjects, output: output, unreadable: false, entries: entries)
+  }
+
+  /// One payload of a list linted: what its file's output needs of it.
+  private struct LintedPayload: Sendable {
+    var reports: [PayloadLint.Report]
+    var subjects: [Report.Subject]
+    var output: String
+  }
+
   /// A parsed file's verdicts and, for each, its findings placed in the file.
   static func verdicts(_ value: JSONValue, in input: LintInput, flags: PayloadFlags)
     -> (reports: [PayloadLint.Report], subjects: [Report.Subject])
@@ -151,7 +189,7 @@ struct LintedFile: Sendable {
     let reports = PayloadLint.lint(value, attributes: flags.attributes, now: flags.now, options: flags.options)
     let places = PayloadPlaces(input.text, reports: reports)
     let subjects = reports.map {
-      LintFindings.subject($0, in: input, places: places, payload: $0.pointer.value(in: value) ?? value)
+      LintFindings.subject($0, in: input.file, places: places, payload: $0.pointer.value(in: value) ?? value)
     }
     return (reports, subjects)
   }
@@ -160,8 +198,15 @@ struct LintedFile: Sendable {
   private func rendered(_ format: ReportFormat) -> LintedFile {
     guard format == .text || format == .github else { return self }
     var copy = self
-    copy.output = format.render(Report(tool: LintRun.tool, rules: [], subjects: subjects))
+    copy.output = Self.rendered(subjects, format)
     return copy
+  }
+
+  /// What the text and github formats write of `subjects` (each subject's lines stand alone, so a
+  /// list's payloads are written one by one); nothing for the formats that write at the end.
+  private static func rendered(_ subjects: [Report.Subject], _ format: ReportFormat) -> String {
+    guard format == .text || format == .github else { return "" }
+    return format.render(Report(tool: LintRun.tool, rules: [], subjects: subjects))
   }
 }
 

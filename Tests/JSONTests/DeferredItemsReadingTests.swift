@@ -109,6 +109,27 @@ struct DeferredItemsReadingTests {
     #expect(try items.item(at: 1).member("inbox_id") == nil)
   }
 
+  /// A text that is itself an array (a file of payloads) has its items deferred by the empty path,
+  /// read as the whole reader reads them, its depth counted from the array.
+  @Test(arguments: ["[]", " [ 1 ,{\"a\":[2]}, \"s\" ]\n", "[[[1]]]"])
+  func aTopLevelArrayIsDeferredByTheEmptyPath(text: String) throws {
+    let (value, deferred) = try JSONValue.parse(bytes: Array(text.utf8), deferringItemsAt: [])
+    #expect(value == [])
+    #expect(try deferred?.values() == (try JSONValue.parse(text)).arrayValue)
+    let limit = JSONReadOptions(maxDepth: 2)
+    let (_, shallow) = try JSONValue.parse(bytes: Array(text.utf8), options: limit, deferringItemsAt: [])
+    #expect(
+      (try? JSONValue.parse(bytes: Array(text.utf8), options: limit)) == (try? shallow?.values()).map(JSONValue.array))
+  }
+
+  @Test(arguments: ["[1,]", "[1 2]", "[1] x", "[1", "[{\"a\":1,\"a\":2}]"])
+  func aTopLevelArrayTheWholeReaderRefusesIsRefused(text: String) {
+    #expect(throws: JSONError.self) { try JSONValue.parse(text) }
+    #expect(throws: JSONError.self) {
+      try JSONValue.parse(bytes: Array(text.utf8), deferringItemsAt: []).items?.values()
+    }
+  }
+
   @Test func noArrayAtThePathGivesTheWholeValue() throws {
     for text in [
       #"{"response":{"messages":{}}}"#, #"{"response":[[1,2]]}"#, #"{"response":"messages"}"#, "[1]", "5", "{}",

@@ -19,6 +19,9 @@ public final class JSONItems: @unchecked Sendable, Hashable {
 
   public var count: Int { spans.count }
 
+  /// Where item `offset` is in the text: a reader that reports positions places it from there.
+  public func span(at offset: Int) -> Range<Int> { spans[offset] }
+
   /// One item parsed, to read as the caller needs it; its tree is freed with it.
   public final class Item {
     fileprivate let node: UnsafeMutablePointer<json_t>

@@ -12,8 +12,9 @@ internal import CJansson
 /// when it is read (`JSONItems`), so at most one item's tree exists at a time and no item is parsed
 /// twice. A text whose list holds an item that is not JSON is refused when that item is read.
 extension JanssonDecoder {
-  /// The text of `bytes`, with the array at `path` (object keys from the top) taken out of the
-  /// value and returned as `JSONItems`; nil items, and the whole value, when no array is there.
+  /// The text of `bytes`, with the array at `path` (object keys from the top; none for a text that
+  /// is an array) taken out of the value (an empty array stands for a top-level one) and returned
+  /// as `JSONItems`; nil items, and the whole value, when no array is there.
   /// The text but the list's items is checked as `decode` checks it (each item is, when read), but
   /// for a raw NUL byte, refused anywhere: JSON
   /// has none outside a string's `\u0000`, and jansson lets one pass after a number without counting
@@ -87,11 +88,17 @@ private struct TextWalk {
   }
 
   /// The value without the list, and the list's item spans; nil when the text is not an object
-  /// (the caller parses it whole).
+  /// on the way to a path, nor the array an empty path names (the caller parses it whole).
   mutating func top() throws(JSONError) -> (JSONValue, [Range<Int>]?)? {
     skipSpace()
-    guard peek() == UInt8(ascii: "{"), !path.isEmpty else { return nil }
-    let value = try object(level: 0)
+    let value: JSONValue
+    switch (peek(), path.isEmpty) {
+    case (UInt8(ascii: "{"), false): value = try object(level: 0)
+    case (UInt8(ascii: "["), true):
+      spans = try list(depth: 1)
+      value = .array([])
+    default: return nil
+    }
     skipSpace()
     guard at == bytes.count else { throw syntax("end of file expected") }
     return (value, spans)

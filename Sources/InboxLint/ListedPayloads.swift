@@ -1,0 +1,46 @@
+import InboxApp
+import InboxCore
+import JSON
+import LintReport
+
+/// The payloads of a file that lists them (an array of notifications, a createMessage request's
+/// `notifications`), kept as spans of its text: each is parsed, linted and placed on its own, on
+/// any core, so neither the tree of the whole file nor a walk of it on one core stands between
+/// reading the file and reporting on it, and a corpus exported as one file costs what its payloads
+/// as separate files cost.
+public struct ListedPayloads: Sendable {
+  public let file: String
+  public let text: SourceText
+  private let list: PayloadLint.PayloadList
+  private let items: JSONItems
+  /// Where the parsed text starts in the file (past a byte order mark).
+  private let base: Int
+
+  /// The list in `text`; nil when the file lists none, or breaks outside its items (it is then
+  /// read whole, `LintInput.parse`, which says where).
+  public init?(file: String, text: SourceText) {
+    let json = text.json
+    let first = json.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    let list: PayloadLint.PayloadList = first == UInt8(ascii: "[") ? .array : .requestNotifications
+    // The file's own bytes when no byte order mark comes first: no copy of a corpus's text.
+    let bytes = json.startIndex == 0 ? text.bytes : Array(json)
+    guard let read = try? JSONValue.parse(bytes: bytes, options: LintInput.options, deferringItemsAt: list.path),
+      let items = read.items
+    else { return nil }
+    (self.file, self.text, self.list, self.items, base) = (file, text, list, items, json.startIndex)
+  }
+
+  public var count: Int { items.count }
+
+  /// Payload `index` linted, its findings placed in the file; nil when it is not JSON (the file
+  /// is then read whole, which says where it breaks).
+  public func lint(_ index: Int, attributes: Attributes, now: Int64, options: PayloadLint.Options)
+    -> (reports: [PayloadLint.Report], subjects: [Report.Subject])?
+  {
+    guard let payload = try? items.item(at: index).value() else { return nil }
+    let reports = PayloadLint.lint(
+      item: payload, at: index, of: list, attributes: attributes, now: now, options: options)
+    let places = PayloadPlaces(text, payloadAt: list.pointer(index), offset: base + items.span(at: index).lowerBound)
+    return (reports, reports.map { LintFindings.subject($0, in: file, places: places, payload: payload) })
+  }
+}

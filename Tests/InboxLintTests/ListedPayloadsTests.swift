@@ -1,0 +1,67 @@
+import InboxApp
+import InboxCore
+import JSON
+import LintReport
+import Testing
+
+@testable import InboxLint
+
+/// A file's payload list linted a payload at a time says what linting the file whole says: the same
+/// verdicts, the same findings at the same lines and columns, whatever the layout.
+struct ListedPayloadsTests {
+  static let payloads = [
+    #"{"content": "Hi", "data": {"displayType": "carousel"}}"#,
+    #"{"ios_title": 7, "content": "Sale", "platforms": [1, 3], "data": {"displayType": "wallet", "wallet": "http://x"}}"#,
+    #"{"content": {"en": "Hi", "de": "Hallo"}, "ios_title": {"en": "T"}, "data": {"buttons": [{"title": "Go", "url": "javascript:x"}]}}"#,
+    #"{"inbox_id": "m1", "u": {"displayType": 5}}"#,
+    #""not a payload""#,
+  ]
+
+  /// The payloads as an array (minified, pretty, CR LF, after a byte order mark) or a request.
+  static let layouts: [[UInt8]] = [
+    Array(("[" + payloads.joined(separator: ",") + "]").utf8),
+    Array(("[\n  " + payloads.joined(separator: ",\n  ") + "\n]\n").utf8),
+    Array(("[\r\n" + payloads.joined(separator: ",\r\n") + "\r\n]").utf8),
+    [0xEF, 0xBB, 0xBF] + Array(("[" + payloads.joined(separator: ",\n") + "]").utf8),
+    Array((#"{"request": {"application": "A-B", "notifications": ["# + payloads.joined(separator: ",\n") + "]}}").utf8),
+  ]
+
+  @Test(arguments: layouts)
+  func eachPayloadLintedAloneIsLintedAsInTheWholeFile(bytes: [UInt8]) throws {
+    let text = SourceText(bytes)
+    let listed = try #require(ListedPayloads(file: "f.json", text: text))
+    #expect(listed.count == Self.payloads.count)
+    let whole = try LintInput.parse("f.json", text).value.get()
+    let reports = PayloadLint.lint(whole, now: 1_790_000_000)
+    let places = PayloadPlaces(text, reports: reports)
+    let expected = reports.map {
+      LintFindings.subject($0, in: "f.json", places: places, payload: $0.pointer.value(in: whole) ?? whole)
+    }
+    let linted = (0..<listed.count).compactMap {
+      listed.lint($0, attributes: Attributes(), now: 1_790_000_000, options: .init())
+    }
+    #expect(linted.count == listed.count)
+    #expect(Self.document(linted.flatMap(\.subjects)) == Self.document(expected))
+    #expect(linted.flatMap(\.reports).map(\.verdictLabel) == reports.map(\.verdictLabel))
+    #expect(expected.flatMap(\.findings).count >= 5)
+  }
+
+  /// The subjects as the json format writes them: names, summaries, findings and their positions.
+  static func document(_ subjects: [Report.Subject]) -> JSONValue {
+    ReportFormat.json(Report(tool: Report.Tool(name: "lint", version: "1"), rules: [], subjects: subjects))
+  }
+
+  @Test func aPayloadThatIsNotJSONIsNotLinted() throws {
+    let listed = try #require(
+      ListedPayloads(file: "f.json", text: SourceText(Array(#"[{"content": "a"}, {"a":1,}]"#.utf8))))
+    #expect(listed.lint(0, attributes: Attributes(), now: 0, options: .init()) != nil)
+    #expect(listed.lint(1, attributes: Attributes(), now: 0, options: .init()) == nil)
+  }
+
+  @Test(arguments: [
+    #"[{"content": "a"} {"content": "b"}]"#, #"[{"content": "a"}] x"#, #"{"content": "a"}"#, "5", "[1,]",
+  ])
+  func aFileThatBreaksOutsideItsPayloadsOrListsNoneIsReadWhole(text: String) {
+    #expect(ListedPayloads(file: "f.json", text: SourceText(Array(text.utf8))) == nil)
+  }
+}
