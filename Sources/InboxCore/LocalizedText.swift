@@ -16,6 +16,9 @@ public struct LocalizedText: Sendable, Hashable {
   public private(set) var codes: [String] = []
   /// The text of each of `codes`.
   public private(set) var texts: [String] = []
+  /// Each of `codes` read as a tag once, for every lookup to compare.
+  private var tags: [LanguageTag?] = []
+  private static let defaultTags = LanguageTag(defaultLanguage).map { [$0] } ?? []
 
   /// Reads a string or a language object; nil for anything else (the caller warns).
   public init?(_ value: JSONValue) {
@@ -27,6 +30,7 @@ public struct LocalizedText: Sendable, Hashable {
         if let text = Lenient.text(member.value) {
           codes.append(member.key)
           texts.append(text)
+          tags.append(LanguageTag(member.key))
         }
       }
     default:
@@ -39,15 +43,15 @@ public struct LocalizedText: Sendable, Hashable {
 
   /// Whether `code` (any case) has a text here; a shared text serves every language.
   public func has(_ code: String) -> Bool {
-    shared != nil || codes.contains { LanguageTag($0) == LanguageTag(code) }
+    guard shared == nil else { return true }
+    let wanted = LanguageTag(code)
+    return tags.contains { $0 == wanted }
   }
 
   /// The text a device in `locale` shows (nil: the default language, then the first).
   public func text(for locale: String? = nil) -> String? {
     if let shared { return shared }
-    let tags = codes.map(LanguageTag.init)
-    let wanted = (locale.flatMap(LanguageTag.init)?.fallbacks ?? []) + [LanguageTag(Self.defaultLanguage)!]
-    for tag in wanted {
+    for tag in (locale.flatMap(LanguageTag.init)?.fallbacks ?? []) + Self.defaultTags {
       if let index = tags.firstIndex(of: tag) { return texts[index] }
     }
     return texts.first

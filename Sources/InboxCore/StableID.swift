@@ -8,17 +8,6 @@ import JSON
 public enum StableID {
   /// The derived id of a payload, e.g. `sr-3f9a0c1d2e4b5a69`.
   public static func derive(from payload: JSONValue) -> String {
-    "sr-" + StableHash.hex16(StableHash.fnv1a64(canonical(payload).serialized()))
-  }
-
-  /// The payload with every object's members sorted by key bytes.
-  static func canonical(_ value: JSONValue) -> JSONValue {
-    switch value {
-    case .array(let items): return .array(items.map(canonical))
-    case .object(let object):
-      let sorted = object.members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-      return .object(JSONObject(sorted.map { ($0.key, canonical($0.value)) }))
-    default: return value
-    }
+    "sr-" + StableHash.hex16(StableHash.fnv1a64(payload.serializedSortingKeys()))
   }
 }

@@ -61,6 +61,12 @@ extension JSONValue {
     JanssonEncoder.encode(self)
   }
 
+  /// The compact encoding with every object's members in the order of their keys' UTF-8 bytes,
+  /// at any depth: the same text for values that differ only in member order.
+  public func serializedSortingKeys() -> [UInt8] {
+    JanssonEncoder.encode(self, sortingKeys: true)
+  }
+
   /// The compact encoding followed by `terminator` (an NDJSON frame's newline), in one buffer.
   public func serialized(terminatedBy terminator: UInt8) -> [UInt8] {
     JanssonEncoder.encode(self, terminator: terminator)

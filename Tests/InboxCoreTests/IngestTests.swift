@@ -1,6 +1,7 @@
-import InboxCore
 import JSON
 import Testing
+
+@testable import InboxCore
 
 /// The message model read from the three wire shapes (docs/engine.md#payload-shapes,
 /// docs/sync.md#the-backend-contract).
@@ -100,6 +101,15 @@ import Testing
     #expect(try ingest(two, now: 2).message.id == first)
     #expect(try ingest(three).message.id != first)
     #expect(StableID.derive(from: one) == first)
+  }
+
+  /// The id hashes the compact text with keys in UTF-8 byte order at every depth: upper case before
+  /// lower, a key before its extensions, an accented key after every ASCII one.
+  @Test func derivedIdHashesTheKeysInByteOrder() throws {
+    let payload = try JSONValue.parse(
+      #"{"é": 1, "b": {"ab": [{"z": 1, "Z": 2}], "a": null}, "B": "x\u00e9/", "a": 1.5}"#)
+    let canonical = #"{"B":"xé/","a":1.5,"b":{"a":null,"ab":[{"Z":2,"z":1}]},"é":1}"#
+    #expect(StableID.derive(from: payload) == "sr-" + StableHash.hex16(StableHash.fnv1a64(Array(canonical.utf8))))
   }
 
   /// Re-ingesting `raw` with the stored id and ingest time reproduces the message, for each shape.

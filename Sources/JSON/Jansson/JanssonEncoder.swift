@@ -15,9 +15,12 @@ enum JanssonEncoder {
 
   /// The compact encoding, with `terminator` appended when given (a frame's newline, without
   /// copying the body again).
-  static func encode(_ value: JSONValue, terminator: UInt8? = nil) -> [UInt8] {
+  /// With `sortingKeys`, every object's members are written in the order of their keys' UTF-8
+  /// bytes (jansson's `JSON_SORT_KEYS` compares them with `memcmp`, a shorter key first on a tie).
+  static func encode(_ value: JSONValue, terminator: UInt8? = nil, sortingKeys: Bool = false) -> [UInt8] {
     guard let root = build(value) else { return Array("null".utf8) }
     defer { json_decref(root) }
+    let flags = sortingKeys ? flags | Int(JSON_SORT_KEYS) : flags
     let extra = terminator == nil ? 0 : 1
     let small: [UInt8]? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: stackBytes) { buffer in
       let size = json_dumpb(root, buffer.baseAddress, stackBytes, flags)
