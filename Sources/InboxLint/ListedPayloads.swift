@@ -22,6 +22,9 @@ public struct ListedPayloads: Sendable {
     let json = text.json
     let first = json.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
     let list: PayloadLint.PayloadList = first == UInt8(ascii: "[") ? .array : .requestNotifications
+    // An object is read whole unless it is large: reaching a request's list parses the members on the
+    // way one by one, which a single notification (the usual object file) would pay for nothing.
+    guard list == .array || json.count >= Self.largeObject else { return nil }
     // The file's own bytes when no byte order mark comes first: no copy of a corpus's text.
     let bytes = json.startIndex == 0 ? text.bytes : Array(json)
     guard let read = try? JSONValue.parse(bytes: bytes, options: LintInput.options, deferringItemsAt: list.path),
@@ -29,6 +32,9 @@ public struct ListedPayloads: Sendable {
     else { return nil }
     (self.file, self.text, self.list, self.items, base) = (file, text, list, items, json.startIndex)
   }
+
+  /// The size from which an object file is read a payload at a time.
+  static let largeObject = 256 * 1024
 
   public var count: Int { items.count }
 
