@@ -1,139 +1,133 @@
 import JSON
 
 extension SchemaValidator {
-  /// The keywords that look inside objects and arrays.
+  /// The keywords that look inside objects.
   static let objectKeywords: [Keyword] = [
-    Keyword(name: "required") { _, value, rules, place, _ in
-      guard case .object(let object) = value.plain else { return nil }
-      for name in (rules["required"]?.arrayValue ?? []).compactMap(\.stringValue) where object[name] == nil {
-        return SchemaViolation(place.member(name), "required", "required")
-      }
-      return nil
+    Keyword(name: "required") { value, _, _ in
+      let names = (value.arrayValue ?? []).compactMap(\.stringValue)
+      return names.isEmpty ? nil : .members(.required(names))
     },
-    Keyword(name: "properties") { validator, value, rules, place, depth in
-      guard case .object(let object) = value.plain, let properties = rules["properties"]?.objectValue else {
-        return nil
+    Keyword(name: "properties") { value, _, compiler in
+      guard let properties = value.objectValue else { return nil }
+      // Each name's schema is the one the object's lookup finds, as names are matched by lookup.
+      var nodes: [String: SchemaNode] = [:]
+      for key in properties.keys where nodes[key] == nil {
+        if let schema = properties[key] { nodes[key] = compiler.node(for: schema) }
       }
-      for member in object {
-        guard let schema = properties[member.key] else { continue }
-        if let found = validator.check(member.value, schema, place.member(member.key), depth: depth + 1) {
-          return found
-        }
-      }
-      return nil
+      return .members(.properties(nodes))
     },
-    Keyword(name: "patternProperties") { validator, value, rules, place, depth in
-      guard case .object(let object) = value.plain, let patterns = rules["patternProperties"]?.objectValue else {
-        return nil
+    Keyword(name: "patternProperties") { value, _, compiler in
+      guard let patterns = value.objectValue else { return nil }
+      // A pattern that cannot be read matches no name.
+      let compiled = patterns.members.compactMap { entry in
+        Pattern.compiled(entry.key).map { ($0, compiler.node(for: entry.value)) }
       }
-      for member in object {
-        for entry in patterns.members where Pattern.compiled(entry.key)?.matches(member.key) == true {
-          if let found = validator.check(member.value, entry.value, place.member(member.key), depth: depth + 1) {
-            return found
-          }
-        }
-      }
-      return nil
+      return .members(.patternProperties(compiled))
     },
-    Keyword(name: "additionalProperties") { validator, value, rules, place, depth in
-      guard case .object(let object) = value.plain, let extra = rules["additionalProperties"] else { return nil }
-      for member in object where isAdditional(member.key, in: rules) {
-        if extra.plain == .bool(false) {
-          return SchemaViolation(place.member(member.key), "additionalProperties", "unknown member \"\(member.key)\"")
-        }
-        if let found = validator.check(member.value, extra, place.member(member.key), depth: depth + 1) {
-          return found
-        }
-      }
-      return nil
+    Keyword(name: "additionalProperties") { value, rules, compiler in
+      let named = Set(rules["properties"]?.objectValue?.keys ?? [])
+      let patterns = (rules["patternProperties"]?.objectValue?.keys ?? []).compactMap(Pattern.compiled)
+      let schema = value.plain == .bool(false) ? nil : compiler.node(for: value)
+      return .members(.additionalProperties(MemberCheck.Additional(named: named, patterns: patterns, schema: schema)))
     },
   ]
 
   /// The keywords about which members an object has.
   static let memberNameKeywords: [Keyword] = [
-    Keyword(name: "propertyNames") { validator, value, rules, place, depth in
-      guard case .object(let object) = value.plain, let schema = rules["propertyNames"] else { return nil }
-      for member in object {
-        if let found = validator.check(.string(member.key), schema, place.member(member.key), depth: depth + 1) {
-          return SchemaViolation(place.member(member.key), "propertyNames", "the member name \(found.message)")
-        }
-      }
-      return nil
+    Keyword(name: "propertyNames") { value, _, compiler in .members(.propertyNames(compiler.node(for: value))) },
+    Keyword(name: "dependentRequired") { value, _, _ in
+      guard let dependencies = value.objectValue else { return nil }
+      return .members(
+        .dependentRequired(
+          dependencies.members.map { dependency in
+            MemberCheck.Dependency(
+              member: dependency.key, names: (dependency.value.arrayValue ?? []).compactMap(\.stringValue),
+              message: "required when \(dependency.key) is present")
+          }))
     },
-    Keyword(name: "dependentRequired") { _, value, rules, place, _ in
-      guard case .object(let object) = value.plain, let dependencies = rules["dependentRequired"]?.objectValue else {
-        return nil
-      }
-      for dependency in dependencies.members where object[dependency.key] != nil {
-        for name in (dependency.value.arrayValue ?? []).compactMap(\.stringValue) where object[name] == nil {
-          return SchemaViolation(place.member(name), "dependentRequired", "required when \(dependency.key) is present")
-        }
-      }
-      return nil
-    },
-    Keyword(name: "dependentSchemas") { validator, value, rules, place, depth in
-      guard case .object(let object) = value.plain, let dependencies = rules["dependentSchemas"]?.objectValue else {
-        return nil
-      }
-      for dependency in dependencies.members where object[dependency.key] != nil {
-        if let found = validator.check(value, dependency.value, place, depth: depth + 1) { return found }
-      }
-      return nil
-    },
-  ]
-
-  /// A member neither `properties` names nor a `patternProperties` pattern matches.
-  private static func isAdditional(_ key: String, in rules: JSONObject) -> Bool {
-    guard rules["properties"]?.objectValue?[key] == nil else { return false }
-    let patterns = rules["patternProperties"]?.objectValue?.keys ?? []
-    return !patterns.contains { Pattern.compiled($0)?.matches(key) == true }
-  }
-
-  static let arrayKeywords: [Keyword] = [
-    Keyword(name: "prefixItems") { validator, value, rules, place, depth in
-      guard case .array(let items) = value.plain, let schemas = rules["prefixItems"]?.arrayValue else { return nil }
-      for (index, (item, schema)) in zip(items, schemas).enumerated() {
-        if let found = validator.check(item, schema, place.item(index), depth: depth + 1) { return found }
-      }
-      return nil
-    },
-    // `items` applies to the items past those `prefixItems` covers.
-    Keyword(name: "items") { validator, value, rules, place, depth in
-      guard case .array(let items) = value.plain, let schema = rules["items"],
-        schema.objectValue != nil || schema.boolValue != nil
-      else { return nil }
-      let covered = rules["prefixItems"]?.arrayValue?.count ?? 0
-      for (index, item) in items.enumerated().dropFirst(covered) {
-        if let found = validator.check(item, schema, place.item(index), depth: depth + 1) { return found }
-      }
-      return nil
-    },
-    // `minContains` (default 1) and `maxContains` bound how many items match `contains`.
-    Keyword(name: "contains") { validator, value, rules, place, depth in
-      guard case .array(let items) = value.plain, let schema = rules["contains"] else { return nil }
-      let matching = items.enumerated().filter { index, item in
-        validator.check(item, schema, place.item(index), depth: depth + 1) == nil
-      }.count
-      let least = rules["minContains"]?.doubleValue ?? 1
-      if Double(matching) < least {
-        return SchemaViolation(place, "contains", "needs at least \(least.formatted) item(s) matching contains")
-      }
-      if let most = rules["maxContains"]?.doubleValue, Double(matching) > most {
-        return SchemaViolation(place, "maxContains", "at most \(most.formatted) item(s) may match contains")
-      }
-      return nil
-    },
-    Keyword(name: "uniqueItems") { _, value, rules, place, _ in
-      guard case .array(let items) = value.plain, rules["uniqueItems"]?.plain == .bool(true) else { return nil }
-      for (index, item) in items.enumerated() where items[..<index].contains(where: item.equalsInSchema) {
-        return SchemaViolation(place, "uniqueItems", "items must be unique (item \(index) repeats an earlier one)")
-      }
-      return nil
+    Keyword(name: "dependentSchemas") { value, _, compiler in
+      guard let dependencies = value.objectValue else { return nil }
+      return .members(.dependentSchemas(dependencies.members.map { ($0.key, compiler.node(for: $0.value)) }))
     },
   ]
 }
 
-extension Double {
-  /// A count as written: `2`, not `2.0`.
-  fileprivate var formatted: String { rounded() == self && abs(self) < 1e15 ? String(Int64(self)) : String(self) }
+/// What the object keywords check, each over the value's members in their order.
+enum MemberCheck: Sendable {
+  case required([String])
+  case properties([String: SchemaNode])
+  case patternProperties([(Pattern, SchemaNode)])
+  case additionalProperties(Additional)
+  case propertyNames(SchemaNode)
+  case dependentRequired([Dependency])
+  case dependentSchemas([(String, SchemaNode)])
+
+  /// `additionalProperties`: a member neither `properties` names nor a `patternProperties` pattern
+  /// matches is refused (`false`, nil here) or checked against `schema`.
+  struct Additional: Sendable {
+    let named: Set<String>
+    let patterns: [Pattern]
+    let schema: SchemaNode?
+
+    func covers(_ key: String) -> Bool { named.contains(key) || patterns.contains { $0.matches(key) } }
+  }
+
+  /// `dependentRequired`: when `member` is present, so must `names` be.
+  struct Dependency: Sendable {
+    let member: String
+    let names: [String]
+    let message: String
+  }
+
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    guard case .object(let object) = value.plain else { return nil }
+    switch self {
+    case .required(let names):
+      for name in names where object[name] == nil {
+        return SchemaFailure(place.member(name), "required", .text("required"))
+      }
+    case .properties(let nodes):
+      for member in object.members {
+        guard let node = nodes[member.key] else { continue }
+        if let found = node.failure(of: member.value, at: place.member(member.key), depth: depth + 1, compiler) {
+          return found
+        }
+      }
+    case .patternProperties(let patterns):
+      for member in object.members {
+        for (pattern, node) in patterns where pattern.matches(member.key) {
+          if let found = node.failure(of: member.value, at: place.member(member.key), depth: depth + 1, compiler) {
+            return found
+          }
+        }
+      }
+    case .additionalProperties(let additional):
+      for member in object.members where !additional.covers(member.key) {
+        guard let node = additional.schema else {
+          return SchemaFailure(place.member(member.key), "additionalProperties", .unknownMember(member.key))
+        }
+        if let found = node.failure(of: member.value, at: place.member(member.key), depth: depth + 1, compiler) {
+          return found
+        }
+      }
+    case .propertyNames(let node):
+      for member in object.members {
+        let name = place.member(member.key)
+        if let found = node.failure(of: .string(member.key), at: name, depth: depth + 1, compiler) {
+          return SchemaFailure(name, "propertyNames", .memberName(found))
+        }
+      }
+    case .dependentRequired(let dependencies):
+      for dependency in dependencies where object[dependency.member] != nil {
+        for name in dependency.names where object[name] == nil {
+          return SchemaFailure(place.member(name), "dependentRequired", .text(dependency.message))
+        }
+      }
+    case .dependentSchemas(let dependencies):
+      for (member, node) in dependencies where object[member] != nil {
+        if let found = node.failure(of: value, at: place, depth: depth + 1, compiler) { return found }
+      }
+    }
+    return nil
+  }
 }

@@ -7,98 +7,71 @@ extension SchemaValidator {
     kindKeywords + objectKeywords + memberNameKeywords + arrayKeywords + sizeKeywords + combinators
 
   private static let kindKeywords: [Keyword] = [
-    Keyword(name: "type") { _, value, rules, place, _ in
-      let allowed = (rules["type"]?.arrayValue ?? [rules["type"] ?? .null]).compactMap(\.stringValue)
-      guard !allowed.contains(where: { matches(value, type: $0) }) else { return nil }
-      return SchemaViolation(place, "type", "expected \(allowed.joined(separator: " or ")), got \(value.typeName)")
+    Keyword(name: "type") { value, _, _ in
+      let allowed = (value.arrayValue ?? [value]).compactMap(\.stringValue)
+      let types = allowed.reduce(into: KindCheck.Types()) { $0.formUnion(KindCheck.Types(named: $1)) }
+      return .kind(.type(types, expected: "expected \(allowed.joined(separator: " or ")), got "))
     },
-    Keyword(name: "enum") { _, value, rules, place, _ in
-      let options = rules["enum"]?.arrayValue ?? []
-      guard !options.contains(where: value.equalsInSchema) else { return nil }
+    Keyword(name: "enum") { value, _, _ in
+      let options = value.arrayValue ?? []
       let listed = options.map(\.jsonString).joined(separator: ", ")
-      return SchemaViolation(place, "enum", "must be one of \(listed), got \(value.jsonString)")
+      return .kind(.oneOfValues(options, expected: "must be one of \(listed), got "))
     },
-    Keyword(name: "const") { _, value, rules, place, _ in
-      guard let constant = rules["const"], !constant.equalsInSchema(value) else { return nil }
-      return SchemaViolation(place, "const", "must be \(constant.jsonString)")
-    },
+    Keyword(name: "const") { value, _, _ in .kind(.value(value, expected: "must be \(value.jsonString)")) },
   ]
+}
 
-  private static func matches(_ value: JSONValue, type: String) -> Bool {
-    switch (type, value.plain) {
-    case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object): return true
-    case ("integer", .int), ("number", .int), ("number", .double): return true
-    case ("integer", .double(let number)): return number.rounded() == number
-    default: return false
+/// `type`, `enum` and `const`: what kind of value this is.
+enum KindCheck: Sendable {
+  case type(Types, expected: String)
+  case oneOfValues([JSONValue], expected: String)
+  case value(JSONValue, expected: String)
+
+  /// The JSON types `type` allows, as a set of bits.
+  struct Types: OptionSet, Sendable {
+    let rawValue: UInt8
+    static let null = Types(rawValue: 1 << 0)
+    static let boolean = Types(rawValue: 1 << 1)
+    static let string = Types(rawValue: 1 << 2)
+    static let array = Types(rawValue: 1 << 3)
+    static let object = Types(rawValue: 1 << 4)
+    static let integer = Types(rawValue: 1 << 5)
+    static let number = Types(rawValue: 1 << 6)
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// A type's name as a schema writes it; none for a name JSON Schema does not have.
+    init(named name: String) {
+      let names: [String: Types] = [
+        "null": .null, "boolean": .boolean, "string": .string, "array": .array, "object": .object,
+        "integer": .integer, "number": .number,
+      ]
+      self = names[name] ?? []
     }
-  }
 
-  // MARK: - Sizes and numbers
-
-  enum Side { case atLeast, atMost, above, below }
-
-  /// What the size keywords measure; nil for a value of another type.
-  private static let memberCount: @Sendable (JSONValue) -> Double? = { $0.objectValue.map { Double($0.count) } }
-  private static let itemCount: @Sendable (JSONValue) -> Double? = { $0.arrayValue.map { Double($0.count) } }
-  /// A string's length is its count of code points, as JSON Schema counts it.
-  private static let length: @Sendable (JSONValue) -> Double? = {
-    $0.stringValue.map { Double($0.unicodeScalars.count) }
-  }
-
-  /// A keyword that bounds a size or a number: `measure` reads it off the value (nil: the keyword
-  /// does not apply to that type); a measure on the wrong `side` of the schema's limit is a
-  /// violation, worded by `message` from the limit as written and the measure.
-  static func bound(
-    _ name: String, _ side: Side, _ measure: @escaping @Sendable (JSONValue) -> Double?,
-    message: @escaping @Sendable (_ limit: String, _ measured: Double) -> String
-  ) -> Keyword {
-    Keyword(name: name) { _, value, rules, place, _ in
-      guard let measured = measure(value), let limit = rules[name], let bound = limit.doubleValue else { return nil }
-      let broken =
-        switch side {
-        case .atLeast: measured < bound
-        case .atMost: measured > bound
-        case .above: measured <= bound
-        case .below: measured >= bound
-        }
-      return broken ? SchemaViolation(place, name, message(limit.jsonString, measured)) : nil
-    }
-  }
-
-  private static let sizeKeywords: [Keyword] = [
-    bound("minProperties", .atLeast, memberCount) { limit, _ in "needs at least \(limit) member(s)" },
-    bound("maxProperties", .atMost, memberCount) { limit, measured in
-      "at most \(limit) member(s), got \(Int(measured))"
-    },
-    bound("minItems", .atLeast, itemCount) { limit, _ in "needs at least \(limit) item(s)" },
-    bound("maxItems", .atMost, itemCount) { "at most \($0) item(s), got \(Int($1))" },
-    bound("minimum", .atLeast, \.doubleValue) { limit, _ in "must be at least \(limit)" },
-    bound("maximum", .atMost, \.doubleValue) { limit, _ in "must be at most \(limit)" },
-    bound("exclusiveMinimum", .above, \.doubleValue) { limit, _ in "must be more than \(limit)" },
-    bound("exclusiveMaximum", .below, \.doubleValue) { limit, _ in "must be less than \(limit)" },
-    Keyword(name: "multipleOf") { _, value, rules, place, _ in
-      guard let divisor = rules["multipleOf"], isMultiple(value, of: divisor) == false else { return nil }
-      return SchemaViolation(place, "multipleOf", "must be a multiple of \(divisor.jsonString)")
-    },
-    bound("minLength", .atLeast, length) { limit, _ in "needs at least \(limit) character(s)" },
-    bound("maxLength", .atMost, length) { limit, _ in "at most \(limit) character(s)" },
-    Keyword(name: "pattern") { _, value, rules, place, _ in
-      guard case .string(let text) = value.plain, let source = rules["pattern"]?.stringValue else { return nil }
-      guard let pattern = Pattern.compiled(source) else {
-        return SchemaViolation(place, "pattern", "the schema's pattern \(source) cannot be read")
+    /// An integer is a number, and a double with no fraction is an integer.
+    func admit(_ value: JSONValue) -> Bool {
+      switch value.plain {
+      case .null: contains(.null)
+      case .bool: contains(.boolean)
+      case .string: contains(.string)
+      case .array: contains(.array)
+      case .object: contains(.object)
+      case .int: !isDisjoint(with: [.integer, .number])
+      case .double(let number): contains(.number) || (contains(.integer) && number.rounded() == number)
+      case .prebuilt: false
       }
-      return pattern.matches(text) ? nil : SchemaViolation(place, "pattern", "must match \(source)")
-    },
-  ]
-
-  /// Nil when `value` is not a number; integers divide exactly, others when the quotient is a
-  /// whole (finite) number.
-  private static func isMultiple(_ value: JSONValue, of divisor: JSONValue) -> Bool? {
-    if case .int(let number) = value.plain, case .int(let step) = divisor.plain, step != 0 {
-      return number % step == 0
     }
-    guard let number = value.doubleValue, let step = divisor.doubleValue, step != 0 else { return nil }
-    let quotient = number / step
-    return quotient.isFinite && quotient.rounded() == quotient
+  }
+
+  func failure(of value: JSONValue, at place: SchemaPlace) -> SchemaFailure? {
+    switch self {
+    case .type(let types, let expected):
+      types.admit(value) ? nil : SchemaFailure(place, "type", .typeName(expected, of: value))
+    case .oneOfValues(let options, let expected):
+      options.contains(where: value.equalsInSchema) ? nil : SchemaFailure(place, "enum", .json(expected, of: value))
+    case .value(let constant, let expected):
+      constant.equalsInSchema(value) ? nil : SchemaFailure(place, "const", .text(expected))
+    }
   }
 }

@@ -4,14 +4,19 @@ import JSON
 /// (`payload.buttons[2].title`) and the JSON pointer tools map to a file position.
 ///
 /// A place is a step from its parent, and its path and pointer are spelled out only when asked
-/// for (a violation's): a conforming value, the common case, costs one small node per step.
+/// for (the reported violation's). The last step is kept in the place itself and becomes a node
+/// only when a place below it is made, so checking a leaf (most values are strings and numbers)
+/// allocates nothing.
 struct SchemaPlace: Sendable {
   private final class Node: Sendable {
     let parent: Node?
     let step: Step
-    init(_ parent: Node?, _ step: Step) {
+    /// The pointer's token count here.
+    let tokenCount: Int
+    init(_ parent: Node?, _ step: Step, tokenCount: Int) {
       self.parent = parent
       self.step = step
+      self.tokenCount = tokenCount
     }
   }
 
@@ -19,21 +24,42 @@ struct SchemaPlace: Sendable {
     case root(path: String, pointer: JSONPointer)
     case member(String)
     case item(Int)
+
+    var isEmptyMember: Bool {
+      if case .member(let key) = self { return key.isEmpty }
+      return false
+    }
   }
 
   private let node: Node
+  private let last: Step?
 
-  init(path: String, pointer: JSONPointer) { node = Node(nil, .root(path: path, pointer: pointer)) }
+  init(path: String, pointer: JSONPointer) {
+    node = Node(nil, .root(path: path, pointer: pointer), tokenCount: pointer.tokens.count)
+    last = nil
+  }
 
-  private init(_ node: Node) { self.node = node }
+  private init(_ node: Node, _ last: Step) {
+    self.node = node
+    self.last = last
+  }
 
-  func member(_ key: String) -> SchemaPlace { SchemaPlace(Node(node, .member(key))) }
+  func member(_ key: String) -> SchemaPlace { SchemaPlace(settled, .member(key)) }
 
-  func item(_ index: Int) -> SchemaPlace { SchemaPlace(Node(node, .item(index))) }
+  func item(_ index: Int) -> SchemaPlace { SchemaPlace(settled, .item(index)) }
+
+  /// This place as a node, for a step below it.
+  private var settled: Node {
+    guard let last else { return node }
+    return Node(node, last, tokenCount: node.tokenCount + 1)
+  }
+
+  /// How many tokens the pointer has: the deeper, the closer a failing variant got.
+  var tokenCount: Int { node.tokenCount + (last == nil ? 0 : 1) }
 
   /// The steps from the root, root first.
   private var steps: [Step] {
-    var steps: [Step] = []
+    var steps: [Step] = last.map { [$0] } ?? []
     var current: Node? = node
     while let at = current {
       steps.append(at.step)
@@ -65,10 +91,19 @@ struct SchemaPlace: Sendable {
     }
     return JSONPointer(tokens)
   }
-}
 
-extension SchemaViolation {
-  init(_ place: SchemaPlace, _ rule: String, _ message: String) {
-    self.init(path: place.path, rule: rule, message: message, pointer: place.pointer)
+  /// Whether this place, `ancestor` or below it, spells the same `path` as `ancestor`, without
+  /// spelling either: a step lengthens a path unless it is a member named "" below an empty path.
+  func spellsSamePath(as ancestor: SchemaPlace) -> Bool {
+    let below = tokenCount - ancestor.tokenCount
+    guard below > 0 else { return true }
+    return steps.suffix(below).allSatisfy(\.isEmptyMember) && ancestor.spellsEmptyPath
+  }
+
+  private var spellsEmptyPath: Bool {
+    steps.allSatisfy { step in
+      if case .root(let path, _) = step { return path.isEmpty }
+      return step.isEmptyMember
+    }
   }
 }

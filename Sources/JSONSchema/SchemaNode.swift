@@ -1,0 +1,59 @@
+import JSON
+
+/// A schema compiled once (`SchemaCompiler`): what its keywords check, read out of its JSON, in the
+/// order of the keyword table, so checking a value reads no keyword names and rebuilds no lists.
+final class SchemaNode: Sendable {
+  enum Body: Sendable {
+    /// `true`, `{}`, or a value that is not a schema object: every value conforms.
+    case anything
+    /// `false`.
+    case nothing
+    /// A schema object: its `$ref` first, then its keywords in the table's order.
+    case checks([Check])
+  }
+
+  let body: Body
+
+  init(_ body: Body) { self.body = body }
+
+  static let anything = SchemaNode(.anything)
+  static let nothing = SchemaNode(.nothing)
+
+  /// The first way `value`, at `place`, breaks this schema, or nil when it conforms. `depth` counts
+  /// the schemas entered, `$ref`s included, up to `maxDepth`.
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    guard depth < Self.maxDepth else { return SchemaFailure(place, "depth", .text("nested too deeply to check")) }
+    switch body {
+    case .anything: return nil
+    case .nothing: return SchemaFailure(place, "false", .text("no value is allowed here"))
+    case .checks(let checks):
+      for check in checks {
+        if let found = check.failure(of: value, at: place, depth: depth, compiler) { return found }
+      }
+      return nil
+    }
+  }
+
+  static let maxDepth = 64
+}
+
+/// One keyword of a schema object, compiled; the kinds of check live beside the keywords that make them.
+enum Check: Sendable {
+  case reference(ReferenceSlot.Handle)
+  case kind(KindCheck)
+  case members(MemberCheck)
+  case items(ItemCheck)
+  case size(SizeCheck)
+  case combinator(Combinator)
+
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    switch self {
+    case .reference(let handle): handle.slot.failure(of: value, at: place, depth: depth, compiler)
+    case .kind(let check): check.failure(of: value, at: place)
+    case .members(let check): check.failure(of: value, at: place, depth: depth, compiler)
+    case .items(let check): check.failure(of: value, at: place, depth: depth, compiler)
+    case .size(let check): check.failure(of: value, at: place)
+    case .combinator(let check): check.failure(of: value, at: place, depth: depth, compiler)
+    }
+  }
+}
