@@ -6,7 +6,10 @@ import Synchronization
 ///
 /// A schema's patterns are few and checked often, so each is compiled on first use and kept
 /// (`compiled(_:)`); a pattern that cannot be read is remembered as such too.
-struct Pattern: @unchecked Sendable {
+///
+/// A class: a compiled schema holds its patterns among its checks, and a `Regex` held inline (its
+/// layout is not known when this module is compiled) would make every copy of a check a slow one.
+final class Pattern: @unchecked Sendable {
   /// Why a pattern could not be read.
   struct Invalid: Error {}
 
@@ -21,9 +24,25 @@ struct Pattern: @unchecked Sendable {
     }
   }
 
+  /// What `matches` answered for short ASCII texts: a schema's patterns mostly meet the same few
+  /// names and codes (language tags, display types), and a lookup costs a fraction of a match.
+  /// ASCII only, because `String` keys compare by canonical equivalence, under which a non-ASCII
+  /// text (the Kelvin sign) can equal an ASCII one the pattern treats differently.
+  private let answers = Mutex<[String: Bool]>([:])
+  private static let answersLimit = 1024
+  private static let answerableLength = 64
+
   /// True when the pattern matches somewhere in `text`.
   func matches(_ text: String) -> Bool {
-    (try? regex.firstMatch(in: text)) != nil
+    let answerable = text.utf8.count <= Self.answerableLength && text.utf8.allSatisfy { $0 < 0x80 }
+    if answerable, let known = answers.withLock({ $0[text] }) { return known }
+    let found = (try? regex.firstMatch(in: text)) != nil
+    if answerable {
+      answers.withLock { answers in
+        if answers.count < Self.answersLimit { answers[text] = found }
+      }
+    }
+    return found
   }
 
   private static let cache = Mutex<[String: Pattern?]>([:])
