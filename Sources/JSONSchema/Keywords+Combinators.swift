@@ -5,82 +5,120 @@ extension SchemaValidator {
   static let combinators: [Keyword] = [
     Keyword(name: "allOf") { value, _, compiler in
       guard let schemas = value.arrayValue, !schemas.isEmpty else { return nil }
-      return .combinator(.allOf(schemas.map(compiler.node(for:))))
+      return AllOfCheck(schemas.map(compiler.node(for:)))
     },
     // The first shape that fits ends the search; an empty list allows anything.
     Keyword(name: "anyOf") { value, _, compiler in
       guard let options = value.arrayValue, !options.isEmpty else { return nil }
-      return .combinator(.anyOf(options.map(compiler.node(for:))))
+      return AnyOfCheck(options.map(compiler.node(for:)))
     },
     // An empty list (or not a list) allows nothing: no option matches.
     Keyword(name: "oneOf") { value, _, compiler in
-      .combinator(.oneOf((value.arrayValue ?? []).map(compiler.node(for:))))
+      OneOfCheck((value.arrayValue ?? []).map(compiler.node(for:)))
     },
-    Keyword(name: "not") { value, _, compiler in .combinator(.not(compiler.node(for: value))) },
+    Keyword(name: "not") { value, _, compiler in NotCheck(compiler.node(for: value)) },
     // `then` applies when `if` holds, `else` when it does not; either alone does nothing.
     Keyword(name: "if") { value, rules, compiler in
-      .combinator(
-        .conditional(
-          compiler.node(for: value), then: rules["then"].map(compiler.node(for:)),
-          else: rules["else"].map(compiler.node(for:))))
+      IfCheck(
+        compiler.node(for: value), then: rules["then"].map(compiler.node(for:)),
+        else: rules["else"].map(compiler.node(for:)))
     },
   ]
 }
 
-/// What the combinators check; each option is tried at the same place, one level deeper.
-enum Combinator: Sendable {
-  case allOf([SchemaNode])
-  case anyOf([SchemaNode])
-  case oneOf([SchemaNode])
-  case not(SchemaNode)
-  case conditional(SchemaNode, then: SchemaNode?, else: SchemaNode?)
+// Each combinator tries its schemas on the same value at the same place, one level deeper.
+
+/// `allOf`.
+final class AllOfCheck: SchemaCheck {
+  let nodes: [SchemaNode]
+
+  init(_ nodes: [SchemaNode]) { self.nodes = nodes }
 
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    switch self {
-    case .allOf(let nodes):
-      for node in nodes {
-        if let found = node.failure(of: value, at: place, depth: depth + 1, compiler) { return found }
-      }
-      return nil
-    case .anyOf(let options):
-      var closest: SchemaFailure?
-      for option in options {
-        guard let failure = option.failure(of: value, at: place, depth: depth + 1, compiler) else { return nil }
-        closest = Self.closer(closest, failure)
-      }
-      return Self.reported(closest, at: place, "anyOf")
-    case .oneOf(let options):
-      var matched = false
-      var closest: SchemaFailure?
-      for option in options {
-        if let failure = option.failure(of: value, at: place, depth: depth + 1, compiler) {
-          closest = Self.closer(closest, failure)
-        } else if matched {
-          return SchemaFailure(place, "oneOf", .text("matches more than one of the allowed shapes"))
-        } else {
-          matched = true
-        }
-      }
-      return matched ? nil : Self.reported(closest, at: place, "oneOf")
-    case .not(let node):
-      guard node.failure(of: value, at: place, depth: depth + 1, compiler) == nil else { return nil }
-      return SchemaFailure(place, "not", .text("this value is not allowed here"))
-    case .conditional(let condition, let then, let otherwise):
-      let holds = condition.failure(of: value, at: place, depth: depth + 1, compiler) == nil
-      return (holds ? then : otherwise)?.failure(of: value, at: place, depth: depth + 1, compiler)
+    for node in nodes {
+      if let found = node.failure(of: value, at: place, depth: depth + 1, compiler) { return found }
     }
+    return nil
+  }
+}
+
+/// `anyOf`.
+final class AnyOfCheck: SchemaCheck {
+  let options: [SchemaNode]
+
+  init(_ options: [SchemaNode]) { self.options = options }
+
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    var closest: SchemaFailure?
+    for option in options {
+      guard let failure = option.failure(of: value, at: place, depth: depth + 1, compiler) else { return nil }
+      closest = closer(closest, failure)
+    }
+    return reported(closest, at: place, "anyOf")
+  }
+}
+
+/// `oneOf`.
+final class OneOfCheck: SchemaCheck {
+  let options: [SchemaNode]
+
+  init(_ options: [SchemaNode]) { self.options = options }
+
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    var matched = false
+    var closest: SchemaFailure?
+    for option in options {
+      if let failure = option.failure(of: value, at: place, depth: depth + 1, compiler) {
+        closest = closer(closest, failure)
+      } else if matched {
+        return SchemaFailure(place, "oneOf", .text("matches more than one of the allowed shapes"))
+      } else {
+        matched = true
+      }
+    }
+    return matched ? nil : reported(closest, at: place, "oneOf")
+  }
+}
+
+/// `not`.
+final class NotCheck: SchemaCheck {
+  let node: SchemaNode
+
+  init(_ node: SchemaNode) { self.node = node }
+
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    guard node.failure(of: value, at: place, depth: depth + 1, compiler) == nil else { return nil }
+    return SchemaFailure(place, "not", .text("this value is not allowed here"))
+  }
+}
+
+/// `if`, with `then` and `else`.
+final class IfCheck: SchemaCheck {
+  let condition: SchemaNode
+  let then: SchemaNode?
+  let otherwise: SchemaNode?
+
+  init(_ condition: SchemaNode, then: SchemaNode?, else otherwise: SchemaNode?) {
+    self.condition = condition
+    self.then = then
+    self.otherwise = otherwise
   }
 
-  /// The closer of two failing options; of equals, the earlier.
-  private static func closer(_ earlier: SchemaFailure?, _ later: SchemaFailure) -> SchemaFailure {
-    guard let earlier, earlier.closeness >= later.closeness else { return later }
-    return earlier
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    let holds = condition.failure(of: value, at: place, depth: depth + 1, compiler) == nil
+    return (holds ? then : otherwise)?.failure(of: value, at: place, depth: depth + 1, compiler)
   }
+}
 
-  /// When no option fits: the variant that got deepest before failing is the one the host most
-  /// likely meant; one that failed at this very place says nothing more than the combinator.
-  private static func reported(_ closest: SchemaFailure?, at place: SchemaPlace, _ rule: String) -> SchemaFailure {
-    if let closest, !closest.place.spellsSamePath(as: place) { return closest }
-    return SchemaFailure(place, rule, .text("matches none of the allowed shapes"))
-  }
+/// The closer of two failing options; of equals, the earlier.
+private func closer(_ earlier: SchemaFailure?, _ later: SchemaFailure) -> SchemaFailure {
+  guard let earlier, earlier.closeness >= later.closeness else { return later }
+  return earlier
+}
+
+/// When no option fits: the variant that got deepest before failing is the one the host most
+/// likely meant; one that failed at this very place says nothing more than the combinator.
+private func reported(_ closest: SchemaFailure?, at place: SchemaPlace, _ rule: String) -> SchemaFailure {
+  if let closest, !closest.place.spellsSamePath(as: place) { return closest }
+  return SchemaFailure(place, rule, .text("matches none of the allowed shapes"))
 }

@@ -5,7 +5,7 @@ extension SchemaValidator {
   static let objectKeywords: [Keyword] = [
     Keyword(name: "required") { value, _, _ in
       let names = (value.arrayValue ?? []).compactMap(\.stringValue)
-      return names.isEmpty ? nil : .members(.required(names))
+      return names.isEmpty ? nil : RequiredCheck(names)
     },
     Keyword(name: "properties") { value, _, compiler in
       guard let properties = value.objectValue else { return nil }
@@ -14,7 +14,7 @@ extension SchemaValidator {
       for key in properties.keys where nodes[key] == nil {
         if let schema = properties[key] { nodes[key] = compiler.node(for: schema) }
       }
-      return .members(.properties(nodes))
+      return PropertiesCheck(nodes)
     },
     Keyword(name: "patternProperties") { value, _, compiler in
       guard let patterns = value.objectValue else { return nil }
@@ -22,111 +22,177 @@ extension SchemaValidator {
       let compiled = patterns.members.compactMap { entry in
         Pattern.compiled(entry.key).map { ($0, compiler.node(for: entry.value)) }
       }
-      return .members(.patternProperties(compiled))
+      return PatternPropertiesCheck(compiled)
     },
     Keyword(name: "additionalProperties") { value, rules, compiler in
       let named = Set(rules["properties"]?.objectValue?.keys ?? [])
       let patterns = (rules["patternProperties"]?.objectValue?.keys ?? []).compactMap(Pattern.compiled)
       let schema = value.plain == .bool(false) ? nil : compiler.node(for: value)
-      return .members(.additionalProperties(MemberCheck.Additional(named: named, patterns: patterns, schema: schema)))
+      return AdditionalPropertiesCheck(named: named, patterns: patterns, schema: schema)
     },
   ]
 
   /// The keywords about which members an object has.
   static let memberNameKeywords: [Keyword] = [
-    Keyword(name: "propertyNames") { value, _, compiler in .members(.propertyNames(compiler.node(for: value))) },
+    Keyword(name: "propertyNames") { value, _, compiler in PropertyNamesCheck(compiler.node(for: value)) },
     Keyword(name: "dependentRequired") { value, _, _ in
       guard let dependencies = value.objectValue else { return nil }
-      return .members(
-        .dependentRequired(
-          dependencies.members.map { dependency in
-            MemberCheck.Dependency(
-              member: dependency.key, names: (dependency.value.arrayValue ?? []).compactMap(\.stringValue),
-              message: "required when \(dependency.key) is present")
-          }))
+      return DependentRequiredCheck(
+        dependencies.members.map { dependency in
+          DependentRequiredCheck.Dependency(
+            member: dependency.key, names: (dependency.value.arrayValue ?? []).compactMap(\.stringValue),
+            message: "required when \(dependency.key) is present")
+        })
     },
     Keyword(name: "dependentSchemas") { value, _, compiler in
       guard let dependencies = value.objectValue else { return nil }
-      return .members(.dependentSchemas(dependencies.members.map { ($0.key, compiler.node(for: $0.value)) }))
+      return DependentSchemasCheck(dependencies.members.map { ($0.key, compiler.node(for: $0.value)) })
     },
   ]
 }
 
-/// What the object keywords check, each over the value's members in their order.
-enum MemberCheck: Sendable {
-  case required([String])
-  case properties([String: SchemaNode])
-  case patternProperties([(Pattern, SchemaNode)])
-  case additionalProperties(Additional)
-  case propertyNames(SchemaNode)
-  case dependentRequired([Dependency])
-  case dependentSchemas([(String, SchemaNode)])
+/// `required`.
+final class RequiredCheck: SchemaCheck {
+  let names: [String]
 
-  /// `additionalProperties`: a member neither `properties` names nor a `patternProperties` pattern
-  /// matches is refused (`false`, nil here) or checked against `schema`.
-  struct Additional: Sendable {
-    let named: Set<String>
-    let patterns: [Pattern]
-    let schema: SchemaNode?
+  init(_ names: [String]) { self.names = names }
 
-    func covers(_ key: String) -> Bool { named.contains(key) || patterns.contains { $0.matches(key) } }
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    guard case .object(let object) = value.plain else { return nil }
+    for name in names where object[name] == nil {
+      return SchemaFailure(place.member(name), "required", .text("required"))
+    }
+    return nil
+  }
+}
+
+/// `properties`: each member the schema names, in the value's order, against its schema.
+final class PropertiesCheck: SchemaCheck {
+  let names: [String]
+  let nodes: [SchemaNode]
+  /// Names by position, for a schema naming more than a few: as for `JSONObject`, a short list is
+  /// searched faster than a name is hashed.
+  private let positions: [String: Int]?
+
+  init(_ nodes: [String: SchemaNode]) {
+    names = Array(nodes.keys)
+    self.nodes = names.compactMap { nodes[$0] }
+    positions = names.count > 16 ? Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) }) : nil
   }
 
-  /// `dependentRequired`: when `member` is present, so must `names` be.
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    guard case .object(let object) = value.plain else { return nil }
+    for member in object.members {
+      guard let position = positions.map({ $0[member.key] }) ?? names.firstIndex(of: member.key) else { continue }
+      if let found = nodes[position].failure(
+        of: member.value, at: place.member(member.key), depth: depth + 1, compiler)
+      {
+        return found
+      }
+    }
+    return nil
+  }
+}
+
+/// `patternProperties`: each member against the schema of every pattern its name matches.
+final class PatternPropertiesCheck: SchemaCheck {
+  let patterns: [(Pattern, SchemaNode)]
+
+  init(_ patterns: [(Pattern, SchemaNode)]) { self.patterns = patterns }
+
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    guard case .object(let object) = value.plain else { return nil }
+    for member in object.members {
+      for (pattern, node) in patterns where pattern.matches(member.key) {
+        if let found = node.failure(of: member.value, at: place.member(member.key), depth: depth + 1, compiler) {
+          return found
+        }
+      }
+    }
+    return nil
+  }
+}
+
+/// `additionalProperties`: a member neither `properties` names nor a `patternProperties` pattern
+/// matches is refused (`false`: no schema) or checked against `schema`.
+final class AdditionalPropertiesCheck: SchemaCheck {
+  let named: Set<String>
+  let patterns: [Pattern]
+  let schema: SchemaNode?
+
+  init(named: Set<String>, patterns: [Pattern], schema: SchemaNode?) {
+    self.named = named
+    self.patterns = patterns
+    self.schema = schema
+  }
+
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    guard case .object(let object) = value.plain else { return nil }
+    for member in object.members where !covers(member.key) {
+      guard let schema else {
+        return SchemaFailure(place.member(member.key), "additionalProperties", .unknownMember(member.key))
+      }
+      if let found = schema.failure(of: member.value, at: place.member(member.key), depth: depth + 1, compiler) {
+        return found
+      }
+    }
+    return nil
+  }
+
+  private func covers(_ key: String) -> Bool { named.contains(key) || patterns.contains { $0.matches(key) } }
+}
+
+/// `propertyNames`: each member's name, as a string, against the schema.
+final class PropertyNamesCheck: SchemaCheck {
+  let node: SchemaNode
+
+  init(_ node: SchemaNode) { self.node = node }
+
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    guard case .object(let object) = value.plain else { return nil }
+    for member in object.members {
+      let name = place.member(member.key)
+      if let found = node.failure(of: .string(member.key), at: name, depth: depth + 1, compiler) {
+        return SchemaFailure(name, "propertyNames", .memberName(found))
+      }
+    }
+    return nil
+  }
+}
+
+/// `dependentRequired`: when a member is present, so must others be.
+final class DependentRequiredCheck: SchemaCheck {
   struct Dependency: Sendable {
     let member: String
     let names: [String]
     let message: String
   }
 
+  let dependencies: [Dependency]
+
+  init(_ dependencies: [Dependency]) { self.dependencies = dependencies }
+
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
     guard case .object(let object) = value.plain else { return nil }
-    switch self {
-    case .required(let names):
-      for name in names where object[name] == nil {
-        return SchemaFailure(place.member(name), "required", .text("required"))
+    for dependency in dependencies where object[dependency.member] != nil {
+      for name in dependency.names where object[name] == nil {
+        return SchemaFailure(place.member(name), "dependentRequired", .text(dependency.message))
       }
-    case .properties(let nodes):
-      for member in object.members {
-        guard let node = nodes[member.key] else { continue }
-        if let found = node.failure(of: member.value, at: place.member(member.key), depth: depth + 1, compiler) {
-          return found
-        }
-      }
-    case .patternProperties(let patterns):
-      for member in object.members {
-        for (pattern, node) in patterns where pattern.matches(member.key) {
-          if let found = node.failure(of: member.value, at: place.member(member.key), depth: depth + 1, compiler) {
-            return found
-          }
-        }
-      }
-    case .additionalProperties(let additional):
-      for member in object.members where !additional.covers(member.key) {
-        guard let node = additional.schema else {
-          return SchemaFailure(place.member(member.key), "additionalProperties", .unknownMember(member.key))
-        }
-        if let found = node.failure(of: member.value, at: place.member(member.key), depth: depth + 1, compiler) {
-          return found
-        }
-      }
-    case .propertyNames(let node):
-      for member in object.members {
-        let name = place.member(member.key)
-        if let found = node.failure(of: .string(member.key), at: name, depth: depth + 1, compiler) {
-          return SchemaFailure(name, "propertyNames", .memberName(found))
-        }
-      }
-    case .dependentRequired(let dependencies):
-      for dependency in dependencies where object[dependency.member] != nil {
-        for name in dependency.names where object[name] == nil {
-          return SchemaFailure(place.member(name), "dependentRequired", .text(dependency.message))
-        }
-      }
-    case .dependentSchemas(let dependencies):
-      for (member, node) in dependencies where object[member] != nil {
-        if let found = node.failure(of: value, at: place, depth: depth + 1, compiler) { return found }
-      }
+    }
+    return nil
+  }
+}
+
+/// `dependentSchemas`: when a member is present, the whole value against a schema.
+final class DependentSchemasCheck: SchemaCheck {
+  let dependencies: [(String, SchemaNode)]
+
+  init(_ dependencies: [(String, SchemaNode)]) { self.dependencies = dependencies }
+
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    guard case .object(let object) = value.plain else { return nil }
+    for (member, node) in dependencies where object[member] != nil {
+      if let found = node.failure(of: value, at: place, depth: depth + 1, compiler) { return found }
     }
     return nil
   }

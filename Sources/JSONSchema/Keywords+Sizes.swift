@@ -11,42 +11,36 @@ extension SchemaValidator {
     bound("exclusiveMinimum", .above, .number) { "must be more than \($0)" },
     bound("exclusiveMaximum", .below, .number) { "must be less than \($0)" },
     Keyword(name: "multipleOf") { value, _, _ in
-      .size(.multipleOf(value, expected: "must be a multiple of \(value.jsonString)"))
+      MultipleOfCheck(value, expected: "must be a multiple of \(value.jsonString)")
     },
     bound("minLength", .atLeast, .length) { "needs at least \($0) character(s)" },
     bound("maxLength", .atMost, .length) { "at most \($0) character(s)" },
     Keyword(name: "pattern") { value, _, _ in
       guard let source = value.stringValue else { return nil }
       guard let pattern = Pattern.compiled(source) else {
-        return .size(.unreadablePattern(message: "the schema's pattern \(source) cannot be read"))
+        return PatternCheck(nil, message: "the schema's pattern \(source) cannot be read")
       }
-      return .size(.pattern(pattern, expected: "must match \(source)"))
+      return PatternCheck(pattern, message: "must match \(source)")
     },
   ]
 
   /// A keyword that bounds a size or a number: a measure on the wrong `side` of the schema's limit
   /// is a violation, worded by `message` from the limit as written, then the measure when it `saysMeasure`.
   private static func bound(
-    _ name: String, _ side: SizeCheck.Side, _ measure: SizeCheck.Measure, saysMeasure: Bool = false,
+    _ name: String, _ side: BoundCheck.Side, _ measure: BoundCheck.Measure, saysMeasure: Bool = false,
     message: @escaping @Sendable (_ limit: String) -> String
   ) -> Keyword {
     Keyword(name: name) { value, _, _ in
       guard let limit = value.doubleValue else { return nil }
-      let bound = SizeCheck.Bound(
+      return BoundCheck(
         rule: name, side: side, measure: measure, limit: limit, message: message(value.jsonString),
         saysMeasure: saysMeasure)
-      return .size(.bound(bound))
     }
   }
 }
 
-/// The sizes and numbers: the bounds, `multipleOf` and `pattern`.
-enum SizeCheck: Sendable {
-  case bound(Bound)
-  case multipleOf(JSONValue, expected: String)
-  case pattern(Pattern, expected: String)
-  case unreadablePattern(message: String)
-
+/// A bound on a size or a number (`minItems`, `maximum`, `maxLength`, ...).
+final class BoundCheck: SchemaCheck {
   enum Side: Sendable { case atLeast, atMost, above, below }
 
   /// What a bound measures; a value of another type has no measure, and the bound does not apply.
@@ -67,51 +61,74 @@ enum SizeCheck: Sendable {
     }
   }
 
-  struct Bound: Sendable {
-    let rule: String
-    let side: Side
-    let measure: Measure
-    let limit: Double
-    let message: String
-    let saysMeasure: Bool
+  let rule: String
+  let side: Side
+  let measure: Measure
+  let limit: Double
+  let message: String
+  let saysMeasure: Bool
 
-    func failure(of value: JSONValue, at place: SchemaPlace) -> SchemaFailure? {
-      guard let measured = measure.of(value) else { return nil }
-      let broken =
-        switch side {
-        case .atLeast: measured < limit
-        case .atMost: measured > limit
-        case .above: measured <= limit
-        case .below: measured >= limit
-        }
-      guard broken else { return nil }
-      return SchemaFailure(place, rule, saysMeasure ? .count(message, Int(measured)) : .text(message))
-    }
+  init(rule: String, side: Side, measure: Measure, limit: Double, message: String, saysMeasure: Bool) {
+    self.rule = rule
+    self.side = side
+    self.measure = measure
+    self.limit = limit
+    self.message = message
+    self.saysMeasure = saysMeasure
   }
 
-  func failure(of value: JSONValue, at place: SchemaPlace) -> SchemaFailure? {
-    switch self {
-    case .bound(let bound):
-      return bound.failure(of: value, at: place)
-    case .multipleOf(let divisor, let expected):
-      return Self.isMultiple(value, of: divisor) == false ? SchemaFailure(place, "multipleOf", .text(expected)) : nil
-    case .pattern(let pattern, let expected):
-      guard case .string(let text) = value.plain else { return nil }
-      return pattern.matches(text) ? nil : SchemaFailure(place, "pattern", .text(expected))
-    case .unreadablePattern(let message):
-      guard case .string = value.plain else { return nil }
-      return SchemaFailure(place, "pattern", .text(message))
-    }
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    guard let measured = measure.of(value) else { return nil }
+    let broken =
+      switch side {
+      case .atLeast: measured < limit
+      case .atMost: measured > limit
+      case .above: measured <= limit
+      case .below: measured >= limit
+      }
+    guard broken else { return nil }
+    return SchemaFailure(place, rule, saysMeasure ? .count(message, Int(measured)) : .text(message))
+  }
+}
+
+/// `multipleOf`.
+final class MultipleOfCheck: SchemaCheck {
+  let divisor: JSONValue
+  let expected: String
+
+  init(_ divisor: JSONValue, expected: String) {
+    self.divisor = divisor
+    self.expected = expected
+  }
+
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    isMultiple(value) == false ? SchemaFailure(place, "multipleOf", .text(expected)) : nil
   }
 
   /// Nil when `value` is not a number; integers divide exactly, others when the quotient is a
   /// whole (finite) number.
-  private static func isMultiple(_ value: JSONValue, of divisor: JSONValue) -> Bool? {
+  private func isMultiple(_ value: JSONValue) -> Bool? {
     if case .int(let number) = value.plain, case .int(let step) = divisor.plain, step != 0 {
       return number % step == 0
     }
     guard let number = value.doubleValue, let step = divisor.doubleValue, step != 0 else { return nil }
     let quotient = number / step
     return quotient.isFinite && quotient.rounded() == quotient
+  }
+}
+
+/// `pattern`, on strings; a pattern that cannot be read (nil) refuses every string, saying so.
+final class PatternCheck: SchemaCheck {
+  let pattern: Pattern?
+  let message: String
+
+  init(_ pattern: Pattern?, message: String) {
+    self.pattern = pattern
+    self.message = message
+  }
+
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    guard case .string(let text) = value.plain, pattern?.matches(text) != true else { return nil }
+    return SchemaFailure(place, "pattern", .text(message))
   }
 }

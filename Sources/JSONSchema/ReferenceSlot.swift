@@ -19,13 +19,6 @@ final class ReferenceSlot: Sendable {
 
   init(_ reference: String) { self.reference = reference }
 
-  /// The slot as a compiled schema holds it. Unowned: a recursive target holds its own slot, and a
-  /// strong reference would keep the loop alive past its validator. The compiler owns every slot
-  /// and every check is run by the compiler it came from, so the slot outlives each use.
-  struct Handle: Sendable {
-    unowned(unsafe) let slot: ReferenceSlot
-  }
-
   /// `$ref` at `place`: the value against the target, one level deeper.
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
     let resolved = target.load() ?? target.storeIfNil(Target(compiler.target(of: reference)))
@@ -33,5 +26,18 @@ final class ReferenceSlot: Sendable {
       return SchemaFailure(place, "$ref", .text("the schema refers to \(reference), which is missing"))
     }
     return node.failure(of: value, at: place, depth: depth + 1, compiler)
+  }
+}
+
+/// `$ref` in a schema object. Its slot is unowned: a recursive target holds its own slot, and a
+/// strong reference would keep the loop alive past its validator. The compiler owns every slot and
+/// every check is run by the compiler it came from, so the slot outlives each use.
+final class ReferenceCheck: SchemaCheck {
+  unowned(unsafe) let slot: ReferenceSlot
+
+  init(_ slot: ReferenceSlot) { self.slot = slot }
+
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    slot.failure(of: value, at: place, depth: depth, compiler)
   }
 }

@@ -25,8 +25,8 @@ final class SchemaCompiler: Sendable {
     case .bool(true): return .anything
     case .bool(false): return .nothing
     case .object(let rules):
-      var checks: [Check] = []
-      if let reference = rules["$ref"]?.stringValue { checks.append(.reference(.init(slot: slot(for: reference)))) }
+      var checks: [any SchemaCheck] = []
+      if let reference = rules["$ref"]?.stringValue { checks.append(ReferenceCheck(slot(for: reference))) }
       for keyword in SchemaValidator.keywords {
         if let value = rules[keyword.name], let check = keyword.compile(value, rules, self) { checks.append(check) }
       }

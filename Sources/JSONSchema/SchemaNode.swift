@@ -9,7 +9,7 @@ final class SchemaNode: Sendable {
     /// `false`.
     case nothing
     /// A schema object: its `$ref` first, then its keywords in the table's order.
-    case checks([Check])
+    case checks([any SchemaCheck])
   }
 
   let body: Body
@@ -37,23 +37,8 @@ final class SchemaNode: Sendable {
   static let maxDepth = 64
 }
 
-/// One keyword of a schema object, compiled; the kinds of check live beside the keywords that make them.
-enum Check: Sendable {
-  case reference(ReferenceSlot.Handle)
-  case kind(KindCheck)
-  case members(MemberCheck)
-  case items(ItemCheck)
-  case size(SizeCheck)
-  case combinator(Combinator)
-
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    switch self {
-    case .reference(let handle): handle.slot.failure(of: value, at: place, depth: depth, compiler)
-    case .kind(let check): check.failure(of: value, at: place)
-    case .members(let check): check.failure(of: value, at: place, depth: depth, compiler)
-    case .items(let check): check.failure(of: value, at: place, depth: depth, compiler)
-    case .size(let check): check.failure(of: value, at: place)
-    case .combinator(let check): check.failure(of: value, at: place, depth: depth, compiler)
-    }
-  }
+/// One keyword of a schema object, compiled. Checks are objects (one class per keyword, beside the
+/// keyword in the table), so running a node's checks copies none of what they hold.
+protocol SchemaCheck: AnyObject, Sendable {
+  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure?
 }

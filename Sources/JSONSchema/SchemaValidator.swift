@@ -41,5 +41,5 @@ public struct SchemaValidator: Sendable {
 /// object it sits in (`items` reads `prefixItems`, `if` reads `then` and `else`); nil when it checks nothing.
 struct Keyword: Sendable {
   let name: String
-  let compile: @Sendable (_ value: JSONValue, _ rules: JSONObject, _ compiler: SchemaCompiler) -> Check?
+  let compile: @Sendable (_ value: JSONValue, _ rules: JSONObject, _ compiler: SchemaCompiler) -> (any SchemaCheck)?
 }
