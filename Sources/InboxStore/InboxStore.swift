@@ -72,11 +72,20 @@ public final class InboxStore: @unchecked Sendable {
   /// and `closed` makes no more.
   private let fileWatcher = Mutex<(watcher: FileWatcher?, closed: Bool)>((nil, false))
   private let fileQueue = DispatchQueue(label: "inbox-rpc.store-file")
+  /// The store file as the open checked it, kept open until the connections close. SQLite holds a
+  /// shared lock on the file while a connection has it open in WAL mode, which tells another
+  /// process's last connection, as it closes, that it is not the last, so it leaves the
+  /// write-ahead log in place; POSIX locks belong to the process, and closing any descriptor of
+  /// the file drops them all. Closed early, another SQLite client's close (the `sqlite3` shell, a
+  /// backup script) deleted the log under the running server, whose later commits then went to the
+  /// deleted file, unseen by every other process until it exited.
+  private let file: Int32?
 
   private init(
-    writer: Database, inMemory: Bool, durability: StoreDurability, path: String, storeID: String, origin: Int64,
+    file: Int32?, writer: Database, inMemory: Bool, durability: StoreDurability, path: String, storeID: String, origin: Int64,
     signals: SignalFile?, followed: SQLFlag, settings: [String: JSONValue]?, changeLogTail: Int64?
   ) {
+    self.file = file
     settingsAtOpen = Mutex(settings)
     changeLogTailAtOpen = changeLogTail
     self.followed = followed
@@ -109,9 +118,15 @@ public final class InboxStore: @unchecked Sendable {
   public static func open(_ options: Options) throws(StoreError) -> InboxStore {
     guard options.path != ":memory:" else { return try connect(options, file: nil, signals: nil) }
     let path = options.path
+    // Kept open until the store closes (`close`): see `file`.
     let fd = try StoreFile.prepare(path)
-    defer { Glibc.close(fd) }
-    let signals = try openSignals(path, warn: options.warn)
+    let signals: SignalFile
+    do {
+      signals = try openSignals(path, warn: options.warn)
+    } catch {
+      Glibc.close(fd)
+      throw error
+    }
     do {
       let late = {
         options.warn("another process has been opening \(path) for \(Self.openingWaitSeconds) s; opening it anyway")
@@ -121,6 +136,7 @@ public final class InboxStore: @unchecked Sendable {
       }
     } catch {
       signals.close()
+      Glibc.close(fd)
       throw error
     }
   }
@@ -186,7 +202,7 @@ public final class InboxStore: @unchecked Sendable {
       if !inMemory { try writer.transaction {} }
       let (tail, settings) = opening()
       let store = InboxStore(
-        writer: writer, inMemory: inMemory, durability: options.durability, path: path, storeID: storeID,
+        file: file, writer: writer, inMemory: inMemory, durability: options.durability, path: path, storeID: storeID,
         origin: origin, signals: signals, followed: followed, settings: settings, changeLogTail: tail)
       if unclean && !options.fullCheck {
         store.checker = try IntegrityCheck.startInBackground(path: path, health: store.health)
@@ -225,6 +241,7 @@ public final class InboxStore: @unchecked Sendable {
       return Result { () throws(StoreError) in try database.close() }
     }
     try closed.get()
+    if let file { Glibc.close(file) }
     signals?.close()
   }
 

@@ -213,6 +213,28 @@ def test_a_write_waiting_for_another_process_lock_holds_up_no_read_or_ping(store
     server.wait_exit()
 
 
+def test_another_sqlite_client_closing_leaves_the_running_servers_log_in_place(store_dir):
+    # SQLite holds a shared lock on the store file while a connection has it open in WAL mode, which
+    # tells another client's last connection, as it closes, that it is not the last. The server's
+    # open once closed a descriptor of the file after SQLite's connection opened, which drops every
+    # POSIX lock the process holds on it: the `sqlite3` shell or a backup script closing then
+    # deleted the log under the server, and its later commits went unseen by every other process.
+    path = os.path.join(store_dir, "inbox.sqlite")
+    server = open_server(path)
+    ingest(server, [backend_message(i) for i in range(3)])
+    for _ in range(2):
+        other = sqlite3.connect(path, isolation_level=None)
+        assert other.execute("SELECT count(*) FROM messages").fetchone() == (3,)
+        other.close()
+        assert os.path.exists(path + "-wal") and os.path.exists(path + "-shm")
+    assert server.call("message.dismiss", {"id": "m0001"})["result"] == {"dismissed": True}
+    fresh = sqlite3.connect(path)
+    assert dict(fresh.execute("SELECT id, status FROM messages"))["m0001"] == 4
+    fresh.close()
+    server.close_stdin()
+    assert server.wait_exit()[0] == 0
+
+
 def stored_statuses(path: str) -> dict[str, int]:
     """The statuses in the store file itself, read as it is on disk (no write-ahead log)."""
     with sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True) as database:
