@@ -19,6 +19,8 @@ public final class Inbox: Sendable {
   let options: InboxOptions
   let cache = CardCache()
   let passes: WalletPasses
+  /// Writes waiting for another process's write lock (`handingLockWaits`).
+  public let lockWaits = StoreLockWaits()
   private let attributesInForce: Mutex<Attributes>
 
   /// The settings key the attributes saved with the store live under.

@@ -143,6 +143,8 @@ public final class StoreFollower: Sendable {
   }
 
   private func wake(changed: (FeedChange) -> Void, log: (String) -> Void) {
+    // Another process committed: a write waiting for its lock may go.
+    inbox.lockWaits.ring()
     do {
       try report(changed)
     } catch {

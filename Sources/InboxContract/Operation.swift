@@ -61,7 +61,29 @@ public struct AnyOperation: Sendable {
     decode: @escaping @Sendable (JSONObject) throws -> any OperationParams,
     body: @escaping @Sendable (JSONObject, OperationContext) throws -> JSONValue
   ) {
-    self.init(name: name, execution: execution, decode: decode, body: .now(body))
+    let run = execution == .write ? Self.waitingOnTheLane(body) : body
+    self.init(name: name, execution: execution, decode: decode, body: .now(run))
+  }
+
+  /// A write as the write lane runs it: another process's write lock met before anything was
+  /// committed is waited for by the lane (`RetryLater`), not by a thread, and once the lane's
+  /// patience is out the write answers `busy`.
+  private static func waitingOnTheLane(
+    _ body: @escaping @Sendable (JSONObject, OperationContext) throws -> JSONValue
+  ) -> @Sendable (JSONObject, OperationContext) throws -> JSONValue {
+    { params, context in
+      guard context.lockPatience != .waitsHere else { return try body(params, context) }
+      do {
+        return try context.inbox.handingLockWaits { try body(params, context) }
+      } catch is LockedWrite {
+        guard context.lockPatience == .retries else {
+          throw StoreError(
+            kind: .busy, code: 5,
+            message: "another process held the store's write lock for \(Int(LockWaits.patience)) s")
+        }
+        throw RetryLater(patience: LockWaits.patience, wake: context.inbox.lockWaits.wake)
+      }
+    }
   }
 
   init(
@@ -133,10 +155,14 @@ public struct OperationContext: Sendable {
   public let warnings: WarningLog
   public let cancellation: CancellationToken
   public let logger: Logger
+  /// What a write that meets another process's lock does: the request's (`RequestContext`).
+  public let lockPatience: LockPatience
 
   public init(
-    inbox: Inbox, reporter: Reporter, warnings: WarningLog, cancellation: CancellationToken, logger: Logger
+    inbox: Inbox, reporter: Reporter, warnings: WarningLog, cancellation: CancellationToken, logger: Logger,
+    lockPatience: LockPatience = .waitsHere
   ) {
+    self.lockPatience = lockPatience
     self.inbox = inbox
     self.reporter = reporter
     self.warnings = warnings

@@ -72,6 +72,7 @@ struct Gateway: Sendable {
   func context(for request: RequestContext) -> OperationContext {
     OperationContext(
       inbox: inbox, reporter: relay.reporter(params: request.params, send: request.notify), warnings: warnings,
-      cancellation: request.cancellation, logger: request.logger)
+      cancellation: request.cancellation, logger: request.logger,
+      lockPatience: request.lockPatience)
   }
 }

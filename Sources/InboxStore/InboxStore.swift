@@ -14,8 +14,7 @@ import Synchronization
 /// Two connections: writes run on one, owned by the store's one writer (`StoreWriter`), each
 /// committed before the method returns, so a reply written after it reports a change that is
 /// already durable (docs/engine.md#local-state); reads run on the other, under a lock of their own, so a write
-/// waiting for another process's lock (up to the busy timeout, 5 s, then `StoreError.Kind.busy`)
-/// never holds up a read.
+/// waiting for another process's lock (`StoreWriter.LockWait`) never holds up a read.
 public final class InboxStore: @unchecked Sendable {
   /// Where and how to open the store.
   public struct Options: Sendable {
@@ -82,7 +81,8 @@ public final class InboxStore: @unchecked Sendable {
   private let file: Int32?
 
   private init(
-    file: Int32?, writer: Database, inMemory: Bool, durability: StoreDurability, path: String, storeID: String, origin: Int64,
+    file: Int32?, writer: Database, inMemory: Bool, durability: StoreDurability, path: String, storeID: String,
+    origin: Int64,
     signals: SignalFile?, followed: SQLFlag, settings: [String: JSONValue]?, changeLogTail: Int64?
   ) {
     self.file = file
@@ -99,9 +99,9 @@ public final class InboxStore: @unchecked Sendable {
     identity = inMemory ? nil : FileIdentity(path: path)
   }
 
-  /// Tells `observer` when a write starts (true) and stops (false) waiting for another process to
-  /// release the store, so requests ordered behind the write need not wait with it.
-  public func onLockWait(_ observer: @escaping @Sendable (Bool) -> Void) { writer.onLockWait(observer) }
+  /// How many writes this store has committed since it opened: a caller that runs a write again
+  /// when it met another process's lock checks none of its own committed meanwhile.
+  public var commitCount: Int { writer.commits }
 
   /// True when a write now would find the writer free: no other write holds or asks for it, and
   /// no check of an unclean start runs (a write would wait for its verdict).
@@ -253,7 +253,7 @@ public final class InboxStore: @unchecked Sendable {
     guard !health.isChecking else { return nil }
     try health.ensureReadable()
     return try writer.runIfFree { database -> T? in
-      guard try began(on: database, patient: false) else { return nil }
+      guard try began(on: database, wait: .skips) else { return nil }
       return try committing(body, on: database)
     } ?? nil
   }
@@ -299,23 +299,25 @@ public final class InboxStore: @unchecked Sendable {
 
   /// Runs a change in one IMMEDIATE transaction on the writer, after the writes before it; it has
   /// committed when this returns. Refused once the store is damaged or its file gone; waits for a
-  /// running check, and for another process's lock up to the busy timeout.
+  /// running check. Another process's lock is waited for up to the busy timeout, or, within
+  /// `LockWaits.$handedToCaller`, not at all: the write then throws `StoreError.lockHeld`.
   @discardableResult
   func write<T>(_ body: (Database) throws -> T) throws -> T {
-    try writer.run { database in
+    let wait: StoreWriter.LockWait = LockWaits.handedToCaller ? .handsToCaller : .blocks
+    return try writer.run { database in
       try health.ensureWritable()
-      // A patient write begins, or throws.
-      _ = try began(on: database, patient: true)
+      // A write that may wait begins, or throws.
+      _ = try began(on: database, wait: wait)
       return try committing(body, on: database)
     }
   }
 
-  /// Begins an IMMEDIATE transaction on the writer; false when not `patient` and another process
-  /// holds the store.
-  private func began(on database: Database, patient: Bool) throws -> Bool {
+  /// Begins an IMMEDIATE transaction on the writer; false when another process holds the store and
+  /// `wait` is `.skips`.
+  private func began(on database: Database, wait: StoreWriter.LockWait) throws -> Bool {
     try recordingFailure(on: database) {
       try verifyFile(on: database)
-      guard case .began = try writer.begin(patient: patient) else { return false }
+      guard case .began = try writer.begin(wait) else { return false }
       let present = signals?.othersPresent() ?? false
       followed.set(present)
       triggersAfterCommit = nil
@@ -338,6 +340,7 @@ public final class InboxStore: @unchecked Sendable {
         try database.flushTally()
         return result
       }
+      writer.committed()
       if let installed = triggersAfterCommit { triggersInstalled = installed }
       keepStartSettings(database)
       if followed.isOn { signals?.ring() }

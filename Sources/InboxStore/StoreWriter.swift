@@ -4,9 +4,7 @@ import Synchronization
 /// The store's one writer, as GRDB's `SerializedDatabase` is: a serial queue that owns the writing
 /// connection, so writes run one at a time, in the order they asked, each in one IMMEDIATE
 /// transaction. A write that finds another process holding the store's lock is an outcome of its
-/// own (`Begin.locked`): a patient write then says it waits (`onLockWait`) and lets SQLite's busy
-/// handler block this writer, and no other thread, up to the busy timeout; an opportunistic one
-/// (`writeIfFree`) is skipped.
+/// own (`Begin.locked`); what it does then is the caller's to say (`LockWait`).
 final class StoreWriter: @unchecked Sendable {
   /// How long a write waits for another process's lock before it fails `busy`.
   static let busyTimeoutMilliseconds: Int32 = 5_000
@@ -18,24 +16,35 @@ final class StoreWriter: @unchecked Sendable {
     case locked
   }
 
+  /// What a write does when another process holds the store's write lock.
+  enum LockWait {
+    /// Nothing: it is not made (`writeIfFree`, an expiry purge a read makes in passing).
+    case skips
+    /// Throws `StoreError.lockHeld` at once, having done nothing: its caller runs it again when the
+    /// lock may be free, holding no thread meanwhile (a request on the write lane).
+    case handsToCaller
+    /// SQLite's busy handler blocks this writer, and no other thread, up to the busy timeout (work
+    /// on a worker of its own: a sync's merge).
+    case blocks
+  }
+
   // Unchecked: `database` is used only on `turn`.
   let database: Database
   private let turn = DispatchQueue(label: "inbox-rpc.store-writer")
   /// Writes holding or asking for the turn: `writeIfFree` takes it only when there are none.
   private let occupied = Atomic<Int>(0)
-  private let lockWaitObserver = Mutex<(@Sendable (Bool) -> Void)?>(nil)
+  private let commitTally = Atomic<Int>(0)
 
   init(database: Database) { self.database = database }
-
-  /// Tells `observer` when a write starts and stops waiting for another process's lock, so work
-  /// ordered behind it can go ahead rather than wait too.
-  func onLockWait(_ observer: @escaping @Sendable (Bool) -> Void) {
-    lockWaitObserver.withLock { $0 = observer }
-  }
 
   /// True when no write holds or asks for the writer.
   var isFree: Bool { occupied.load(ordering: .sequentiallyConsistent) == 0 }
 
+  /// Writes committed since the store opened.
+  var commits: Int { commitTally.load(ordering: .sequentiallyConsistent) }
+
+  /// Counts a commit; called on the writer.
+  func committed() { commitTally.add(1, ordering: .sequentiallyConsistent) }
   /// Runs `body` on the writer, after the writes before it.
   func run<T, E: Error>(_ body: (Database) throws(E) -> T) throws(E) -> T {
     occupied.add(1, ordering: .sequentiallyConsistent)
@@ -72,21 +81,22 @@ final class StoreWriter: @unchecked Sendable {
   }
 
   /// Begins an IMMEDIATE transaction; called on the writer. Tried first without SQLite's busy
-  /// handler: `.locked` when another process holds the lock and `patient` is false; when `patient`,
-  /// the wait is reported and SQLite's busy handler blocks the writer until the lock is free or
-  /// the busy timeout passes (then `StoreError.Kind.busy`).
-  func begin(patient: Bool) throws(StoreError) -> Begin {
+  /// handler; when another process holds the lock, `wait` says what follows: `.locked`, a
+  /// `StoreError.lockHeld` thrown, or SQLite's busy handler blocking the writer until the lock is
+  /// free or the busy timeout passes (then `StoreError.Kind.busy`).
+  func begin(_ wait: LockWait) throws(StoreError) -> Begin {
     database.setBusyTimeout(milliseconds: 0)
     defer { database.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds) }
     do {
       try database.run("BEGIN IMMEDIATE")
       return .began
     } catch  where error.kind == .busy {
-      guard patient else { return .locked }
+      switch wait {
+      case .skips: return .locked
+      case .handsToCaller: throw .lockHeld
+      case .blocks: break
+      }
     }
-    let observer = lockWaitObserver.withLock { $0 }
-    observer?(true)
-    defer { observer?(false) }
     database.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
     try database.run("BEGIN IMMEDIATE")
     return .began

@@ -33,8 +33,9 @@ public final class Connection: @unchecked Sendable {
     /// host that stops reading blocks the reader (replies answered there wait to be written), which
     /// then could not even see the end of input.
     public var outputPatience = 30.0
-    /// True when a write now would find the store's writer free: a single write then runs on the
-    /// reading thread, without a hand-off to the write lane's.
+    /// True when a write now would find the store's writer free of this process's other writes (a
+    /// sync's merge): a single write then runs on the reading thread, without a hand-off to the
+    /// write lane's. One that meets another process's lock there waits on the lane, not the thread.
     public var writerIsFree: @Sendable () -> Bool = { true }
     /// The notification that cancels a request, and the member of its params that names it.
     public var cancelNotification = (method: "$/cancelRequest", idMember: "id")
@@ -57,11 +58,9 @@ public final class Connection: @unchecked Sendable {
   let logger: Logger
   let lifecycle = Lifecycle()
   let dispatcher: Dispatcher
-  // Unchecked Sendable: these belong to the thread that holds the reading (`ReadingTurn`).
+  // Unchecked Sendable: these belong to the thread that reads.
   var reader: FrameReader
   private var framingAnnounced = false
-  private let turns = ReadingTurns()
-  private let served = DispatchSemaphore(value: 0)
 
   public init(configuration: Configuration, registry: MethodRegistry, writer: OutputWriter, logger: Logger) {
     self.configuration = configuration
@@ -77,28 +76,9 @@ public final class Connection: @unchecked Sendable {
     writer.send(Response.notification(method, params))
   }
 
-  /// The store's writer started (true) or stopped (false) waiting for another process's lock:
-  /// reads queued behind the write lane go ahead meanwhile (see `Method.Execution.read`). A write
-  /// running on the reading thread keeps that thread while it waits, so reading moves to a new one.
-  public func writerWaits(_ waiting: Bool) {
-    dispatcher.writeLane.writerWaits(waiting)
-    guard waiting, dispatcher.writeLane.runsHere, let next = turns.handOver() else { return }
-    Threads.start { [self] in serveInput(holding: next) }
-  }
-
   /// Reads `input` until end of file or `exit`, then finishes in-flight work; returns the exit code.
   public func serve(input: Int32) -> Int32 {
     writer.limitPatience(seconds: configuration.outputPatience)
-    serveInput(holding: turns.first(input: input))
-    served.wait()
-    return lifecycle.exitCode
-  }
-
-  /// Reads while `turn` holds the reading; the turn that meets the end of input ends the session.
-  private func serveInput(holding turn: ReadingTurn) {
-    let input = turn.input
-    // A turn handed over continues with the frames its predecessor had read but not handled.
-    guard handleFrames(holding: turn) else { return }
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while !lifecycle.exitRequested {
       let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
@@ -111,33 +91,29 @@ public final class Connection: @unchecked Sendable {
         if let last = reader.finish() {
           announceFraming()
           handle(last)
-          guard turn.holds else { return }
         }
         configuration.onEndOfInput?()
         break
       }
       chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
-      guard handleFrames(holding: turn) else { return }
+      handleFrames()
     }
-    _ = finish()
-    served.signal()
+    return finish()
   }
 
   /// Handles bytes as they arrive: every complete frame in them is answered before this returns
   /// (or handed to a worker). Call it from one thread only: the reader.
   public func receive(_ bytes: UnsafeRawBufferPointer) {
     reader.append(bytes)
-    _ = handleFrames(holding: nil)
+    handleFrames()
   }
 
-  /// Handles the complete frames read; false when `turn` handed the reading over meanwhile.
-  private func handleFrames(holding turn: ReadingTurn?) -> Bool {
+  /// Handles the complete frames read.
+  private func handleFrames() {
     while !lifecycle.exitRequested, let event = reader.next() {
       announceFraming()
       handle(event)
-      if let turn, !turn.holds { return false }
     }
-    return true
   }
 
   /// Replies go out in the framing the host's input was read in, from the first reply on.

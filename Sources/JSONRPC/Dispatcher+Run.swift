@@ -2,22 +2,43 @@ import JSON
 
 /// Running one message: a request's outcome, a notification's effect.
 extension Dispatcher {
+  /// What running a message came to: its reply (nil for a notification, and for a request a cancel
+  /// has answered already), or a write to run again once another process's lock may be free.
+  enum Attempt {
+    case answered(JSONValue?)
+    case retry(RetryLater, RetryPatience)
+  }
+
   /// Runs one message and returns its reply: nil for a notification, and for a request a cancel
   /// has answered already.
   func run(_ message: Incoming, token: CancellationToken?, out: any FrameSink) -> JSONValue? {
+    guard case .answered(let reply) = attempt(message, token: token, out: out, patience: nil) else { return nil }
+    return reply
+  }
+
+  /// Runs one message; with `patience` (a write on the lane), a request that has to wait for
+  /// another process's lock comes back as `.retry`, unanswered.
+  func attempt(_ message: Incoming, token: CancellationToken?, out: any FrameSink, patience: RetryPatience?)
+    -> Attempt
+  {
     switch message {
     case .invalid(let id, let error):
-      return Response.error(id: id, error)
+      return .answered(Response.error(id: id, error))
     case .notification(let method, let params):
       runNotification(method, params, out: out)
-      return nil
+      return .answered(nil)
     case .response:
       logger.info("a response object was received and ignored: the server sends no requests")
-      return nil
+      return .answered(nil)
     case .request(let id, let method, let params):
       logger.debug("request \(method) id \(id.jsonString)")
+      let request = context(
+        id: id, method: method, params: params, token: token ?? .inline, out: out,
+        lockPatience: patience?.now ?? .waitsHere)
+      let outcome = Result { try handle(request) }
+      if case .failure(let error as RetryLater) = outcome, let patience { return .retry(error, patience) }
       let pending = PendingReply(id: id, token: token, writer: writer)
-      return pending.answer(outcome(id: id, method: method, params: params, token: token ?? .inline, out: out))
+      return .answered(pending.answer(outcome.mapError { failure($0, method) }))
     }
   }
 
@@ -58,25 +79,13 @@ extension Dispatcher {
     start(context(id: id, method: method, params: params, token: token, out: writer), reply)
   }
 
-  private func outcome(id: JSONValue, method: String, params: JSONValue?, token: CancellationToken, out: any FrameSink)
-    -> Result<JSONValue, RPCError>
-  {
-    do {
-      return .success(try handle(id: id, method: method, params: params, token: token, out: out))
-    } catch {
-      return .failure(failure(error, method))
-    }
-  }
-
-  private func handle(id: JSONValue, method: String, params: JSONValue?, token: CancellationToken, out: any FrameSink)
-    throws -> JSONValue
-  {
+  private func handle(_ request: RequestContext) throws -> JSONValue {
     if lifecycle.isShuttingDown { throw RPCError.invalidRequest("the server is shutting down (shutdown was received)") }
-    guard let handler = registry[method] else { throw RPCError.methodNotFound(method) }
-    try token.check()
-    let result = try handler.call(context(id: id, method: method, params: params, token: token, out: out))
+    guard let handler = registry[request.method] else { throw RPCError.methodNotFound(request.method) }
+    try request.cancellation.check()
+    let result = try handler.call(request)
     // A cancel that arrived while the handler worked wins: the host has stopped waiting for a result.
-    try token.check()
+    try request.cancellation.check()
     return result
   }
 
@@ -110,10 +119,12 @@ extension Dispatcher {
 
   /// What a handler gets; its notifications go to `out` (held with its reply when run on the reader).
   private func context(
-    id: JSONValue?, method: String, params: JSONValue?, token: CancellationToken, out: any FrameSink
+    id: JSONValue?, method: String, params: JSONValue?, token: CancellationToken, out: any FrameSink,
+    lockPatience: LockPatience = .waitsHere
   ) -> RequestContext {
     RequestContext(
       id: id, method: method, params: Params(params), cancellation: token,
-      notify: { method, params in out.send(Response.notification(method, params)) }, logger: logger)
+      notify: { method, params in out.send(Response.notification(method, params)) }, logger: logger,
+      lockPatience: lockPatience)
   }
 }

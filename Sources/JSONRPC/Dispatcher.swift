@@ -6,7 +6,8 @@ import JSON
 /// A single `read` request runs on the reader, after the writes before it (`WriteLane`); a
 /// deferred one starts there and answers later (`Reply`), holding no thread meanwhile; `write`
 /// ones run one at a time on the write lane (on the reading thread itself while the store's
-/// writer is free; should it wait after all, reading moves to another thread); `background` methods and every batch (a batch may be
+/// writer is free; one that meets another process's lock waits on the lane, `RetryLater`, not on
+/// a thread); `background` methods and every batch (a batch may be
 /// a thousand heavy requests) run on workers, so the reader keeps reading (and answers a ping, and
 /// delivers `$/cancelRequest`) while they work. Each request's reply is a `PendingReply`, consumed
 /// by the one path that answers it.
@@ -70,12 +71,12 @@ final class Dispatcher: Sendable {
     }
     if writes, !background, case .request = messages[0], writeLane.isIdle, writerIsFree() {
       // The writer is free: the write runs here, on the lane, without a thread hand-off. Its
-      // notifications and its reply leave in one write.
-      return writer.coalescing { held in
-        writeLane.runHere {
-          if let only = run(messages[0], token: nil, out: held) { sendSingle(only, to: held) }
-        }
+      // notifications and its reply leave in one write. Should it have to wait for another
+      // process's lock after all, it waits on the lane, and reading goes on.
+      let ranHere = writer.coalescing { held in
+        writeLane.runHereIfIdle(attempting(messages[0], token: nil, out: held, patience: RetryPatience()) {})
       }
+      if ranHere { return }
     }
     guard writes || background else {
       writeLane.awaitTurnForReads()
@@ -94,33 +95,80 @@ final class Dispatcher: Sendable {
       return token
     }
     backlog.acquire(inputBytes)
-    let job: @Sendable () -> Void = { [self] in
-      guard asBatch else {
-        defer { backlog.release(inputBytes) }
-        let token = tokens[0]
-        token?.markStarted()
-        defer { if case .request(let id, _, _) = messages[0] { inFlight.untrack(id) } }
-        if let reply = run(messages[0], token: token, out: writer) { sendSingle(reply) }
-        return
-      }
-      // Each member answers the batch when it finishes; a deferred one starts and answers later.
-      let answers = BatchAnswers(budget: replyBudget, count: messages.count) { [self] batch in
-        batch.finish { writer.send(encoded: $0) }
+    // A write may wait for another process's lock on the lane, and is run again after; the
+    // workers' methods never wait so.
+    let patience: RetryPatience? = writes ? RetryPatience() : nil
+    let job: WriteLane.Job
+    if asBatch {
+      job = batchJob(messages, tokens: tokens, patience: patience) { [self] in backlog.release(inputBytes) }
+    } else {
+      let attempt = attempting(messages[0], token: tokens[0], out: writer, patience: patience) { [self] in
+        if case .request(let id, _, _) = messages[0] { inFlight.untrack(id) }
         backlog.release(inputBytes)
       }
-      for (message, token) in zip(messages, tokens) {
+      // Started when it runs: until then a cancel answers it at once.
+      job = {
+        tokens[0]?.markStarted()
+        return attempt()
+      }
+    }
+    if writes { writeLane.submit(job) } else { workers.submit { _ = job() } }
+  }
+
+  /// A job that runs one message and writes its reply to `out`, then calls `finished`; with
+  /// `patience`, a write that has to wait for another process's lock waits and is run again.
+  private func attempting(
+    _ message: Incoming, token: CancellationToken?, out: any FrameSink, patience: RetryPatience?,
+    finished: @escaping @Sendable () -> Void
+  ) -> WriteLane.Job {
+    { [self] in
+      switch attempt(message, token: token, out: out, patience: patience) {
+      case .retry(let retry, let patience):
+        return patience.step(for: retry)
+      case .answered(let reply):
+        if let reply { sendSingle(reply, to: out) }
+        finished()
+        return .finished
+      }
+    }
+  }
+
+  /// A job that runs a batch's members in order, each answering the batch when it finishes (a
+  /// deferred one starts and answers later); a member that waits for another process's lock is
+  /// run again, and the members after it then, when the job runs again.
+  private func batchJob(
+    _ messages: [Incoming], tokens: [CancellationToken?], patience: RetryPatience?,
+    finished: @escaping @Sendable () -> Void
+  ) -> WriteLane.Job {
+    let answers = BatchAnswers(budget: replyBudget, count: messages.count) { [self] batch in
+      batch.finish { writer.send(encoded: $0) }
+      finished()
+    }
+    let next = BatchCursor()
+    return { [self] in
+      while next.index < messages.count {
+        let (message, token) = (messages[next.index], tokens[next.index])
         token?.markStarted()
         if case .request(let id, let name, let params) = message, let token,
           case .deferred(let start)? = registry[name]?.body
         {
           runDeferred(id: id, method: name, params: params, token: token, start) { answers.answer($0) }
+          next.index += 1
           continue
         }
-        defer { if case .request(let id, _, _) = message { inFlight.untrack(id) } }
-        answers.answer(run(message, token: token, out: writer))
+        switch attempt(message, token: token, out: writer, patience: patience) {
+        case .retry(let retry, let patience):
+          return patience.step(for: retry)
+        case .answered(let reply):
+          if case .request(let id, _, _) = message { inFlight.untrack(id) }
+          // Each member has a patience of its own.
+          patience?.reset()
+          next.index += 1
+          answers.answer(reply)
+        }
       }
+      return .finished
     }
-    if writes { writeLane.submit(job) } else { workers.submit(job) }
   }
 
   /// Ends the session's work, once input has ended: what runs off the reader may finish for up to
@@ -149,4 +197,10 @@ final class Dispatcher: Sendable {
   }
 
   func sendSingle(_ reply: JSONValue) { sendSingle(reply, to: writer) }
+}
+
+/// The batch member a batch's job runs next (its job runs again after a member waited).
+private final class BatchCursor: @unchecked Sendable {
+  // Unchecked: used by one job at a time, as `RetryPatience` is.
+  var index = 0
 }

@@ -5,13 +5,13 @@ public struct Method: Sendable {
   /// Where a handler runs: each method says whether it reads or writes, once.
   public enum Execution: Sendable {
     /// Reads, or quick work that changes nothing: on the reader thread, in arrival order, after
-    /// the writes that came before it, unless the store's writer waits for another process's lock
-    /// (then it goes ahead: a stalled write never holds up a read or a ping).
+    /// the writes that came before it, unless the write waits for another process's lock (then it
+    /// goes ahead: a stalled write never holds up a read or a ping).
     case read
-    /// Changes the store: on the connection's write lane, one at a time in arrival order. The
-    /// store's one writer makes the change (and alone may wait for another process's lock); the
-    /// lane keeps the writes in order without holding up reads. A lone write whose writer is free
-    /// runs on the reading thread itself, and reading moves to another thread if it has to wait.
+    /// Changes the store: on the connection's write lane, one at a time in arrival order. A write
+    /// that meets another process's lock throws `RetryLater` having done nothing, and the lane runs
+    /// it again when the lock may be free, holding no thread meanwhile. A lone write whose writer
+    /// is free runs on the reading thread itself.
     case write
     /// Long work (the network, a test's sleep): on a worker, off the reader, so the reader keeps
     /// reading and can cancel it.
@@ -79,11 +79,15 @@ public struct RequestContext: Sendable {
   /// Sends a server-to-host notification.
   public let notify: @Sendable (_ method: String, _ params: JSONValue) -> Void
   public let logger: Logger
+  /// What a write that meets another process's lock does (`LockPatience`).
+  public let lockPatience: LockPatience
 
   public init(
     id: JSONValue?, method: String, params: Params, cancellation: CancellationToken,
-    notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger
+    notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger,
+    lockPatience: LockPatience = .waitsHere
   ) {
+    self.lockPatience = lockPatience
     self.id = id
     self.method = method
     self.params = params

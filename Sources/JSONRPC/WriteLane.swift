@@ -1,64 +1,93 @@
 import Dispatch
 import Synchronization
 
-/// `write` requests: one at a time, in arrival order, off the reader. A request queued here is a
-/// closure on a serial queue, not a thread. Reads after a write wait for the lane to empty, or for
-/// the store's writer to say it waits for another process's lock (`writerWaits`), whichever comes
-/// first: both are events that wake the waiting reader, nothing is asked on a timer.
+/// `write` requests: one at a time, in arrival order, off the reader. A write queued here is a
+/// closure held, not a thread; so is one that waits for something outside the process (another
+/// process's lock: `RetryLater`): its job says so (`Step.waits`), the lane keeps it at its head,
+/// lets reads go ahead, and runs it again when the job's wake-up calls back. Reads after a write
+/// wait for the lane to empty, or for its write to wait outside, whichever comes first: both are
+/// events that wake the waiting reader, nothing is asked on a timer.
 final class WriteLane: Sendable {
+  /// What a job did when it returned.
+  enum Step: Sendable {
+    case finished
+    /// It waits for something outside the process: `wake` calls `resume` once it may have passed,
+    /// and the lane then runs the same job again, ahead of the writes queued behind it.
+    case waits(_ wake: @Sendable (_ resume: @escaping @Sendable () -> Void) -> Void)
+  }
+
+  /// A write, run until it finishes or waits; run again after a wait.
+  typealias Job = @Sendable () -> Step
+
   private struct State {
-    var pending = 0
-    var writerWaits = false
-    /// A write runs on the thread that reads (`runHere`).
-    var runsHere = false
+    var queued: [Job] = []
+    /// A job runs or waits: the queued ones wait for it.
+    var active = false
+    /// The active job waits outside the process.
+    var waitsOutside = false
     var wakeUps: [DispatchSemaphore] = []
 
-    var letsReadsGo: Bool { pending == 0 || writerWaits }
+    var letsReadsGo: Bool { !active || waitsOutside }
   }
 
   private let queue = DispatchQueue(label: "inbox-rpc.writes")
   private let state = Mutex(State())
   private let unfinished = DispatchGroup()
 
-  func submit(_ job: @escaping @Sendable () -> Void) {
-    state.withLock { $0.pending += 1 }
+  /// Queues a job behind the writes before it.
+  func submit(_ job: @escaping Job) {
     unfinished.enter()
-    queue.async { [self] in
-      job()
-      update { $0.pending -= 1 }
+    let startsNow = state.withLock { state -> Bool in
+      guard state.active else {
+        state.active = true
+        return true
+      }
+      state.queued.append(job)
+      return false
+    }
+    if startsNow { queue.async { [self] in run(job) } }
+  }
+
+  /// Runs `job` on the calling thread when no write is queued, running or waiting; false (not
+  /// run) otherwise. A write whose writer is free so costs no thread hand-off; one that has to wait
+  /// after all returns `.waits`, and the calling thread goes on with its own work.
+  func runHereIfIdle(_ job: @escaping Job) -> Bool {
+    let taken = state.withLock { state -> Bool in
+      guard !state.active else { return false }
+      state.active = true
+      return true
+    }
+    guard taken else { return false }
+    unfinished.enter()
+    run(job)
+    return true
+  }
+
+  /// True when no write is queued, running or waiting.
+  var isIdle: Bool { state.withLock { !$0.active } }
+
+  private func run(_ job: @escaping Job) {
+    switch job() {
+    case .finished:
       unfinished.leave()
+      let next = update { state -> Job? in
+        guard !state.queued.isEmpty else {
+          state.active = false
+          return nil
+        }
+        return state.queued.removeFirst()
+      }
+      if let next { queue.async { [self] in run(next) } }
+    case .waits(let wake):
+      update { $0.waitsOutside = true }
+      wake { [self] in
+        update { $0.waitsOutside = false }
+        queue.async { [self] in run(job) }
+      }
     }
   }
 
-  /// True when no write is queued or running.
-  var isIdle: Bool { state.withLock { $0.pending == 0 } }
-
-  /// True while a write runs on the thread that reads (`runHere`).
-  var runsHere: Bool { state.withLock { $0.runsHere } }
-
-  /// Runs `job` on the calling thread, holding the lane as a queued write would: writes submitted
-  /// meanwhile run after it. For a write whose writer is free, so it costs no thread hand-off; if
-  /// it has to wait after all, `Connection.writerWaits` hands the reading to another thread.
-  func runHere(_ job: () -> Void) {
-    state.withLock {
-      $0.pending += 1
-      $0.runsHere = true
-    }
-    unfinished.enter()
-    queue.sync { job() }
-    update {
-      $0.pending -= 1
-      $0.runsHere = false
-    }
-    unfinished.leave()
-  }
-
-  /// The store's writer started (true) or stopped (false) waiting for another process's lock.
-  func writerWaits(_ waiting: Bool) {
-    update { $0.writerWaits = waiting }
-  }
-
-  /// Returns once reads may go ahead of the lane: it is empty, or its writer waits on someone else.
+  /// Returns once reads may go ahead of the lane: it is empty, or its write waits outside.
   func awaitTurnForReads() {
     let wakeUp = state.withLock { state -> DispatchSemaphore? in
       guard !state.letsReadsGo else { return nil }
@@ -74,13 +103,16 @@ final class WriteLane: Sendable {
     unfinished.wait(timeout: deadline) == .success
   }
 
-  private func update(_ change: (inout State) -> Void) {
-    let woken = state.withLock { state -> [DispatchSemaphore] in
-      change(&state)
-      guard state.letsReadsGo else { return [] }
+  /// Changes the state and wakes the reads waiting, if they may go now.
+  @discardableResult
+  private func update<T>(_ change: (inout State) -> T) -> T {
+    let (result, woken) = state.withLock { state -> (T, [DispatchSemaphore]) in
+      let result = change(&state)
+      guard state.letsReadsGo else { return (result, []) }
       defer { state.wakeUps = [] }
-      return state.wakeUps
+      return (result, state.wakeUps)
     }
     for wakeUp in woken { wakeUp.signal() }
+    return result
   }
 }

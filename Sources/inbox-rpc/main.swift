@@ -166,8 +166,6 @@ let mcp = mcpMode ? MCPServer(runtime: runtime, tools: toolSelection) : nil
 if let mcp { mcp.configure(&configuration) }
 let registry = mcp?.registry ?? InboxServer.registry(runtime: runtime, testMethods: serverOptions.testMethods)
 let connection = Connection(configuration: configuration, registry: registry, writer: writer, logger: logger)
-// Reads go ahead of writes queued behind one that waits for another process's lock.
-store.onLockWait { connection.writerWaits($0) }
 let notify: @Sendable (String, JSONValue) -> Void = { method, params in connection.notify(method, params) }
 runtime.start(reporter: mcp?.backgroundReporter(notify) ?? InboxServer.reporter(notify: notify), logger: logger)
 let code = connection.serve(input: STDIN_FILENO)

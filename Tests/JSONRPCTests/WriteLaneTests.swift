@@ -6,7 +6,8 @@ import Testing
 @testable import JSONRPC
 
 /// Reads after a write wait for the write lane, woken (not polling) when it empties or when its
-/// writer says it waits for another process's lock; a reply is answered once.
+/// write waits for something outside the process; a write that waits holds no thread and keeps its
+/// place ahead of the writes behind it; a reply is answered once.
 struct WriteLaneTests {
   /// A lane running a write that holds until `release` is signalled.
   private func busyLane() -> (WriteLane, release: DispatchSemaphore) {
@@ -16,6 +17,7 @@ struct WriteLaneTests {
     lane.submit {
       started.signal()
       release.wait()
+      return .finished
     }
     started.wait()
     return (lane, release)
@@ -40,19 +42,62 @@ struct WriteLaneTests {
     #expect(lane.waitUntilIdle(until: .now() + 5))
   }
 
-  @Test func aReadGoesAheadOnceTheWriterWaitsForAnotherProcess() {
-    let (lane, release) = busyLane()
+  @Test func aWriteThatWaitsOutsideLetsReadsGoAndKeepsItsPlace() {
+    let lane = WriteLane()
+    let events = Mutex<[String]>([])
+    let resume = Mutex<(@Sendable () -> Void)?>(nil)
+    let runs = Atomic<Int>(0)
+    let waiting = DispatchSemaphore(value: 0)
+    let rerun = DispatchSemaphore(value: 0)
+    let releaseRerun = DispatchSemaphore(value: 0)
+    // The first run waits outside; the second, woken, holds until released.
+    lane.submit {
+      let run = runs.add(1, ordering: .sequentiallyConsistent).newValue
+      events.withLock { $0.append("first write, run \(run)") }
+      guard run > 1 else {
+        return .waits { wake in
+          resume.withLock { $0 = wake }
+          waiting.signal()
+        }
+      }
+      rerun.signal()
+      releaseRerun.wait()
+      return .finished
+    }
+    lane.submit {
+      events.withLock { $0.append("second write") }
+      return .finished
+    }
+    #expect(waiting.wait(timeout: .now() + .seconds(5)) == .success)
+    // No thread runs the waiting write, and reads go ahead of it and of the write behind it.
+    lane.awaitTurnForReads()
+    #expect(!lane.waitUntilIdle(until: .now() + .milliseconds(100)))
+    #expect(events.withLock { $0 } == ["first write, run 1"])
+    resume.withLock { $0 }?()
+    #expect(rerun.wait(timeout: .now() + .seconds(5)) == .success)
+    // Run again, it holds the lane: reads wait again, and the write behind it has not run.
     let turn = readerWaiting(on: lane)
     #expect(turn.wait(timeout: .now() + .milliseconds(100)) == .timedOut)
-    lane.writerWaits(true)
+    releaseRerun.signal()
     #expect(turn.wait(timeout: .now() + .seconds(5)) == .success)
-    // While it waits, later reads go ahead at once too; once it stops waiting, they wait again.
-    lane.awaitTurnForReads()
-    lane.writerWaits(false)
-    let later = readerWaiting(on: lane)
-    #expect(later.wait(timeout: .now() + .milliseconds(100)) == .timedOut)
+    #expect(lane.waitUntilIdle(until: .now() + 5))
+    #expect(events.withLock { $0 } == ["first write, run 1", "first write, run 2", "second write"])
+  }
+
+  @Test func aWriteRunsHereOnlyWhenTheLaneIsIdle() {
+    let (lane, release) = busyLane()
+    #expect(!lane.runHereIfIdle { .finished })
     release.signal()
-    #expect(later.wait(timeout: .now() + .seconds(5)) == .success)
+    #expect(lane.waitUntilIdle(until: .now() + 5))
+    let ran = Atomic<Bool>(false)
+    #expect(
+      lane.runHereIfIdle {
+        ran.store(true, ordering: .sequentiallyConsistent)
+        return .finished
+      })
+    let hasRun = ran.load(ordering: .sequentiallyConsistent)
+    #expect(hasRun)
+    #expect(lane.isIdle)
   }
 
   @Test func aReplyIsAnsweredOnceWhoeverAnswersFirst() throws {

@@ -24,12 +24,22 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
   public var code: Int32
   public var message: String
   public var sql: String?
+  /// True for a write that met another process's write lock and did nothing (`lockHeld`): it may
+  /// be made again once the lock may be free.
+  public var lockHeld = false
 
   public init(kind: Kind, code: Int32 = 0, message: String, sql: String? = nil) {
     self.kind = kind
     self.code = code
     self.message = message
     self.sql = sql
+  }
+
+  /// A write handed to its caller met another process's write lock, and did nothing.
+  public static var lockHeld: StoreError {
+    var error = StoreError(kind: .busy, code: 5, message: "another process holds the store's write lock")
+    error.lockHeld = true
+    return error
   }
 
   public var description: String {

@@ -1,0 +1,70 @@
+import Dispatch
+import InboxStore
+import Synchronization
+
+/// Writes waiting for another process's write lock on the store, each a callback, not a thread:
+/// woken when the lock may be free (another process's commit rings the store's signal file, which
+/// wakes the follower, which rings here; a holder that is not this program rings nothing, so each
+/// is also woken at the intervals SQLite's own busy handler tries again at), and at the latest at
+/// its deadline.
+public final class StoreLockWaits: Sendable {
+  /// SQLite's busy handler's delays between tries, in milliseconds (`sqliteDefaultBusyCallback`).
+  static let delays = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]
+  private let waiting = Mutex<[LockWaiter]>([])
+
+  /// Calls `resume` once: at the next ring, after the `attempt`th delay, or at `deadline`, whichever
+  /// comes first.
+  public func wake(attempt: Int, deadline: DispatchTime, _ resume: @escaping @Sendable () -> Void) {
+    let waiter = LockWaiter(resume)
+    waiting.withLock { waiting in
+      waiting.removeAll { $0.hasWoken }
+      waiting.append(waiter)
+    }
+    let delay = Self.delays[min(max(attempt, 0), Self.delays.count - 1)]
+    DispatchQueue.global().asyncAfter(deadline: min(.now() + .milliseconds(delay), deadline)) { waiter.wake() }
+  }
+
+  /// Another process committed: the lock may be free.
+  func ring() {
+    let woken = waiting.withLock { waiting in
+      defer { waiting = [] }
+      return waiting
+    }
+    for waiter in woken { waiter.wake() }
+  }
+}
+
+/// One wait: woken once, by whichever comes first.
+private final class LockWaiter: Sendable {
+  private let resume: Mutex<(@Sendable () -> Void)?>
+
+  init(_ resume: @escaping @Sendable () -> Void) { self.resume = Mutex(resume) }
+
+  var hasWoken: Bool { resume.withLock { $0 == nil } }
+
+  func wake() {
+    let once = resume.withLock { resume in
+      defer { resume = nil }
+      return resume
+    }
+    once?()
+  }
+}
+
+/// A write that met another process's write lock before it committed anything: its caller may
+/// run it again when the lock may be free (`StoreLockWaits`).
+public struct LockedWrite: Error {}
+
+extension Inbox {
+  /// Runs `body`, a use case that writes, leaving another process's write lock to the caller to
+  /// wait for: `LockedWrite` when a write in it met the lock before any of its writes committed
+  /// (nothing was done); `StoreError.lockHeld` when one met it after (part of it was).
+  public func handingLockWaits<T>(_ body: () throws -> T) throws -> T {
+    let commits = store.commitCount
+    do {
+      return try LockWaits.$handedToCaller.withValue(true) { try body() }
+    } catch let error as StoreError where error.lockHeld && store.commitCount == commits {
+      throw LockedWrite()
+    }
+  }
+}

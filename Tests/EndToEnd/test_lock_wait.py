@@ -1,0 +1,166 @@
+"""Another process holds the store's write lock for seconds: the server's writes wait on the write
+lane, not on a thread (SQLite's busy handler would sleep in `clock_nanosleep` on one), its reads keep
+answering, the threads do not grow with the writes queued, each write answers once the lock is
+released, and a write still locked out after the documented patience (5 s, docs/store.md) answers
+`busy` having changed nothing."""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import sqlite3
+import tempfile
+import time
+
+import pytest
+
+from conftest import HANG
+from test_store import backend_message, ingest, open_server
+
+STORE_FAILURE = -32020
+# The system calls a thread sleeping on a timer is in: nanosleep and clock_nanosleep.
+SLEEP_CALLS = {"x86_64": {35, 230}, "aarch64": {101, 115}}.get(platform.machine(), set())
+
+
+@pytest.fixture
+def store_dir():
+    path = tempfile.mkdtemp(prefix="inbox-lock-")
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def threads(pid: int) -> tuple[int, list[int]]:
+    """How many threads the process has, and the ids of those sleeping on a timer now."""
+    tasks = os.listdir(f"/proc/{pid}/task")
+    sleeping = []
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/syscall") as f:
+                call = f.read().split()[0]
+        except (OSError, IndexError):
+            continue  # ended meanwhile
+        if call.lstrip("-").isdigit() and int(call) in SLEEP_CALLS:
+            sleeping.append(int(task))
+    return len(tasks), sleeping
+
+
+def lock_store(path: str) -> sqlite3.Connection:
+    """Another process's write lock on the store (this test process's own connection)."""
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)
+    other.execute("BEGIN IMMEDIATE")
+    return other
+
+
+def dismiss(server, index: int) -> str:
+    request_id = f"w{index}"
+    server.send({"jsonrpc": "2.0", "id": request_id, "method": "message.dismiss",
+                 "params": {"id": f"m{index:04d}"}})
+    return request_id
+
+
+@pytest.mark.skipif(not SLEEP_CALLS or not os.path.exists("/proc/self/task"), reason="needs Linux's /proc")
+def test_writes_behind_a_lock_held_3_s_park_no_thread_and_answer_once_it_is_released(store_dir):
+    path = os.path.join(store_dir, "inbox.sqlite")
+    server = open_server(path)
+    ingest(server, [backend_message(i) for i in range(8)])
+    # Every thread an idle server keeps has started: a write on the lane, a read, the follower.
+    assert server.call("message.markRead", {"ids": ["m0007"]})["result"]
+    time.sleep(0.5)
+    assert server.call("rpc.ping")["result"] == "pong"
+    before, _ = threads(server.proc.pid)
+
+    other = lock_store(path)
+    try:
+        written = [dismiss(server, index) for index in range(5)]
+        samples, sleepers = [], set()
+        held_until = time.monotonic() + 3
+        while time.monotonic() < held_until:
+            # A read's reply is the next frame (call checks its id): no write has answered yet.
+            assert server.call("feed.counts")["result"]["total"] == 8
+            count, sleeping = threads(server.proc.pid)
+            samples.append(count)
+            sleepers.update(sleeping)
+            time.sleep(0.05)
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    released = time.monotonic()
+
+    replies = {}
+    while len(replies) < len(written):
+        reply = server.recv(timeout=HANG)
+        replies[reply["id"]] = (reply, time.monotonic())
+    for request_id in written:
+        reply, _ = replies[request_id]
+        assert reply.get("result") == {"dismissed": True}, reply
+    assert all(at >= released for _, at in replies.values())
+    assert len(samples) > 10, samples
+    assert not sleepers, f"threads {sorted(sleepers)} slept on a timer while the writes waited"
+    # Five writes waiting cost no thread each (Dispatch may keep one more for a timer).
+    assert max(samples) <= before + 2, (before, samples)
+    assert server.call("feed.counts")["result"]["total"] == 3
+    server.close_stdin()
+    assert server.wait_exit()[0] == 0
+
+
+def test_a_write_still_locked_out_after_5_s_answers_busy_having_changed_nothing(store_dir):
+    path = os.path.join(store_dir, "inbox.sqlite")
+    server = open_server(path)
+    ingest(server, [backend_message(i) for i in range(3)])
+    other = lock_store(path)
+    try:
+        request_id = dismiss(server, 1)
+        # Reads sent a second apart are each answered while the write waits its patience out: each
+        # reply is the next frame (call checks its id), ahead of the write's.
+        for _ in range(3):
+            assert server.call("feed.counts")["result"]["total"] == 3
+            time.sleep(1)
+        reply = server.recv(timeout=HANG)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert reply["id"] == request_id
+    assert reply["error"]["code"] == STORE_FAILURE and reply["error"]["data"]["kind"] == "busy", reply
+    assert reply["error"]["data"]["message"] == "another process held the store's write lock for 5 s", reply
+    # Nothing was changed, and the same write goes through once the lock is free.
+    assert server.call("message.get", {"id": "m0001"})["result"]["id"] == "m0001"
+    assert server.call("message.dismiss", {"id": "m0001"})["result"] == {"dismissed": True}
+    server.close_stdin()
+    assert server.wait_exit()[0] == 0
+
+
+def test_an_mcp_tool_that_writes_waits_on_the_lane_too_and_says_busy_as_a_tool_error(store_dir):
+    from test_mcp_stdio import MCP
+
+    path = os.path.join(store_dir, "inbox.sqlite")
+    server = MCP("--store", path, "--sample-feed")
+    try:
+        server.initialize()
+        other = lock_store(path)
+        try:
+            server.send({"jsonrpc": "2.0", "id": "tap", "method": "tools/call",
+                         "params": {"name": "dismiss_message", "arguments": {"id": "welcome"}}})
+            # Reads go ahead of the waiting write.
+            counts = server.tool("inbox_counts")["result"]["structuredContent"]
+            assert counts["total"] == 10, counts
+        finally:
+            other.execute("COMMIT")
+            other.close()
+        reply = server.recv(timeout=HANG)
+        assert reply["id"] == "tap" and reply["result"]["structuredContent"] == {"dismissed": True}, reply
+
+        other = lock_store(path)
+        try:
+            reply = server.tool("mark_all_read", timeout=HANG)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        # The store's refusal is the tool's result, as every store error is.
+        assert reply["result"]["isError"] is True, reply
+        assert "-32020" in reply["result"]["content"][0]["text"], reply
+        server.close_stdin()
+        assert server.wait_exit()[0] == 0
+    finally:
+        if server.proc.poll() is None:
+            server.proc.kill()
