@@ -1,28 +1,50 @@
 import Dispatch
+import Synchronization
 
 /// Runs background requests off the reader, at most `limit` at once, starting in arrival order.
-/// A job admitted waits for a slot on a serial queue of its own, so the reader never waits; a
-/// request waiting for a slot stays cancellable (the connection answers it -32800 at once, and the
-/// job then returns without work). Workers run on a concurrent queue: Dispatch gives a worker that
-/// blocks on the network a thread of its own.
+/// A job beyond the limit is a closure queued, not a thread waiting for a slot: the job that
+/// finishes starts the next one. A request waiting for a slot stays cancellable (the connection
+/// answers it -32800 at once, and the job then returns without work). Workers run on a concurrent
+/// queue: Dispatch gives a worker that blocks on the network a thread of its own.
 final class WorkerPool: Sendable {
-  private let slots: DispatchSemaphore
-  private let admission = DispatchQueue(label: "inbox-rpc.admission")
+  private struct State {
+    var running = 0
+    var queued: [@Sendable () -> Void] = []
+  }
+
+  private let limit: Int
+  private let state = Mutex(State())
   private let workers = DispatchQueue(label: "inbox-rpc.workers", attributes: .concurrent)
   private let unfinished = DispatchGroup()
 
-  init(limit: Int) { slots = DispatchSemaphore(value: limit) }
+  init(limit: Int) { self.limit = limit }
 
   /// Queues a job; it starts as soon as fewer than `limit` jobs run.
   func submit(_ job: @escaping @Sendable () -> Void) {
     unfinished.enter()
-    admission.async { [slots, workers, unfinished] in
-      slots.wait()
-      workers.async {
-        job()
-        slots.signal()
-        unfinished.leave()
+    let startsNow = state.withLock { state -> Bool in
+      guard state.running < limit else {
+        state.queued.append(job)
+        return false
       }
+      state.running += 1
+      return true
+    }
+    if startsNow { start(job) }
+  }
+
+  private func start(_ job: @escaping @Sendable () -> Void) {
+    workers.async { [self] in
+      job()
+      unfinished.leave()
+      let next = state.withLock { state -> (@Sendable () -> Void)? in
+        guard !state.queued.isEmpty else {
+          state.running -= 1
+          return nil
+        }
+        return state.queued.removeFirst()
+      }
+      if let next { start(next) }
     }
   }
 
