@@ -40,6 +40,10 @@ final class AllOfCheck: SchemaCheck {
     }
     return nil
   }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    nodes.allSatisfy { $0.admits(value, depth: depth + 1, compiler) }
+  }
 }
 
 /// `anyOf`.
@@ -55,6 +59,10 @@ final class AnyOfCheck: SchemaCheck {
       closest = closer(closest, failure)
     }
     return reported(closest, at: place, "anyOf")
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    options.contains { $0.admits(value, depth: depth + 1, compiler) }
   }
 }
 
@@ -78,6 +86,16 @@ final class OneOfCheck: SchemaCheck {
     }
     return matched ? nil : reported(closest, at: place, "oneOf")
   }
+
+  /// Exactly one option fits.
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    var matched = false
+    for option in options where option.admits(value, depth: depth + 1, compiler) {
+      if matched { return false }
+      matched = true
+    }
+    return matched
+  }
 }
 
 /// `not`.
@@ -89,6 +107,10 @@ final class NotCheck: SchemaCheck {
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
     guard node.failure(of: value, at: place, depth: depth + 1, compiler) == nil else { return nil }
     return SchemaFailure(place, "not", .text("this value is not allowed here"))
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    !node.admits(value, depth: depth + 1, compiler)
   }
 }
 
@@ -107,6 +129,11 @@ final class IfCheck: SchemaCheck {
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
     let holds = condition.failure(of: value, at: place, depth: depth + 1, compiler) == nil
     return (holds ? then : otherwise)?.failure(of: value, at: place, depth: depth + 1, compiler)
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    let holds = condition.admits(value, depth: depth + 1, compiler)
+    return (holds ? then : otherwise)?.admits(value, depth: depth + 1, compiler) ?? true
   }
 }
 

@@ -38,6 +38,11 @@ final class PrefixItemsCheck: SchemaCheck {
     }
     return nil
   }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard case .array(let items) = value.plain else { return true }
+    return zip(items, nodes).allSatisfy { item, node in node.admits(item, depth: depth + 1, compiler) }
+  }
 }
 
 /// `items`: the items past the `covered` first ones.
@@ -57,6 +62,11 @@ final class ItemsCheck: SchemaCheck {
     }
     return nil
   }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard case .array(let items) = value.plain else { return true }
+    return items.dropFirst(covered).allSatisfy { node.admits($0, depth: depth + 1, compiler) }
+  }
 }
 
 /// `contains`, with `minContains` and `maxContains`: how many items match.
@@ -73,25 +83,32 @@ final class ContainsCheck: SchemaCheck {
 
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
     guard case .array(let items) = value.plain else { return nil }
-    var matching = 0
-    for (index, item) in items.enumerated()
-    where node.failure(of: item, at: place.item(index), depth: depth + 1, compiler) == nil {
-      matching += 1
-    }
+    let matching = items.count(where: { node.admits($0, depth: depth + 1, compiler) })
     if Double(matching) < least.count { return SchemaFailure(place, "contains", .text(least.message)) }
     if let most, Double(matching) > most.count { return SchemaFailure(place, "maxContains", .text(most.message)) }
     return nil
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard case .array(let items) = value.plain else { return true }
+    let matching = Double(items.count(where: { node.admits($0, depth: depth + 1, compiler) }))
+    return matching >= least.count && matching <= (most?.count ?? .infinity)
   }
 }
 
 /// `uniqueItems: true`.
 final class UniqueItemsCheck: SchemaCheck {
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+    guard let index = repeated(value) else { return nil }
+    return SchemaFailure(place, "uniqueItems", .repeatedItem(index))
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool { repeated(value) == nil }
+
+  /// The first item that repeats an earlier one.
+  private func repeated(_ value: JSONValue) -> Int? {
     guard case .array(let items) = value.plain else { return nil }
-    for (index, item) in items.enumerated() where items[..<index].contains(where: item.equalsInSchema) {
-      return SchemaFailure(place, "uniqueItems", .repeatedItem(index))
-    }
-    return nil
+    return items.indices.first { index in items[..<index].contains(where: items[index].equalsInSchema) }
   }
 }
 

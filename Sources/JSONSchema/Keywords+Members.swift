@@ -64,6 +64,11 @@ final class RequiredCheck: SchemaCheck {
     }
     return nil
   }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard case .object(let object) = value.plain else { return true }
+    return names.allSatisfy { object[$0] != nil }
+  }
 }
 
 /// `properties`: each member the schema names, in the value's order, against its schema.
@@ -83,7 +88,7 @@ final class PropertiesCheck: SchemaCheck {
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
     guard case .object(let object) = value.plain else { return nil }
     for member in object.members {
-      guard let position = positions.map({ $0[member.key] }) ?? names.firstIndex(of: member.key) else { continue }
+      guard let position = position(of: member.key) else { continue }
       if let found = nodes[position].failure(
         of: member.value, at: place.member(member.key), depth: depth + 1, compiler)
       {
@@ -91,6 +96,20 @@ final class PropertiesCheck: SchemaCheck {
       }
     }
     return nil
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard case .object(let object) = value.plain else { return true }
+    for member in object.members {
+      guard let position = position(of: member.key) else { continue }
+      if !nodes[position].admits(member.value, depth: depth + 1, compiler) { return false }
+    }
+    return true
+  }
+
+  private func position(of key: String) -> Int? {
+    if let positions { return positions[key] }
+    return names.firstIndex(of: key)
   }
 }
 
@@ -110,6 +129,16 @@ final class PatternPropertiesCheck: SchemaCheck {
       }
     }
     return nil
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard case .object(let object) = value.plain else { return true }
+    for member in object.members {
+      for (pattern, node) in patterns where pattern.matches(member.key) {
+        if !node.admits(member.value, depth: depth + 1, compiler) { return false }
+      }
+    }
+    return true
   }
 }
 
@@ -139,6 +168,14 @@ final class AdditionalPropertiesCheck: SchemaCheck {
     return nil
   }
 
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard case .object(let object) = value.plain else { return true }
+    for member in object.members where !covers(member.key) {
+      guard let schema, schema.admits(member.value, depth: depth + 1, compiler) else { return false }
+    }
+    return true
+  }
+
   private func covers(_ key: String) -> Bool { named.contains(key) || patterns.contains { $0.matches(key) } }
 }
 
@@ -157,6 +194,11 @@ final class PropertyNamesCheck: SchemaCheck {
       }
     }
     return nil
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard case .object(let object) = value.plain else { return true }
+    return object.members.allSatisfy { node.admits(.string($0.key), depth: depth + 1, compiler) }
   }
 }
 
@@ -181,6 +223,13 @@ final class DependentRequiredCheck: SchemaCheck {
     }
     return nil
   }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard case .object(let object) = value.plain else { return true }
+    return dependencies.allSatisfy { dependency in
+      object[dependency.member] == nil || dependency.names.allSatisfy { object[$0] != nil }
+    }
+  }
 }
 
 /// `dependentSchemas`: when a member is present, the whole value against a schema.
@@ -195,5 +244,12 @@ final class DependentSchemasCheck: SchemaCheck {
       if let found = node.failure(of: value, at: place, depth: depth + 1, compiler) { return found }
     }
     return nil
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard case .object(let object) = value.plain else { return true }
+    return dependencies.allSatisfy { member, node in
+      object[member] == nil || node.admits(value, depth: depth + 1, compiler)
+    }
   }
 }

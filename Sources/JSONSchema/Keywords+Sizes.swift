@@ -78,16 +78,22 @@ final class BoundCheck: SchemaCheck {
   }
 
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    guard let measured = measure.of(value) else { return nil }
-    let broken =
-      switch side {
-      case .atLeast: measured < limit
-      case .atMost: measured > limit
-      case .above: measured <= limit
-      case .below: measured >= limit
-      }
-    guard broken else { return nil }
+    guard let measured = measure.of(value), breaks(measured) else { return nil }
     return SchemaFailure(place, rule, saysMeasure ? .count(message, Int(measured)) : .text(message))
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard let measured = measure.of(value) else { return true }
+    return !breaks(measured)
+  }
+
+  private func breaks(_ measured: Double) -> Bool {
+    switch side {
+    case .atLeast: measured < limit
+    case .atMost: measured > limit
+    case .above: measured <= limit
+    case .below: measured >= limit
+    }
   }
 }
 
@@ -104,6 +110,8 @@ final class MultipleOfCheck: SchemaCheck {
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
     isMultiple(value) == false ? SchemaFailure(place, "multipleOf", .text(expected)) : nil
   }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool { isMultiple(value) != false }
 
   /// Nil when `value` is not a number; integers divide exactly, others when the quotient is a
   /// whole (finite) number.
@@ -128,7 +136,11 @@ final class PatternCheck: SchemaCheck {
   }
 
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    guard case .string(let text) = value.plain, pattern?.matches(text) != true else { return nil }
-    return SchemaFailure(place, "pattern", .text(message))
+    admits(value, depth: depth, compiler) ? nil : SchemaFailure(place, "pattern", .text(message))
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard case .string(let text) = value.plain else { return true }
+    return pattern?.matches(text) == true
   }
 }

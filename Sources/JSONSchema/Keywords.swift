@@ -34,6 +34,8 @@ final class TypeCheck: SchemaCheck {
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
     types.admit(value) ? nil : SchemaFailure(place, "type", .typeName(expected, of: value))
   }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool { types.admit(value) }
 }
 
 /// `enum`: the value equals one of those listed.
@@ -47,7 +49,11 @@ final class EnumCheck: SchemaCheck {
   }
 
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    options.contains(where: value.equalsInSchema) ? nil : SchemaFailure(place, "enum", .json(expected, of: value))
+    admits(value, depth: depth, compiler) ? nil : SchemaFailure(place, "enum", .json(expected, of: value))
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    options.contains(where: value.equalsInSchema)
   }
 }
 
@@ -64,6 +70,8 @@ final class ConstCheck: SchemaCheck {
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
     constant.equalsInSchema(value) ? nil : SchemaFailure(place, "const", .text(expected))
   }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool { constant.equalsInSchema(value) }
 }
 
 /// The JSON types `type` allows, as a set of bits.

@@ -19,13 +19,21 @@ final class ReferenceSlot: Sendable {
 
   init(_ reference: String) { self.reference = reference }
 
+  /// The compiled target, nil when the reference names nothing.
+  private func node(_ compiler: SchemaCompiler) -> SchemaNode? {
+    (target.load() ?? target.storeIfNil(Target(compiler.target(of: reference)))).node
+  }
+
   /// `$ref` at `place`: the value against the target, one level deeper.
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    let resolved = target.load() ?? target.storeIfNil(Target(compiler.target(of: reference)))
-    guard let node = resolved.node else {
+    guard let node = node(compiler) else {
       return SchemaFailure(place, "$ref", .text("the schema refers to \(reference), which is missing"))
     }
     return node.failure(of: value, at: place, depth: depth + 1, compiler)
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    node(compiler)?.admits(value, depth: depth + 1, compiler) ?? false
   }
 }
 
@@ -39,5 +47,9 @@ final class ReferenceCheck: SchemaCheck {
 
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
     slot.failure(of: value, at: place, depth: depth, compiler)
+  }
+
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    slot.admits(value, depth: depth, compiler)
   }
 }

@@ -34,6 +34,19 @@ final class SchemaNode: Sendable {
     }
   }
 
+  /// Whether `value` conforms: the answer of `failure(...) == nil`, without a place or a message,
+  /// so a conforming value (most are) costs a walk and nothing more.
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
+    guard depth < Self.maxDepth else { return false }
+    switch body {
+    case .anything: return true
+    case .nothing: return false
+    case .checks(let checks):
+      for check in checks where !check.admits(value, depth: depth, compiler) { return false }
+      return true
+    }
+  }
+
   static let maxDepth = 64
 }
 
@@ -41,4 +54,6 @@ final class SchemaNode: Sendable {
 /// keyword in the table), so running a node's checks copies none of what they hold.
 protocol SchemaCheck: AnyObject, Sendable {
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure?
+  /// True exactly when `failure` is nil (see `SchemaNode.admits`).
+  func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool
 }

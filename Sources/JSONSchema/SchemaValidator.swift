@@ -22,12 +22,17 @@ public struct SchemaValidator: Sendable {
   public func violation(
     of value: JSONValue, against schema: JSONValue, at path: String, pointer: JSONPointer = JSONPointer()
   ) -> SchemaViolation? {
-    let place = SchemaPlace(path: path, pointer: pointer)
+    // Most values conform: they are walked once for an answer, and again for the place and the
+    // message only when they do not.
     // A schema that is one `$ref` (a shape of the document) goes straight to its slot.
     if case .object(let rules) = schema.plain, rules.count == 1, let reference = rules["$ref"]?.stringValue {
-      return compiler.slot(for: reference).failure(of: value, at: place, depth: 0, compiler)?.violation
+      let slot = compiler.slot(for: reference)
+      guard !slot.admits(value, depth: 0, compiler) else { return nil }
+      return slot.failure(of: value, at: SchemaPlace(path: path, pointer: pointer), depth: 0, compiler)?.violation
     }
-    return compiler.passedNode(for: schema).failure(of: value, at: place, depth: 0, compiler)?.violation
+    let node = compiler.passedNode(for: schema)
+    guard !node.admits(value, depth: 0, compiler) else { return nil }
+    return node.failure(of: value, at: SchemaPlace(path: path, pointer: pointer), depth: 0, compiler)?.violation
   }
 
   /// The keywords this validator's table holds, `then`/`else` read by `if`, `minContains` and
