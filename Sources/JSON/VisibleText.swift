@@ -12,6 +12,8 @@ extension String {
   /// The same, leaving the scalars in `keeping` as they are, for a format that escapes them its own
   /// way (GitHub's workflow commands write CR and LF as `%0D` and `%0A`).
   public func escapingControlCharacters(keeping: Set<Unicode.Scalar>) -> String {
+    // Printable ASCII, what most lines are, has nothing to escape.
+    guard utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return self }
     func escaped(_ scalar: Unicode.Scalar) -> Bool { Self.needsEscape(scalar) && !keeping.contains(scalar) }
     guard unicodeScalars.contains(where: escaped) else { return self }
     var text = ""

@@ -9,19 +9,40 @@ import JSON
 ///   ok
 /// ```
 enum TextFormat {
+  /// Each subject's `lines`, each ended by a newline, appended to one string as they are made.
   static func render(_ report: Report) -> String {
-    let lines = report.subjects.flatMap(lines)
-    return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    var text = ""
+    for subject in report.subjects {
+      text += heading(subject)
+      text += "\n"
+      for finding in subject.findings {
+        text += "  "
+        text += line(finding)
+        text += "\n"
+      }
+      if subject.findings.isEmpty { text += "  ok\n" }
+    }
+    return text
   }
 
   /// A subject's lines: its name, then a line per finding, or `ok`.
   static func lines(_ subject: Report.Subject) -> [String] {
-    var lines = [
-      ("\(subject.file) \(subject.name)" + (subject.summary.map { ": \($0)" } ?? "")).escapingControlCharacters
-    ]
+    var lines = [heading(subject)]
     for finding in subject.findings { lines.append("  " + line(finding)) }
     if subject.findings.isEmpty { lines.append("  ok") }
     return lines
+  }
+
+  /// `file name: summary`, control characters escaped.
+  private static func heading(_ subject: Report.Subject) -> String {
+    var text = subject.file
+    text += " "
+    text += subject.name
+    if let summary = subject.summary {
+      text += ": "
+      text += summary
+    }
+    return text.escapingControlCharacters
   }
 
   /// `file:line:column: severity [rule] message`, the shape compilers print.
