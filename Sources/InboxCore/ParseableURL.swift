@@ -42,6 +42,16 @@ public struct ParseableURL: Sendable, Hashable, CustomStringConvertible {
 
   /// The scheme before the first `:`, if it is one.
   private static func scheme(of text: String) -> String? {
+    let utf8 = text.utf8
+    guard let colonByte = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+    // A colon followed by an ASCII byte (or nothing) is a character of its own, the first `:` the
+    // character search below finds; the scheme is then read from the bytes before it.
+    let next = utf8.index(after: colonByte)
+    if next == utf8.endIndex || utf8[next] < 0x80 {
+      let candidate = utf8[..<colonByte]
+      guard let first = candidate.first, first.isASCIILetter, candidate.allSatisfy(\.isSchemeByte) else { return nil }
+      return String(text.unicodeScalars[..<colonByte])
+    }
     guard let colon = text.firstIndex(of: ":") else { return nil }
     let candidate = text[..<colon].unicodeScalars
     guard let first = candidate.first, first.isASCIILetter,
@@ -54,7 +64,11 @@ public struct ParseableURL: Sendable, Hashable, CustomStringConvertible {
   /// escape. Read as UTF-8 bytes: the characters refused are ASCII, and every byte of a non-ASCII
   /// character is ≥ 0x80, so none is mistaken for one.
   private static func hasOnlyURLCharacters(_ text: String) -> Bool {
-    let bytes = Array(text.utf8)
+    var text = text
+    return text.withUTF8(hasOnlyURLCharacters)
+  }
+
+  private static func hasOnlyURLCharacters(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     for (offset, byte) in bytes.enumerated() {
       switch byte {
       case 0...0x20, 0x7F, 0x22, 0x3C, 0x3E, 0x5C, 0x5E, 0x60, 0x7B, 0x7C, 0x7D: return false  // "<>\^`{|}
@@ -100,6 +114,13 @@ extension Unicode.Scalar {
 }
 
 extension UInt8 {
+  fileprivate var isASCIILetter: Bool { (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
+
+  /// A letter, a digit, `+`, `-` or `.`.
+  fileprivate var isSchemeByte: Bool {
+    isASCIILetter || (0x30...0x39).contains(self) || self == 0x2B || self == 0x2D || self == 0x2E
+  }
+
   fileprivate var isHexDigit: Bool {
     (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
   }

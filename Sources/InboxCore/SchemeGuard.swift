@@ -48,15 +48,20 @@ public struct SchemeGuard: Sendable, Hashable {
 
   /// The scheme as a browser reads it, lower-cased: leading spaces and controls are skipped and tabs
   /// and line breaks inside are ignored (`" java\tscript:"` is `javascript`), so they cannot hide one.
+  /// Read as UTF-8 bytes: every character a scheme may hold or skip is ASCII, and every byte of any
+  /// other character is 0x80 or more, which ends the scheme.
   static func scheme(of text: String) -> String? {
     var scheme = ""
-    for scalar in text.unicodeScalars {
-      if scalar == ":" { return scheme.isEmpty ? nil : scheme.lowercased() }
-      if scalar.value <= 0x20 || scalar.value == 0x7F { continue }
-      guard scalar.isASCII, scalar.properties.isAlphabetic || "0123456789+-.".unicodeScalars.contains(scalar) else {
-        return nil
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: ":"): return scheme.isEmpty ? nil : scheme
+      case 0...0x20, 0x7F: continue
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): scheme.unicodeScalars.append(Unicode.Scalar(byte + 0x20))
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"),
+        UInt8(ascii: "-"), UInt8(ascii: "."):
+        scheme.unicodeScalars.append(Unicode.Scalar(byte))
+      default: return nil
       }
-      scheme.unicodeScalars.append(scalar)
     }
     return nil
   }
