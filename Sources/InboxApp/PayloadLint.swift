@@ -107,13 +107,13 @@ public enum PayloadLint {
     var problems: [SchemaViolation] = []
     var gaps: [LanguageGap] = []
     if isSendRequest(payload) {
-      if let found = check(payload, against: "SendRequestNotification", at: label, pointer: pointer, validator) {
+      if let found = check(payload, against: .sendRequestNotification, at: label, pointer: pointer, validator) {
         problems.append(found)
       }
       gaps = LanguageGap.find(in: payload)
     } else if let custom = customData(payload),
       let found = check(
-        custom, against: "MarketerData", at: "\(label).u", pointer: pointer.appending(customDataPlace(payload)),
+        custom, against: .marketerData, at: "\(label).u", pointer: pointer.appending(customDataPlace(payload)),
         validator)
     {
       problems.append(found)
@@ -180,10 +180,26 @@ public enum PayloadLint {
   }
 
   private static func check(
-    _ value: JSONValue, against shape: String, at path: String, pointer: JSONPointer, _ validator: SchemaValidator
+    _ value: JSONValue, against shape: Shape, at path: String, pointer: JSONPointer, _ validator: SchemaValidator
   ) -> SchemaViolation? {
-    validator.violation(
-      of: value, against: ["$ref": .string("#/components/schemas/\(shape)")], at: path, pointer: pointer)
+    validator.violation(of: value, against: shape.schema, at: path, pointer: pointer)
+  }
+
+  /// The input shapes a payload is checked against, each a `$ref` made once, not per payload.
+  private enum Shape {
+    case sendRequestNotification, marketerData
+
+    var schema: JSONValue {
+      switch self {
+      case .sendRequestNotification: Self.sendRequestNotificationSchema
+      case .marketerData: Self.marketerDataSchema
+      }
+    }
+
+    private static let sendRequestNotificationSchema: JSONValue = [
+      "$ref": "#/components/schemas/SendRequestNotification"
+    ]
+    private static let marketerDataSchema: JSONValue = ["$ref": "#/components/schemas/MarketerData"]
   }
 }
 
