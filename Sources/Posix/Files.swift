@@ -36,18 +36,25 @@ public enum Files {
   }
 
   /// Everything readable from `fd` until end of file.
-  public static func readAll(_ fd: Int32) throws(SystemError) -> [UInt8] {
+  /// `expectedSize` (a regular file's size) is reserved up front, so a large file is not copied
+  /// as the array grows; the chunk read into is on the stack, so a small file costs no zeroed
+  /// buffer of its own.
+  public static func readAll(_ fd: Int32, expectedSize: Int = 0) throws(SystemError) -> [UInt8] {
     var output: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw SystemError.current("read")
+    output.reserveCapacity(expectedSize)
+    let done = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16 * 1024) { chunk -> SystemError? in
+      while true {
+        let count = Glibc.read(fd, chunk.baseAddress, chunk.count)
+        if count < 0 {
+          if errno == EINTR { continue }
+          return SystemError.current("read")
+        }
+        if count == 0 { return nil }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[0..<count]))
       }
-      if count == 0 { return output }
-      output.append(contentsOf: chunk[0..<count])
     }
+    if let done { throw done }
+    return output
   }
 
   /// The whole file at `path`.
@@ -55,7 +62,9 @@ public enum Files {
     let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
     guard fd >= 0 else { throw SystemError.current("cannot open \(path)") }
     defer { close(fd) }
-    return try readAll(fd)
+    var status = stat()
+    let size = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
+    return try readAll(fd, expectedSize: size)
   }
 
   public static func exists(_ path: String) -> Bool {
