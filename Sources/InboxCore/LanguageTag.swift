@@ -22,6 +22,16 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
   /// and lower-cased byte by byte: the same as trimming, lower-casing and splitting it as text, at a
   /// fraction of the cost. Nil for any other text.
   private static func asciiSubtags(_ text: String) -> [String]? {
+    // Lower-case letters and digits alone (`en`, `de`) are the one subtag, as written.
+    var plain = true
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): continue
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"), UInt8(ascii: "_"): plain = false
+      default: return nil
+      }
+    }
+    if plain { return text.isEmpty ? [] : [text] }
     var subtags: [String] = []
     var current: [UInt8] = []
     for byte in text.utf8 {

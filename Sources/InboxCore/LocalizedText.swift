@@ -26,6 +26,9 @@ public struct LocalizedText: Sendable, Hashable {
     case .string:
       shared = Lenient.text(value)
     case .object(let members):
+      codes.reserveCapacity(members.count)
+      texts.reserveCapacity(members.count)
+      tags.reserveCapacity(members.count)
       for member in members {
         if let text = Lenient.text(member.value) {
           codes.append(member.key)
