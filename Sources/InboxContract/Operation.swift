@@ -9,17 +9,26 @@ import JSONRPC
 /// decoded once into a typed value, and its result encoded from the typed value the use case
 /// returns. A face checks the params against the contract, then runs the operation; what the use
 /// case changed reaches the face as typed values (`FeedChange`, `Warning`, `SyncProgress`).
-protocol Operation: SendableMetatype {
+protocol Operation: OperationContract {
+  associatedtype Params
+  static func run(_ params: Params, _ context: OperationContext) throws -> JSONValue
+}
+
+/// What every operation declares, whether it answers at once (`Operation`) or later
+/// (`DeferredOperation`).
+protocol OperationContract: SendableMetatype {
   associatedtype Params: OperationParams
   /// The method name, exactly as Schemas/openrpc.json spells it.
   static var name: String { get }
   /// Whether it reads (on the reader) or writes (on the write lane); background for long work.
   static var execution: Method.Execution { get }
-  static func run(_ params: Params, _ context: OperationContext) throws -> JSONValue
+}
+
+extension OperationContract {
+  static var execution: Method.Execution { .read }
 }
 
 extension Operation {
-  static var execution: Method.Execution { .read }
 
   static var erased: AnyOperation {
     AnyOperation(name: name, execution: execution, decode: { try Params(ParamsReader($0)) }) { object, context in
@@ -103,13 +112,11 @@ public struct AnyOperation: Sendable {
     self.body = body
   }
 
-  /// Runs the operation on params the contract has accepted, and returns its result: at once, on
-  /// this thread, or, for one that answers later, when it answers (waiting on this thread).
-  public func run(_ params: JSONObject, _ context: OperationContext) throws -> JSONValue {
-    switch body {
-    case .now(let run): try run(params, context)
-    case .later(let start): try Reply.waiting { start(params, context, $0) }
-    }
+  /// What runs an operation that answers at once, on params the contract has accepted; nil for one
+  /// that answers later (`start` it).
+  public var immediate: (@Sendable (JSONObject, OperationContext) throws -> JSONValue)? {
+    guard case .now(let run) = body else { return nil }
+    return run
   }
 
   /// Starts the operation on params the contract has accepted; `reply` gets its outcome.

@@ -58,11 +58,6 @@ struct Gateway: Sendable {
   var changes: ChangeFeed { relay.changes }
   var logging: LogSettings { relay.logging }
 
-  /// Runs the use case `operation` with `arguments`, on behalf of the MCP `request`.
-  func call(_ operation: AnyOperation, _ arguments: JSONObject, for request: RequestContext) throws -> JSONValue {
-    try operation.run(arguments, context(for: request))
-  }
-
   /// Starts the use case named `name` (a contract method name) with `arguments`; `reply` gets its outcome.
   func start(_ name: String, _ arguments: JSONObject, for request: RequestContext, _ reply: Reply) {
     guard let operation = Operations.named(name) else { return reply.fail(RPCError.methodNotFound(name)) }

@@ -28,7 +28,7 @@ extension AnyOperation {
   /// A use case as a JSON-RPC method: params checked against the contract once, then the operation
   /// decodes them and runs; its events become this request's notifications.
   func method(_ server: ServerState) -> Method {
-    guard answersLater else {
+    if let run = immediate {
       return Method(name, execution: execution) { request in
         try ParamsContract.forMethod(name)?.check(request.params)
         return try run(request.params.raw?.objectValue ?? [:], server.context(for: request))

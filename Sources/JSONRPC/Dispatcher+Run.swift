@@ -59,31 +59,53 @@ extension Dispatcher {
     id: JSONValue, method: String, params: JSONValue?, token: CancellationToken, _ start: Method.DeferredHandler,
     deliver: @escaping @Sendable (JSONValue?) -> Void
   ) {
-    logger.debug("request \(method) id \(id.jsonString), answered later")
-    if lifecycle.isShuttingDown {
-      inFlight.untrack(id)
-      let refusal = PendingReply(id: id, token: token, writer: writer)
-      return deliver(refusal.answer(.failure(.invalidRequest("the server is shutting down (shutdown was received)"))))
-    }
     deferred.enter()
-    let reply = Reply { [self] outcome in
+    attemptDeferred(id: id, method: method, params: params, token: token, patience: nil, start) { [self] attempt in
       defer {
         inFlight.untrack(id)
         deferred.leave()
       }
-      // A cancel that arrived while the work went on wins, as for every other request.
-      let checked = outcome.flatMap { result in Result { try token.check() }.map { result } }
-      let pending = PendingReply(id: id, token: token, writer: writer)
-      deliver(pending.answer(checked.mapError { failure($0, method) }))
+      guard case .answered(let reply) = attempt else { return deliver(nil) }
+      deliver(reply)
     }
-    start(context(id: id, method: method, params: params, token: token, out: writer), reply)
+  }
+
+  /// Starts a deferred request; `deliver` gets what it came to, from whichever thread answers: its
+  /// reply, or, with `patience` (on the write lane), a write to run again once another process's
+  /// lock may be free.
+  /// A nil `token`: run where a cancel cannot be read meanwhile (the reading thread).
+  func attemptDeferred(
+    id: JSONValue, method: String, params: JSONValue?, token: CancellationToken?, patience: RetryPatience?,
+    _ start: Method.DeferredHandler, deliver: @escaping @Sendable (Attempt) -> Void
+  ) {
+    logger.debug("request \(method) id \(id.jsonString), answered later")
+    if lifecycle.isShuttingDown {
+      let refusal = PendingReply(id: id, token: token, writer: writer)
+      return deliver(
+        .answered(refusal.answer(.failure(.invalidRequest("the server is shutting down (shutdown was received)")))))
+    }
+    let request = context(
+      id: id, method: method, params: params, token: token ?? .inline, out: writer,
+      lockPatience: patience?.now ?? .waitsHere)
+    start(
+      request,
+      Reply { [self] outcome in
+        if case .failure(let error as RetryLater) = outcome, let patience { return deliver(.retry(error, patience)) }
+        // A cancel that arrived while the work went on wins, as for every other request.
+        let checked = outcome.flatMap { result in Result { try request.cancellation.check() }.map { result } }
+        let pending = PendingReply(id: id, token: token, writer: writer)
+        deliver(.answered(pending.answer(checked.mapError { failure($0, method) })))
+      })
   }
 
   private func handle(_ request: RequestContext) throws -> JSONValue {
     if lifecycle.isShuttingDown { throw RPCError.invalidRequest("the server is shutting down (shutdown was received)") }
-    guard let handler = registry[request.method] else { throw RPCError.methodNotFound(request.method) }
+    guard case .immediate(let handler)? = registry[request.method]?.body else {
+      // Deferred methods are started where they are placed (`runDeferred`, `attemptDeferred`).
+      throw RPCError.methodNotFound(request.method)
+    }
     try request.cancellation.check()
-    let result = try handler.call(request)
+    let result = try handler(request)
     // A cancel that arrived while the handler worked wins: the host has stopped waiting for a result.
     try request.cancellation.check()
     return result
@@ -110,8 +132,9 @@ extension Dispatcher {
       // Nobody waits for a notification's outcome, so nothing waits for it here either.
       return start(request, Reply { _ in })
     }
+    guard case .immediate(let run) = handler.body else { return }
     do {
-      _ = try handler.call(request)
+      _ = try run(request)
     } catch {
       logger.debug("notification \(method) failed: \(RPCError(error).message)")
     }

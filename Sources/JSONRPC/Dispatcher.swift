@@ -112,7 +112,16 @@ final class Dispatcher: Sendable {
         return attempt()
       }
     }
-    if writes { writeLane.submit(job) } else { workers.submit { _ = job() } }
+    if writes { writeLane.submit(job) } else { workers.submit { done in Self.follow(job(), done) } }
+  }
+
+  /// Calls `done` once a worker's job has finished, now or when its deferred reply comes. (A
+  /// worker's job never waits for another process's lock: it has no patience.)
+  private static func follow(_ step: WriteLane.Step, _ done: @escaping @Sendable () -> Void) {
+    switch step {
+    case .finished, .waits: done()
+    case .later(let next): next { follow($0, done) }
+    }
   }
 
   /// A job that runs one message and writes its reply to `out`, then calls `finished`; with
@@ -121,8 +130,8 @@ final class Dispatcher: Sendable {
     _ message: Incoming, token: CancellationToken?, out: any FrameSink, patience: RetryPatience?,
     finished: @escaping @Sendable () -> Void
   ) -> WriteLane.Job {
-    { [self] in
-      switch attempt(message, token: token, out: out, patience: patience) {
+    let step: @Sendable (Attempt) -> WriteLane.Step = { [self] attempt in
+      switch attempt {
       case .retry(let retry, let patience):
         return patience.step(for: retry)
       case .answered(let reply):
@@ -131,6 +140,17 @@ final class Dispatcher: Sendable {
         return .finished
       }
     }
+    // A deferred method answers later: its lane or worker is held by a callback, not a thread.
+    if case .request(let id, let name, let params) = message, case .deferred(let start)? = registry[name]?.body {
+      return { [self] in
+        .later { [self] next in
+          attemptDeferred(id: id, method: name, params: params, token: token, patience: patience, start) {
+            next(step($0))
+          }
+        }
+      }
+    }
+    return { [self] in step(attempt(message, token: token, out: out, patience: patience)) }
   }
 
   /// A job that runs a batch's members in order, each answering the batch when it finishes (a

@@ -46,8 +46,8 @@ public struct Method: Sendable {
   }
 
   /// A method answered through `Reply`. Placed `read` (the default), `handler` is called on the
-  /// reader and must not block; placed elsewhere, the lane or worker that calls it waits for the
-  /// reply, so only calls that answer at once should be placed there.
+  /// reader and must not block; placed on the write lane or a worker, it holds that place until it
+  /// answers, as a callback, not a thread.
   public init(
     _ name: String, placement: @escaping @Sendable (JSONValue?) -> Execution = { _ in .read },
     deferred handler: @escaping DeferredHandler
@@ -57,16 +57,6 @@ public struct Method: Sendable {
     body = .deferred(handler)
   }
 
-  /// Runs the method and returns its result, waiting for a deferred one on the calling thread (one
-  /// placed off the reader, or another face calling in process).
-  public func call(_ request: RequestContext) throws -> JSONValue {
-    switch body {
-    case .immediate(let handler):
-      return try handler(request)
-    case .deferred(let handler):
-      return try Reply.waiting { handler(request, $0) }
-    }
-  }
 }
 
 /// What a handler gets: its params, its cancellation flag, and a way to talk back.

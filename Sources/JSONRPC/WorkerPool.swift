@@ -3,14 +3,18 @@ import Synchronization
 
 /// Runs background requests off the reader, at most `limit` at once, starting in arrival order.
 /// A job beyond the limit is a closure queued, not a thread waiting for a slot: the job that
-/// finishes starts the next one. A request waiting for a slot stays cancellable (the connection
+/// finishes starts the next one. A job says it has finished (`done`), so one that answers later (a
+/// deferred method) holds its slot, not a thread. A request waiting for a slot stays cancellable (the connection
 /// answers it -32800 at once, and the job then returns without work). Workers run on a concurrent
 /// queue: Dispatch gives a worker that blocks on the network a thread of its own.
 final class WorkerPool: Sendable {
   private struct State {
     var running = 0
-    var queued: [@Sendable () -> Void] = []
+    var queued: [Job] = []
   }
+
+  /// A job: it calls `done` once, when it has finished, from any thread.
+  typealias Job = @Sendable (_ done: @escaping @Sendable () -> Void) -> Void
 
   private let limit: Int
   private let state = Mutex(State())
@@ -20,7 +24,7 @@ final class WorkerPool: Sendable {
   init(limit: Int) { self.limit = limit }
 
   /// Queues a job; it starts as soon as fewer than `limit` jobs run.
-  func submit(_ job: @escaping @Sendable () -> Void) {
+  func submit(_ job: @escaping Job) {
     unfinished.enter()
     let startsNow = state.withLock { state -> Bool in
       guard state.running < limit else {
@@ -33,19 +37,20 @@ final class WorkerPool: Sendable {
     if startsNow { start(job) }
   }
 
-  private func start(_ job: @escaping @Sendable () -> Void) {
-    workers.async { [self] in
-      job()
-      unfinished.leave()
-      let next = state.withLock { state -> (@Sendable () -> Void)? in
-        guard !state.queued.isEmpty else {
-          state.running -= 1
-          return nil
-        }
-        return state.queued.removeFirst()
+  private func start(_ job: @escaping Job) {
+    workers.async { [self] in job { [self] in finished() } }
+  }
+
+  private func finished() {
+    unfinished.leave()
+    let next = state.withLock { state -> Job? in
+      guard !state.queued.isEmpty else {
+        state.running -= 1
+        return nil
       }
-      if let next { start(next) }
+      return state.queued.removeFirst()
     }
+    if let next { start(next) }
   }
 
   /// Waits until every submitted job has finished, at most until `deadline`; false on time-out.

@@ -14,6 +14,9 @@ final class WriteLane: Sendable {
     /// It waits for something outside the process: `wake` calls `resume` once it may have passed,
     /// and the lane then runs the same job again, ahead of the writes queued behind it.
     case waits(_ wake: @Sendable (_ resume: @escaping @Sendable () -> Void) -> Void)
+    /// It goes on elsewhere and says its next step when it has one (a deferred method's reply):
+    /// the lane stays its, reads still wait for it, and no thread waits with it.
+    case later(_ next: @Sendable (_ step: @escaping @Sendable (Step) -> Void) -> Void)
   }
 
   /// A write, run until it finishes or waits; run again after a wait.
@@ -66,8 +69,12 @@ final class WriteLane: Sendable {
   /// True when no write is queued, running or waiting.
   var isIdle: Bool { state.withLock { !$0.active } }
 
-  private func run(_ job: @escaping Job) {
-    switch job() {
+  private func run(_ job: @escaping Job) { take(job(), of: job) }
+
+  private func take(_ step: Step, of job: @escaping Job) {
+    switch step {
+    case .later(let next):
+      next { [self] step in take(step, of: job) }
     case .finished:
       unfinished.leave()
       let next = update { state -> Job? in

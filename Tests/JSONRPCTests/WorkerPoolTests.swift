@@ -16,7 +16,8 @@ struct WorkerPoolTests {
     let running = Atomic<Int>(0)
     let most = Atomic<Int>(0)
     for index in 0..<6 {
-      pool.submit {
+      pool.submit { done in
+        defer { done() }
         let now = running.add(1, ordering: .sequentiallyConsistent).newValue
         _ = most.max(now, ordering: .sequentiallyConsistent)
         order.withLock { $0.append(index) }
