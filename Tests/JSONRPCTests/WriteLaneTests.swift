@@ -84,6 +84,28 @@ struct WriteLaneTests {
     #expect(events.withLock { $0 } == ["first write, run 1", "first write, run 2", "second write"])
   }
 
+  @Test func aWriteThatAnswersLaterHoldsTheLaneWithNoThread() {
+    let lane = WriteLane()
+    let next = Mutex<(@Sendable (WriteLane.Step) -> Void)?>(nil)
+    let second = Atomic<Bool>(false)
+    // Started here, it goes on elsewhere: the calling thread is free at once.
+    #expect(lane.runHereIfIdle { .later { step in next.withLock { $0 = step } } })
+    lane.submit {
+      second.store(true, ordering: .sequentiallyConsistent)
+      return .finished
+    }
+    // Reads and the write behind it wait for its answer.
+    let turn = readerWaiting(on: lane)
+    #expect(turn.wait(timeout: .now() + .milliseconds(100)) == .timedOut)
+    let ranEarly = second.load(ordering: .sequentiallyConsistent)
+    #expect(!ranEarly)
+    next.withLock { $0 }?(.finished)
+    #expect(turn.wait(timeout: .now() + .seconds(5)) == .success)
+    #expect(lane.waitUntilIdle(until: .now() + 5))
+    let ran = second.load(ordering: .sequentiallyConsistent)
+    #expect(ran)
+  }
+
   @Test func aWriteRunsHereOnlyWhenTheLaneIsIdle() {
     let (lane, release) = busyLane()
     #expect(!lane.runHereIfIdle { .finished })
