@@ -31,7 +31,8 @@ let package = Package(
     // The empty store's bytes, generated from the migrations (script/gen-empty-store).
     .target(name: "CEmptyStore"),
     .target(name: "Posix", dependencies: ["CCrypto"]),
-    .target(name: "InboxTestSupport", path: "Sources/InboxTestSupport"),
+    .target(
+      name: "InboxTestSupport", dependencies: ["InboxApp", "InboxSync", "Posix"], path: "Sources/InboxTestSupport"),
     // Posix for `FileName`: text for people shows a file name's bytes that are not UTF-8 as `\xNN`.
     .target(name: "JSON", dependencies: ["CJansson", "Posix"]),
     .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),
@@ -96,9 +97,11 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(name: "InboxPreviewTests", dependencies: ["InboxPreview", "InboxCore", "JSON"]),
     .testTarget(
-      name: "InboxAppTests", dependencies: ["InboxApp", "InboxStore", "InboxSync", "InboxCore", "JSON", "Posix"]),
+      name: "InboxAppTests",
+      dependencies: ["InboxApp", "InboxStore", "InboxSync", "InboxCore", "JSON", "Posix", "InboxTestSupport"]),
     .testTarget(name: "InboxServerTests", dependencies: ["InboxServer", "InboxContract", "JSONRPC", "JSON"]),
     .testTarget(
-      name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON"], exclude: ["Fixtures"]),
+      name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON", "InboxTestSupport"],
+      exclude: ["Fixtures"]),
   ]
 )

@@ -26,21 +26,13 @@ public struct SyncObserver: Sendable {
 }
 
 extension Inbox {
-  /// One sync (docs/sync.md#what-a-sync-does): push every queued status change, fetch the inbox unless the last fetch
-  /// is more recent than the minimum interval (`force` fetches anyway), merge, push again.
-  /// `respectBackoff` (the periodic sync) waits for each change's retry time; a host's explicit
-  /// sync does not. A run waiting for another to end, or running, stops once `cancellation` is set.
-  /// Throws `SyncFailure` with what was done before the failure; waits on the calling thread.
-  public func sync(
-    force: Bool = false, respectBackoff: Bool = false, observer: SyncObserver = SyncObserver(),
-    cancellation: any Cancellable = CancellationFlag()
-  ) throws(SyncFailure) -> SyncReport {
-    try sync.sync(
-      force: force, respectBackoff: respectBackoff, events: Self.events(observer), cancellation: cancellation)
-  }
-
-  /// `sync`, queued behind the syncs before it without holding the calling thread: `completion`
-  /// gets the outcome once the sync has run, or at once when it was cancelled before its turn.
+  /// One sync (docs/sync.md#what-a-sync-does): push every queued status change, fetch the inbox
+  /// unless the last fetch is more recent than the minimum interval (`force` fetches anyway), merge,
+  /// push again. `respectBackoff` (the periodic sync) waits for each change's retry time; a host's
+  /// explicit sync does not. Queued behind the syncs before it without holding the calling thread:
+  /// `completion` gets the outcome once the sync has run (`SyncFailure` with what was done before
+  /// the failure), or at once when it was cancelled before its turn; a run waiting or running stops
+  /// once `cancellation` is set.
   public func sync(
     force: Bool = false, respectBackoff: Bool = false, observer: SyncObserver = SyncObserver(),
     cancellation: any Cancellable, completion: @escaping @Sendable (Result<SyncReport, SyncFailure>) -> Void

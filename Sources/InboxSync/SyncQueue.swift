@@ -81,26 +81,4 @@ final class SyncQueue: Sendable {
   }
 
   private func finished() { unfinished.subtract(1, ordering: .sequentiallyConsistent) }
-
-  /// `enqueue`, waited for on the calling thread (the periodic sync's own queue, tests).
-  func run<T: Sendable>(cancellation: any Cancellable, _ body: @escaping @Sendable () -> Result<T, SyncFailure>)
-    -> Result<T, SyncFailure>
-  {
-    run(cancellation: cancellation, afterWait: { _ in body() })
-  }
-
-  /// `enqueue(cancellation:afterWait:completion:)`, waited for on the calling thread.
-  func run<T: Sendable>(
-    cancellation: any Cancellable, waiting: @escaping @Sendable () -> Void = {},
-    afterWait body: @escaping @Sendable (_ waited: Bool) -> Result<T, SyncFailure>
-  ) -> Result<T, SyncFailure> {
-    let outcome = Mutex<Result<T, SyncFailure>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    enqueue(cancellation: cancellation, waiting: waiting, afterWait: body) { result in
-      outcome.withLock { $0 = result }
-      done.signal()
-    }
-    done.wait()
-    return outcome.withLock { $0! }
-  }
 }

@@ -117,20 +117,9 @@ public final class Synchronizer: Sendable {
 
   /// Runs one sync: push, fetch (unless throttled), merge, push again. `respectBackoff` false (a
   /// host's explicit request) tries every queued change now; true (the periodic sync) waits for each
-  /// change's retry time. Throws with what was done before the failure. Waits on the calling
-  /// thread for the syncs before it; `sync(…, completion:)` does not.
-  public func sync(
-    force: Bool = false, respectBackoff: Bool = false, events: Events = Events(),
-    cancellation: any Cancellable = CancellationFlag()
-  ) throws(SyncFailure) -> SyncReport {
-    try runs.run(
-      cancellation: cancellation, waiting: { events.progress(SyncProgress(.wait)) },
-      afterWait: turn(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation)
-    ).get()
-  }
-
-  /// `sync`, queued behind the syncs before it without holding the calling thread: `completion`
-  /// gets the outcome on the sync queue's thread, or `.cancelled` at once when cancelled first.
+  /// change's retry time. Queued behind the syncs before it without holding the calling thread:
+  /// `completion` gets the outcome (a failure says what was done before it) on the sync queue's
+  /// thread, or `.cancelled` at once when cancelled first.
   public func sync(
     force: Bool = false, respectBackoff: Bool = false, events: Events = Events(),
     cancellation: any Cancellable = CancellationFlag(),

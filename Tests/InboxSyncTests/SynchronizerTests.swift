@@ -1,6 +1,7 @@
 import Foundation
 import InboxCore
 import InboxStore
+import InboxTestSupport
 import JSON
 import Posix
 import Synchronization
