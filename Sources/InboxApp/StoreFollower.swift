@@ -143,6 +143,7 @@ public final class StoreFollower: Sendable {
   }
 
   private func wake(changed: (FeedChange) -> Void, log: (String) -> Void) {
+    dispatchPrecondition(condition: .onQueue(queue))
     // Another process committed: a write waiting for its lock may go.
     inbox.lockWaits.ring()
     do {

@@ -44,7 +44,10 @@ final class StoreWriter: @unchecked Sendable {
   var commits: Int { commitTally.load(ordering: .sequentiallyConsistent) }
 
   /// Counts a commit; called on the writer.
-  func committed() { commitTally.add(1, ordering: .sequentiallyConsistent) }
+  func committed() {
+    dispatchPrecondition(condition: .onQueue(turn))
+    commitTally.add(1, ordering: .sequentiallyConsistent)
+  }
   /// Runs `body` on the writer, after the writes before it.
   func run<T, E: Error>(_ body: (Database) throws(E) -> T) throws(E) -> T {
     occupied.add(1, ordering: .sequentiallyConsistent)
@@ -85,6 +88,7 @@ final class StoreWriter: @unchecked Sendable {
   /// `StoreError.lockHeld` thrown, or SQLite's busy handler blocking the writer until the lock is
   /// free or the busy timeout passes (then `StoreError.Kind.busy`).
   func begin(_ wait: LockWait) throws(StoreError) -> Begin {
+    dispatchPrecondition(condition: .onQueue(turn))
     database.setBusyTimeout(milliseconds: 0)
     defer { database.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds) }
     do {
