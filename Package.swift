@@ -64,7 +64,8 @@ let package = Package(
     .target(
       name: "InboxMCP", dependencies: ["JSON", "JSONRPC", "JSONSchema", "InboxContract", "InboxApp", "InboxCore"]),
     // `inbox-rpc lint`: payload files read as the service reads them, with each finding's place.
-    .target(name: "InboxLint", dependencies: ["JSON", "LintReport", "InboxApp", "InboxCore", "Posix"]),
+    .target(
+      name: "InboxLint", dependencies: ["JSON", "LintReport", "InboxApp", "InboxCore", "InboxPreview", "Posix"]),
     // `check-trace` and `replay`: a trace read back, checked against the contract, replayed.
     .target(
       name: "InboxTrace",

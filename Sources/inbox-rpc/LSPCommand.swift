@@ -61,9 +61,8 @@ enum LSPCommand {
     case .failure(let problem):
       return LintedDocument(findings: [problem.finding], reports: [])
     case .success(let value):
-      var flags = PayloadFlags()
-      flags.attributes = settings.attributes
-      let (reports, subjects) = LintedFile.verdicts(value, in: input, flags: flags)
+      let conditions = LintConditions(attributes: settings.attributes, now: Clock.unixSeconds)
+      let (reports, subjects) = LintedFile.verdicts(value, in: input, conditions: conditions)
       return LintedDocument(findings: subjects.flatMap(\.findings), reports: reports)
     }
   }

@@ -1,7 +1,6 @@
 import InboxApp
 import InboxLint
 import InboxPreview
-import JSON
 import LintReport
 import Posix
 
@@ -87,7 +86,7 @@ enum LintCommand {
     }
     guard !paths.isEmpty else { return PayloadFlags.usage("lint", "name at least one PATH (or - for standard input)") }
 
-    let (chosen, keepsEntries) = (format, html != nil)
+    let (chosen, keepsEntries, conditions) = (format, html != nil, flags.conditions)
     var run = LintRun(format: format, failOn: failOn, keepsEntries: keepsEntries)
     let files = LintInput.expand(paths)
     // Files are linted a batch at a time, spread over the cores, their output written in the order
@@ -95,148 +94,21 @@ enum LintCommand {
     let batch = max(1, Threads.cores * 32)
     for start in stride(from: 0, to: files.count, by: batch) {
       let done = Parallel.map(Array(files[start..<min(start + batch, files.count)])) { path in
-        LintedFile.lint(path, flags: flags, format: chosen, keepsEntries: keepsEntries)
+        LintedFile.lint(path, conditions: conditions, format: chosen, keepsEntries: keepsEntries)
       }
-      run.add(done)
+      // A file that cannot be read is also said on stderr, by name, before its batch's output.
+      for case let complaint? in done.map(\.complaint) {
+        StandardStreams.writeStderr("inbox-rpc lint: " + complaint + "\n")
+      }
+      let output = run.add(done)
+      if !output.isEmpty { StandardStreams.writeStdout(output) }
     }
-    let report = Report(
-      tool: LintRun.tool,
-      rules: LintRules.catalogue(citedBy: run.kept.flatMap(\.findings)), subjects: run.kept)
-    if format == .sarif || format == .junit { StandardStreams.writeStdout(format.render(report, failOn: failOn)) }
+    if format == .sarif || format == .junit { StandardStreams.writeStdout(format.render(run.report, failOn: failOn)) }
     if let html {
       let options = PreviewPage.Options(title: "Lint preview", subtitle: flags.platformName)
       if !PageOutput.write(PreviewPage.html(run.entries, options: options), to: html, command: "lint") { return 3 }
     }
     if run.unreadable { return 3 }
     return run.fails ? 1 : 0
-  }
-}
-
-/// One file linted: its subjects, and its output when the format writes file by file.
-struct LintedFile: Sendable {
-  var subjects: [Report.Subject]
-  var output: String
-  var unreadable: Bool
-  var entries: [PreviewEntry]
-
-  static func lint(
-    _ path: Result<String, LintInput.FileProblem>, flags: PayloadFlags, format: ReportFormat, keepsEntries: Bool
-  ) -> LintedFile {
-    let input: LintInput
-    switch path.flatMap({ file in LintInput.bytes(of: file).map { (file, SourceText($0)) } }) {
-    case .success(let (file, text)):
-      if let listed = ListedPayloads(file: file, text: text),
-        let linted = lint(listed, flags: flags, format: format, keepsEntries: keepsEntries)
-      {
-        return linted
-      }
-      input = LintInput.parse(file, text)
-    case .failure(let problem):
-      input = LintInput(file: problem.finding.file, text: SourceText([]), value: .failure(problem))
-    }
-    switch input.value {
-    case .failure(let problem):
-      // The file's name and the reason hold the name as given: shown as text for people.
-      StandardStreams.writeStderr(
-        "inbox-rpc lint: " + "\(input.file): \(problem.finding.message)".escapingControlCharacters + "\n")
-      let subject = LintFindings.subject(problem)
-      let output = format == .json ? LintJSON.line(file: input.file, reports: [], [subject]) : ""
-      return LintedFile(subjects: [subject], output: output, unreadable: true, entries: []).rendered(format)
-    case .success(let value):
-      let (reports, subjects) = verdicts(value, in: input, flags: flags)
-      let output = format == .json ? LintJSON.line(file: input.file, reports: reports, subjects) : ""
-      let entries = keepsEntries ? FeedPreview.entries(file: input.file, reports: reports) : []
-      return LintedFile(subjects: subjects, output: output, unreadable: false, entries: entries).rendered(format)
-    }
-  }
-
-  /// A file's listed payloads linted on every core, each written out as it is linted (text and
-  /// github); nil when one is not JSON, for the file read whole to say where it breaks.
-  static func lint(_ listed: ListedPayloads, flags: PayloadFlags, format: ReportFormat, keepsEntries: Bool)
-    -> LintedFile?
-  {
-    let keepsReports = format == .json || keepsEntries
-    let linted = Parallel.map(Array(0..<listed.count)) { index -> LintedPayload? in
-      guard
-        let (reports, subjects) = listed.lint(
-          index, attributes: flags.attributes, now: flags.now, options: flags.options)
-      else { return nil }
-      return LintedPayload(reports: keepsReports ? reports : [], subjects: subjects, output: rendered(subjects, format))
-    }
-    var (reports, subjects, output) = ([PayloadLint.Report](), [Report.Subject](), "")
-    for payload in linted {
-      guard let payload else { return nil }
-      reports += payload.reports
-      subjects += payload.subjects
-      output += payload.output
-    }
-    if format == .json { output = LintJSON.line(file: listed.file, reports: reports, subjects) }
-    let entries = keepsEntries ? FeedPreview.entries(file: listed.file, reports: reports) : []
-    return LintedFile(subjects: subjects, output: output, unreadable: false, entries: entries)
-  }
-
-  /// One payload of a list linted: what its file's output needs of it.
-  private struct LintedPayload: Sendable {
-    var reports: [PayloadLint.Report]
-    var subjects: [Report.Subject]
-    var output: String
-  }
-
-  /// A parsed file's verdicts and, for each, its findings placed in the file.
-  static func verdicts(_ value: JSONValue, in input: LintInput, flags: PayloadFlags)
-    -> (reports: [PayloadLint.Report], subjects: [Report.Subject])
-  {
-    let reports = PayloadLint.lint(value, attributes: flags.attributes, now: flags.now, options: flags.options)
-    let places = PayloadPlaces(input.text, reports: reports)
-    let subjects = reports.map {
-      LintFindings.subject($0, in: input.file, places: places, payload: $0.pointer.value(in: value) ?? value)
-    }
-    return (reports, subjects)
-  }
-
-  /// The text and github formats say each file as soon as it is linted.
-  private func rendered(_ format: ReportFormat) -> LintedFile {
-    guard format == .text || format == .github else { return self }
-    var copy = self
-    copy.output = Self.rendered(subjects, format)
-    return copy
-  }
-
-  /// What the text and github formats write of `subjects` (each subject's lines stand alone, so a
-  /// list's payloads are written one by one); nothing for the formats that write at the end.
-  private static func rendered(_ subjects: [Report.Subject], _ format: ReportFormat) -> String {
-    guard format == .text || format == .github else { return "" }
-    return format.render(Report(tool: LintRun.tool, rules: [], subjects: subjects))
-  }
-}
-
-/// What a run has seen so far: whether it fails, and what the formats that write once at the end
-/// (SARIF, JUnit) and the HTML page need.
-struct LintRun {
-  static let tool = Report.Tool(name: "inbox-rpc lint", version: ServerInfo.version)
-
-  let format: ReportFormat
-  let failOn: FailOn
-  let keepsEntries: Bool
-  var kept: [Report.Subject] = []
-  var entries: [PreviewEntry] = []
-  var unreadable = false
-  var fails = false
-
-  init(format: ReportFormat, failOn: FailOn, keepsEntries: Bool) {
-    self.format = format
-    self.failOn = failOn
-    self.keepsEntries = keepsEntries
-  }
-
-  mutating func add(_ files: [LintedFile]) {
-    let output = files.map(\.output).joined()
-    if !output.isEmpty { StandardStreams.writeStdout(output) }
-    for file in files {
-      unreadable = unreadable || file.unreadable
-      fails = fails || file.subjects.contains { failOn.fails($0.findings) }
-      if format == .sarif || format == .junit { kept += file.subjects }
-      if keepsEntries { entries += file.entries }
-    }
   }
 }

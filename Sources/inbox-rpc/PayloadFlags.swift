@@ -1,5 +1,6 @@
 import InboxApp
 import InboxCore
+import InboxLint
 import JSON
 import Posix
 
@@ -12,7 +13,10 @@ struct PayloadFlags {
   var everyLocale = false
 
   /// What the flags ask of `PayloadLint` beyond the attributes.
-  var options: PayloadLint.Options { PayloadLint.Options(platform: attributes.platform, everyLocale: everyLocale) }
+  var options: PayloadLint.Options { conditions.options }
+
+  /// What `lint` lints each payload under.
+  var conditions: LintConditions { LintConditions(attributes: attributes, now: now, everyLocale: everyLocale) }
 
   enum Parsed {
     case taken, notMine

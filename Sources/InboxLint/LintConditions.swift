@@ -1,0 +1,22 @@
+import InboxApp
+import InboxCore
+
+/// What payloads are linted under: the host the cards are resolved for (its platform, which also
+/// narrows a request's `platforms`, and its locale), the send time, and whether each language a
+/// payload is written in gets a verdict of its own.
+public struct LintConditions: Sendable {
+  public var attributes: Attributes
+  public var now: Int64
+  public var everyLocale: Bool
+
+  public init(attributes: Attributes = Attributes(), now: Int64, everyLocale: Bool = false) {
+    self.attributes = attributes
+    self.now = now
+    self.everyLocale = everyLocale
+  }
+
+  /// What the conditions ask of `PayloadLint` beyond the attributes.
+  public var options: PayloadLint.Options {
+    PayloadLint.Options(platform: attributes.platform, everyLocale: everyLocale)
+  }
+}
