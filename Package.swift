@@ -69,7 +69,7 @@ let package = Package(
     // `check-trace` and `replay`: a trace read back, checked against the contract, replayed.
     .target(
       name: "InboxTrace",
-      dependencies: ["JSON", "JSONRPC", "JSONSchema", "LintReport", "InboxApp", "InboxMCP", "Posix"]),
+      dependencies: ["JSON", "JSONRPC", "JSONSchema", "LintReport", "InboxApp", "InboxMCP", "InboxSync", "Posix"]),
     // `inbox-rpc lsp`: the lint, the cards and the preview in an editor, over the Language Server Protocol.
     .target(
       name: "InboxLSP",

@@ -37,12 +37,6 @@ enum ReplayCommand {
     server cannot be started.
     """
 
-  /// Server options that carry a credential or point the backend somewhere: a replay takes none.
-  static let refused: Set<String> = [
-    "--token-file", "--application", "--backend-url", "--user-id", "--hwid", "--device-type", "--backend-ca-file",
-    "--replay-sandbox",
-  ]
-
   static func run(_ arguments: [String]) -> Int32 {
     guard let file = arguments.first, !file.hasPrefix("-") || file == "-h" || file == "--help" else {
       return usage("name the trace FILE first")
@@ -67,7 +61,7 @@ enum ReplayCommand {
     let child: ChildServer
     do {
       try sandbox.prepareStore()
-      child = try ChildServer(arguments: serverArguments(sandbox, plan: plan), environment: [])
+      child = try ChildServer(arguments: sandbox.serverArguments(plan: plan), environment: [])
     } catch {
       StandardStreams.writeStderr("inbox-rpc replay: \(String(describing: error).escapingControlCharacters)\n")
       return 3
@@ -89,26 +83,6 @@ enum ReplayCommand {
     StandardStreams.writeStdout(
       (session.differences + [summary]).map(\.escapingControlCharacters).joined(separator: "\n") + "\n")
     return session.differences.isEmpty ? 0 : 1
-  }
-
-  /// The child's command line: the face, `--replay-sandbox` with the listener, the store, then
-  /// `--test-clock` at the trace's first second and `--log-level error` unless the options name their own.
-  static func serverArguments(_ sandbox: ReplaySandbox, plan: ReplayPlan) -> [String] {
-    var options = sandbox.options
-    var face: [String] = []
-    if options.first == "mcp" {
-      options.removeFirst()
-      face = ["mcp"]
-    } else if plan.isMCP {
-      face = ["mcp"]
-    }
-    let names = Set(options.map { String($0.split(separator: "=", maxSplits: 1).first ?? "") })
-    // The server's warnings about the cards were seen when the trace was made.
-    if !names.contains("--log-level") { options = ["--log-level", "error"] + options }
-    if !names.contains("--test-clock"), let first = plan.firstTime {
-      options = ["--test-clock", String(first / 1000)] + options
-    }
-    return face + sandbox.serverOptions + options
   }
 
   private static func usage(_ message: String) -> Int32 {

@@ -9,9 +9,9 @@ import Posix
 /// `--store` names, in a directory of its own removed at the end), no credentials, and backend
 /// calls confined to the loopback listener `--backend-listener` names, or to nothing
 /// (`--replay-sandbox`, `ConfinedBackend`). The child's environment is empty (`ChildServer`).
-struct ReplaySandbox {
-  struct Problem: Error, CustomStringConvertible {
-    var description: String
+public struct ReplaySandbox {
+  public struct Problem: Error, CustomStringConvertible {
+    public var description: String
   }
 
   /// The options passed on to the server, the sandbox's own taken out.
@@ -20,6 +20,12 @@ struct ReplaySandbox {
   /// The store `--store` named, copied before the server starts.
   var original: String?
   private var directory: String?
+
+  /// Server options that carry a credential or point the backend somewhere: a replay takes none.
+  static let refused: Set<String> = [
+    "--token-file", "--application", "--backend-url", "--user-id", "--hwid", "--device-type", "--backend-ca-file",
+    "--replay-sandbox",
+  ]
 
   /// The sandbox's server options: the sandbox itself, its store and its listener.
   var serverOptions: [String] {
@@ -30,7 +36,7 @@ struct ReplaySandbox {
 
   /// Reads replay's options after FILE: `--backend-listener` and `--store` are the sandbox's; a
   /// credential or a backend setting is refused, by name only (its value may be a secret).
-  static func make(_ arguments: [String]) -> Result<ReplaySandbox, Problem> {
+  public static func make(_ arguments: [String]) -> Result<ReplaySandbox, Problem> {
     var sandbox = ReplaySandbox()
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
@@ -58,10 +64,8 @@ struct ReplaySandbox {
     return .success(sandbox)
   }
 
-  private static var refused: Set<String> { ReplayCommand.refused }
-
   /// Copies the store `--store` named (and its write-ahead log) into a private directory.
-  mutating func prepareStore() throws(SystemError) {
+  public mutating func prepareStore() throws(SystemError) {
     guard let original else { return }
     let template =
       (Environment.process["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/inbox-rpc-replay.XXXXXX"
@@ -84,7 +88,7 @@ struct ReplaySandbox {
   }
 
   /// Removes the store's copy and everything the server left beside it.
-  func remove() {
+  public func remove() {
     guard let directory, let handle = opendir(directory) else { return }
     while let entry = readdir(handle) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
