@@ -14,6 +14,7 @@
 // (what a cancel racing the wait finds depends on thread timing).
 
 import InboxServer
+import JSON
 import JSONRPC
 import Synchronization
 
