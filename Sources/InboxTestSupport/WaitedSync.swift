@@ -41,5 +41,7 @@ public func waited<T: Sendable>(_ start: (@escaping @Sendable (T) -> Void) -> Vo
     done.signal()
   }
   done.wait()
-  return outcome.withLock { $0! }
+  // Signalled once the value is put.
+  guard let value = outcome.withLock({ $0 }) else { fatalError("a callback signalled without its value") }
+  return value
 }

@@ -42,7 +42,6 @@ final class WorkerPool: Sendable {
   }
 
   private func finished() {
-    unfinished.leave()
     let next = state.withLock { state -> Job? in
       guard !state.queued.isEmpty else {
         state.running -= 1
@@ -50,6 +49,7 @@ final class WorkerPool: Sendable {
       }
       return state.queued.removeFirst()
     }
+    unfinished.leave()
     if let next { start(next) }
   }
 

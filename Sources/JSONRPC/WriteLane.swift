@@ -76,7 +76,6 @@ final class WriteLane: Sendable {
     case .later(let next):
       next { [self] step in take(step, of: job) }
     case .finished:
-      unfinished.leave()
       let next = update { state -> Job? in
         guard !state.queued.isEmpty else {
           state.active = false
@@ -84,6 +83,8 @@ final class WriteLane: Sendable {
         }
         return state.queued.removeFirst()
       }
+      // Left once the lane says so: a wait for the lane to empty sees it idle.
+      unfinished.leave()
       if let next { queue.async { [self] in run(next) } }
     case .waits(let wake):
       update { $0.waitsOutside = true }

@@ -1,8 +1,8 @@
 import Foundation
 import InboxCore
 import InboxStore
-import InboxTestSupport
 import InboxSync
+import InboxTestSupport
 import JSON
 import Testing
 
