@@ -85,11 +85,7 @@ public struct AnyOperation: Sendable {
       do {
         return try context.inbox.handingLockWaits { try body(params, context) }
       } catch is LockedWrite {
-        guard context.lockPatience == .retries else {
-          throw StoreError(
-            kind: .busy, code: 5,
-            message: "another process held the store's write lock for \(Int(LockWaits.patience)) s")
-        }
+        guard context.lockPatience == .retries else { throw StoreError.lockHeldTooLong }
         throw RetryLater(patience: LockWaits.patience, wake: context.inbox.lockWaits.wake)
       }
     }

@@ -35,13 +35,6 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     self.sql = sql
   }
 
-  /// A write handed to its caller met another process's write lock, and did nothing.
-  public static var lockHeld: StoreError {
-    var error = StoreError(kind: .busy, code: 5, message: "another process holds the store's write lock")
-    error.lockHeld = true
-    return error
-  }
-
   public var description: String {
     var text = "\(kind.rawValue): \(message)"
     if code != 0 { text += " (SQLite code \(code))" }
