@@ -20,6 +20,7 @@ public enum StdioTransport {
     let server = LanguageServer(linter: linter, rulesPage: rulesPage) { writer.send($0) }
     let inbox = Inbox()
     Threads.start { read(input, into: inbox) }
+    defer { writer.flush() }
     while let (message, cancelled) = inbox.take() {
       server.handle(message, cancelled: cancelled)
       if let code = server.exitCode { return code }

@@ -111,6 +111,7 @@ public final class Connection: @unchecked Sendable {
   /// Handles the complete frames read.
   private func handleFrames() {
     while !lifecycle.exitRequested, let event = reader.next() {
+      writer.awaitRoom()
       announceFraming()
       handle(event)
     }
@@ -128,6 +129,7 @@ public final class Connection: @unchecked Sendable {
   /// flushes the log, and returns the exit code.
   public func finish() -> Int32 {
     dispatcher.finish(within: configuration.drainTimeout)
+    writer.flush()
     logger.flush()
     return lifecycle.exitCode
   }

@@ -1,3 +1,4 @@
+import Dispatch
 import JSON
 import Posix
 import Synchronization
@@ -8,34 +9,70 @@ public protocol FrameSink: Sendable {
   func send(line: [UInt8])
 }
 
-/// The one writer of protocol frames: each frame goes out whole under a lock, so frames never
-/// interleave, and nothing is buffered past its request, so every frame is flushed by the time the
-/// request that made it is answered. A frame begun is finished however slowly the host reads; a
-/// host that takes none of it for the patience (`limitPatience`) is given up on.
+/// The one writer of protocol frames: each frame goes out whole and in the order sent, and no
+/// thread that sends one waits for the host. The sender that finds the output idle writes its frame
+/// itself, at once (nothing is buffered past its request while the host keeps up); frames sent
+/// while the host has no room wait in order, and a Dispatch write source writes them when it has,
+/// holding no thread meanwhile. The lock guards the queue, never a write. A host that takes
+/// nothing for the patience (`limitPatience`) is given up on; the reader stops reading while more
+/// than `backlogLimit` bytes wait for it (`awaitRoom`), so a host that stops reading stops the
+/// server's work too, not just its output.
 public final class OutputWriter: FrameSink {
+  /// Why the writer stopped writing.
+  public enum Gone: Sendable, Equatable {
+    /// The host closed its end (EPIPE, or the descriptor is broken).
+    case closed
+    /// The host took nothing for the patience's length.
+    case stalled
+  }
+
   private struct State {
     var framing = Framing.ndjson
     var closed = false
+    /// A thread or the write source is writing: frames sent meanwhile go to `queued`.
+    var writing = false
+    /// Frames sent and not yet handed to the host, in order.
+    var queued: [UInt8] = []
+    /// Seconds a host may take nothing before it is given up on; nil: for ever.
+    var patience: Double?
+    /// Counts the host's progress, so a stall check knows whether anything was taken since.
+    var progress = 0
+    /// The write source waits for room (no thread writes meanwhile).
+    var waitsForRoom = false
+    /// The reader, stopped until the queue is below the limit.
+    var reader: DispatchSemaphore?
   }
 
-  private let output: PatientWriter
+  /// Bytes waiting for the host from which the reader stops reading.
+  static let backlogLimit = 1 << 20
+
+  private let output: NonBlockingWriter
   private let state = Mutex(State())
-  /// Called once, from the writing thread, when the host has closed its end (EPIPE: `.closed`) or
-  /// took nothing for the limit's length (`.stalled`).
-  private let onGone: @Sendable (PatientWriter.Outcome) -> Void
+  /// Where the write source and the stall checks run, one at a time.
+  private let events = DispatchQueue(label: "inbox-rpc.output")
+  /// Entered while frames are being written: `flush` waits for it.
+  private let unwritten = DispatchGroup()
+  /// Called once, when the host has closed its end (`.closed`) or took nothing for the patience
+  /// (`.stalled`).
+  private let onGone: @Sendable (Gone) -> Void
   /// Gets every frame's body as it goes out (`--trace`).
   private let tracer: Tracer?
 
-  public init(fd: Int32, tracer: Tracer? = nil, onGone: @escaping @Sendable (PatientWriter.Outcome) -> Void = { _ in })
-  {
-    output = PatientWriter(fd: fd)
+  public init(fd: Int32, tracer: Tracer? = nil, onGone: @escaping @Sendable (Gone) -> Void = { _ in }) {
+    output = NonBlockingWriter(fd: fd)
     self.tracer = tracer
     self.onGone = onGone
   }
 
   /// From now on a host that takes no output for `seconds` is gone: frames still to write are
-  /// dropped and `onGone(.stalled)` is called. Until then a write waits for the host for ever.
-  public func limitPatience(seconds: Double) { output.limit(seconds: seconds) }
+  /// dropped and `onGone(.stalled)` is called. Until then the frames wait for the host for ever.
+  public func limitPatience(seconds: Double) {
+    let waiting = state.withLock { state -> Int? in
+      state.patience = seconds
+      return state.waitsForRoom ? state.progress : nil
+    }
+    if let waiting { checkStall(after: seconds, progress: waiting) }
+  }
 
   /// Sets the framing replies use: the one the host's input was read in.
   public func use(_ framing: Framing) {
@@ -89,18 +126,116 @@ public final class OutputWriter: FrameSink {
 
   private var currentFraming: Framing { state.withLock { $0.framing } }
 
-  /// Writes one whole frame, unless the host has gone.
+  /// Sends one whole frame, unless the host has gone: written now when the output is idle, queued
+  /// behind the frames before it otherwise.
   func emit(_ frame: [UInt8]) {
-    state.withLock { state in write(frame, &state) }
+    let writesNow = state.withLock { state -> Bool in
+      guard !state.closed, !frame.isEmpty else { return false }
+      guard !state.writing else {
+        state.queued += frame
+        return false
+      }
+      state.writing = true
+      return true
+    }
+    guard writesNow else { return }
+    unwritten.enter()
+    write(frame)
   }
 
-  private func write(_ bytes: [UInt8], _ state: inout State) {
-    guard !state.closed, !bytes.isEmpty else { return }
-    let outcome = output.writeAll(bytes)
-    guard outcome != .written else { return }
-    state.closed = true
-    onGone(outcome)
+  /// Writes `bytes`, then whatever was queued meanwhile, until the queue is empty, the host has no
+  /// room (the write source then goes on), or the host has gone. Called by whoever set `writing`.
+  private func write(_ first: [UInt8]) {
+    var bytes = first
+    var offset = 0
+    var took = false
+    while true {
+      while offset < bytes.count {
+        let attempt = bytes.withUnsafeBytes { output.write(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+        switch attempt {
+        case .wrote(let count): (offset, took) = (offset + count, true)
+        case .full: return waitForRoom(Array(bytes[offset...]), took: took)
+        case .closed: return stop(.closed)
+        }
+      }
+      let (next, reader) = state.withLock { state -> ([UInt8]?, DispatchSemaphore?) in
+        state.progress &+= 1
+        let reader = state.reader
+        state.reader = nil
+        guard !state.queued.isEmpty else {
+          state.writing = false
+          return (nil, reader)
+        }
+        defer { state.queued = [] }
+        return (state.queued, reader)
+      }
+      // Everything queued is taken: the reader, if it stopped, reads again.
+      reader?.signal()
+      guard let next else { return unwritten.leave() }
+      (bytes, offset) = (next, 0)
+    }
   }
+
+  /// The host has no room: `rest` goes back at the head of the queue and a write source writes it
+  /// once the host has room. `took`: the host took some of it first.
+  private func waitForRoom(_ rest: [UInt8], took: Bool) {
+    let (patience, progress) = state.withLock { state -> (Double?, Int) in
+      if took { state.progress &+= 1 }
+      state.queued = rest + state.queued
+      state.waitsForRoom = true
+      return (state.patience, state.progress)
+    }
+    let room = DispatchSource.makeWriteSource(fileDescriptor: output.pollable, queue: events)
+    room.setEventHandler { [self] in
+      room.cancel()
+      let queued = state.withLock { state -> [UInt8]? in
+        state.waitsForRoom = false
+        guard !state.closed else { return nil }
+        defer { state.queued = [] }
+        return state.queued
+      }
+      if let queued { write(queued) }
+    }
+    room.activate()
+    if let patience { checkStall(after: patience, progress: progress) }
+  }
+
+  /// Gives the host up after `seconds` unless it took something since `progress` was counted.
+  private func checkStall(after seconds: Double, progress: Int) {
+    events.asyncAfter(deadline: .now() + seconds) { [self] in
+      let stalled = state.withLock { $0.waitsForRoom && $0.progress == progress && !$0.closed }
+      if stalled { stop(.stalled) }
+    }
+  }
+
+  /// The host is gone: what is queued is dropped, and `onGone` told once.
+  private func stop(_ why: Gone) {
+    let (first, wasWriting, reader) = state.withLock { state -> (Bool, Bool, DispatchSemaphore?) in
+      defer { (state.closed, state.queued, state.writing, state.reader) = (true, [], false, nil) }
+      return (!state.closed, state.writing, state.reader)
+    }
+    // Told before a flush waiting for the frames returns: what leaves on the host's going does so
+    // first.
+    if first { onGone(why) }
+    reader?.signal()
+    if wasWriting { unwritten.leave() }
+  }
+
+  /// Returns once fewer than `backlogLimit` bytes wait for the host, or it has gone. Only the
+  /// reader calls it, between frames: a host that stops reading stops the reading too.
+  public func awaitRoom() {
+    let wait = state.withLock { state -> DispatchSemaphore? in
+      guard !state.closed, state.queued.count >= Self.backlogLimit else { return nil }
+      let semaphore = DispatchSemaphore(value: 0)
+      state.reader = semaphore
+      return semaphore
+    }
+    wait?.wait()
+  }
+
+  /// Waits until every frame sent has been handed to the host, or the host has gone (at the end of
+  /// the session: with a patience set, a host that stopped reading ends the wait by it).
+  public func flush() { unwritten.wait() }
 }
 
 /// Frames held to go out together in one `write` (`OutputWriter.coalescing`); once released, a

@@ -11,8 +11,12 @@ struct PendingReplyTests {
   func written(_ body: (OutputWriter) -> Void) throws -> [String] {
     var fds: [Int32] = [0, 0]
     #expect(pipe(&fds) == 0)
-    let writer = OutputWriter(fd: fds[1])
-    body(writer)
+    do {
+      // The writer holds a descriptor of its own on the pipe: the end is seen once it is gone too.
+      let writer = OutputWriter(fd: fds[1])
+      body(writer)
+      writer.flush()
+    }
     close(fds[1])
     let data = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true).readDataToEndOfFile()
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
