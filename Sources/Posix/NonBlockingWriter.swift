@@ -16,7 +16,7 @@
 public final class NonBlockingWriter: Sendable {
   /// What one write did.
   public enum Attempt: Equatable, Sendable {
-    /// It took this many bytes (at least one).
+    /// It took this many bytes: at least one of bytes not empty.
     case wrote(Int)
     /// The reader has no room: call again once `pollable` is writable.
     case full
