@@ -33,6 +33,8 @@ public final class Inbox: Sendable {
     self.sync = sync
     self.clock = clock
     passes = WalletPasses(options: options)
+    // A write refused because this process's writer was taken runs again once it is free.
+    store.whenWriterFreed { [lockWaits] in lockWaits.ring() }
     attributesInForce = Mutex(
       try store.settingAtStart(Self.attributesKey).map { try Attributes(json: $0) } ?? Attributes())
   }

@@ -59,11 +59,11 @@ extension Inbox {
   /// Runs `body`, a use case that writes, leaving another process's write lock to the caller to
   /// wait for: `LockedWrite` when a write in it met the lock before any of its writes committed
   /// (nothing was done); `StoreError.lockHeld` when one met it after (part of it was).
-  public func handingLockWaits<T>(_ body: () throws -> T) throws -> T {
-    let commits = store.commitCount
+  public func handingLockWaits<T>(lastAttempt: Bool = false, _ body: () throws -> T) throws -> T {
+    let handed = HandedWrites(lastAttempt: lastAttempt)
     do {
-      return try LockWaits.$handedToCaller.withValue(true) { try body() }
-    } catch let error as StoreError where error.lockHeld && store.commitCount == commits {
+      return try LockWaits.$handed.withValue(handed) { try body() }
+    } catch let error as StoreError where error.lockHeld && !handed.committed {
       throw LockedWrite()
     }
   }

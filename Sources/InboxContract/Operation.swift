@@ -20,7 +20,7 @@ protocol OperationContract: SendableMetatype {
   associatedtype Params: OperationParams
   /// The method name, exactly as Schemas/openrpc.json spells it.
   static var name: String { get }
-  /// Whether it reads (on the reader) or writes (on the write lane); background for long work.
+  /// Whether it reads (on the reader) or writes (one at a time, in arrival order); background for long work.
   static var execution: Method.Execution { get }
 }
 
@@ -70,20 +70,22 @@ public struct AnyOperation: Sendable {
     decode: @escaping @Sendable (JSONObject) throws -> any OperationParams,
     body: @escaping @Sendable (JSONObject, OperationContext) throws -> JSONValue
   ) {
-    let run = execution == .write ? Self.waitingOnTheLane(body) : body
+    let run = execution == .write ? Self.waitingInTheScheduler(body) : body
     self.init(name: name, execution: execution, decode: decode, body: .now(run))
   }
 
-  /// A write as the write lane runs it: another process's write lock met before anything was
-  /// committed is waited for by the lane (`RetryLater`), not by a thread, and once the lane's
+  /// A write as the scheduler runs it: another process's write lock met before anything was
+  /// committed is waited for by the scheduler (`RetryLater`), not by a thread, and once the
   /// patience is out the write answers `busy`.
-  private static func waitingOnTheLane(
+  private static func waitingInTheScheduler(
     _ body: @escaping @Sendable (JSONObject, OperationContext) throws -> JSONValue
   ) -> @Sendable (JSONObject, OperationContext) throws -> JSONValue {
     { params, context in
       guard context.lockPatience != .waitsHere else { return try body(params, context) }
       do {
-        return try context.inbox.handingLockWaits { try body(params, context) }
+        return try context.inbox.handingLockWaits(lastAttempt: context.lockPatience == .exhausted) {
+          try body(params, context)
+        }
       } catch is LockedWrite {
         guard context.lockPatience == .retries else { throw StoreError.lockHeldTooLong }
         throw RetryLater(patience: LockWaits.patience, wake: context.inbox.lockWaits.wake)

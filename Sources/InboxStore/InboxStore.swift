@@ -55,14 +55,16 @@ public final class InboxStore: @unchecked Sendable {
   /// Set, on the writer's queue, once the file was found moved and its log checkpointed.
   private var fileAbandoned = false
 
-  // `writer` owns the writing connection; `readLock` guards `reader`. In memory there is one
+  // `writer` owns the writing connection; `readers` the reading ones. In memory there is one
   // connection, so reads take the writer's turn too.
   private let writer: StoreWriter
-  private let readLock: StoreLock?
-  /// The reading connection, opened at the first read (`openedReader`): a connection's first
-  /// statement parses the whole schema, an eighth of a start's instructions, which a server that
-  /// answers a ping or a write and exits need not pay.
-  private var reader: Database?
+  /// The reading connections, the first opened at the first read (`openReader`): a connection's
+  /// first statement parses the whole schema, an eighth of a start's instructions, which a server
+  /// that answers a ping or a write and exits need not pay.
+  private let readers: ReaderPool?
+  /// Who to tell when a write refused because the writer was taken may go (`whenWriterFreed`).
+  private let writerFreed = Mutex<(@Sendable () -> Void)?>(nil)
+  private let refusedWrite = Atomic<Bool>(false)
   private let durability: StoreDurability
   private let health = StoreHealth()
   private let identity: FileIdentity?
@@ -93,7 +95,7 @@ public final class InboxStore: @unchecked Sendable {
     changeOrigin = origin
     self.signals = signals
     self.durability = durability
-    readLock = inMemory ? nil : StoreLock()
+    readers = inMemory ? nil : ReaderPool()
     self.path = path
     self.storeID = storeID
     identity = inMemory ? nil : FileIdentity(path: path)
@@ -102,10 +104,6 @@ public final class InboxStore: @unchecked Sendable {
   /// How many writes this store has committed since it opened: a caller that runs a write again
   /// when it met another process's lock checks none of its own committed meanwhile.
   public var commitCount: Int { writer.commits }
-
-  /// True when a write now would find the writer free: no other write holds or asks for it, and
-  /// no check of an unclean start runs (a write would wait for its verdict).
-  public var writerIsFree: Bool { writer.isFree && !health.isChecking }
 
   /// Opens (creating if needed, mode 0600) and migrates the store to the latest schema. A store
   /// that is not the user's alone is refused (`StoreTrust`), one others can read is made 0600.
@@ -231,11 +229,7 @@ public final class InboxStore: @unchecked Sendable {
     let checked = health.waitForCheck()
     try checker?.close()
     checker = nil
-    if let readLock {
-      readLock.lock()
-      defer { readLock.unlock() }
-      try reader?.close()
-    }
+    try readers?.close()
     let closed = writer.run { database in
       if !checked { database.keepWriteAheadLogOnClose() }
       return Result { () throws(StoreError) in try database.close() }
@@ -252,37 +246,35 @@ public final class InboxStore: @unchecked Sendable {
   func writeIfFree<T>(_ body: (Database) throws -> T) throws -> T? {
     guard !health.isChecking else { return nil }
     try health.ensureReadable()
+    defer { freedWriter() }
     return try writer.runIfFree { database -> T? in
       guard try began(on: database, wait: .skips) else { return nil }
       return try committing(body, on: database)
     } ?? nil
   }
 
-  /// Runs a read on the reading connection, under its lock.
+  /// Runs a read on a reading connection of its own.
   func read<T>(_ body: (Database) throws -> T) throws -> T {
     try health.ensureReadable()
     do {
-      guard let readLock else { return try writer.run(body) }
-      readLock.lock()
-      defer { readLock.unlock() }
-      return try body(try openedReader())
+      guard let readers else { return try writer.run(body) }
+      return try readers.read(open: openReader, body)
     } catch {
       health.record(error)
       throw error
     }
   }
 
-  /// Runs `body` on each connection (statement tracing).
-  func eachConnection(_ body: (Database) -> Void) {
-    if let readLock { readLock.withLock { (try? openedReader()).map(body) } }
-    writer.run(body)
+  /// Records every connection's statements into `log`; nil stops.
+  func record(into log: StatementLog?) {
+    readers?.record(into: log)
+    writer.run { $0.trace(into: log) }
   }
 
-  /// The reading connection, opened now if no read has opened it; under `readLock`. It is opened by
-  /// the store's path, so the path must still name the file the writer opened: a store moved or
-  /// replaced before the first read is `fileGone` (the writer checkpoints it at its next turn).
-  private func openedReader() throws(StoreError) -> Database {
-    if let reader { return reader }
+  /// A new reading connection. It is opened by the store's path, so the path must still name the
+  /// file the writer opened: a store moved or replaced before a read opens it is `fileGone` (the
+  /// writer checkpoints it at its next turn).
+  private func openReader() throws(StoreError) -> Database {
     if let identity, !identity.isStill(path) { throw identity.gone(path) }
     let opened = try Database(path: path)
     do throws(StoreError) {
@@ -292,7 +284,6 @@ public final class InboxStore: @unchecked Sendable {
       try? opened.close()
       throw error
     }
-    reader = opened
     settingsAtOpen.withLock { $0 = nil }
     return opened
   }
@@ -300,16 +291,44 @@ public final class InboxStore: @unchecked Sendable {
   /// Runs a change in one IMMEDIATE transaction on the writer, after the writes before it; it has
   /// committed when this returns. Refused once the store is damaged or its file gone; waits for a
   /// running check. Another process's lock is waited for up to the busy timeout, or, within
-  /// `LockWaits.$handedToCaller`, not at all: the write then throws `StoreError.lockHeld`.
+  /// `LockWaits.$handed`, not at all: the write then throws `StoreError.lockHeld`, as it does
+  /// when this process's writer is taken (a sync's merge) or a check runs.
   @discardableResult
   func write<T>(_ body: (Database) throws -> T) throws -> T {
-    let wait: StoreWriter.LockWait = LockWaits.handedToCaller ? .handsToCaller : .blocks
-    return try writer.run { database in
-      try health.ensureWritable()
-      // A write that may wait begins, or throws.
-      _ = try began(on: database, wait: wait)
-      return try committing(body, on: database)
+    guard let handed = LockWaits.handed else {
+      defer { freedWriter() }
+      return try writer.run { database in
+        try health.ensureWritable()
+        _ = try began(on: database, wait: .blocks)
+        return try committing(body, on: database)
+      }
     }
+    guard handed.lastAttempt || !health.refusesWrite() else { throw StoreError.lockHeld }
+    let written = try writer.runIfFree { database in
+      try health.ensureWritable()
+      _ = try began(on: database, wait: .handsToCaller)
+      let result = try committing(body, on: database)
+      handed.committed = true
+      return result
+    }
+    guard let written else {
+      refusedWrite.store(true, ordering: .sequentiallyConsistent)
+      throw StoreError.lockHeld
+    }
+    return written
+  }
+
+  /// `ring` is called when a write refused for this process's own reasons (its writer taken by
+  /// another write, an unclean start's check running) may go: the caller runs it again then.
+  public func whenWriterFreed(_ ring: @escaping @Sendable () -> Void) {
+    writerFreed.withLock { $0 = ring }
+    health.whenCheckEnds(ring)
+  }
+
+  /// A write outside `LockWaits.handed` (a sync's merge) has ended: a write it refused may go.
+  private func freedWriter() {
+    guard refusedWrite.exchange(false, ordering: .sequentiallyConsistent) else { return }
+    writerFreed.withLock { $0 }?()
   }
 
   /// Begins an IMMEDIATE transaction on the writer; false when another process holds the store and
@@ -390,7 +409,7 @@ public final class InboxStore: @unchecked Sendable {
       fileAbandoned = true
       _ = try? database.scalar("PRAGMA wal_checkpoint(TRUNCATE)")
       database.leaveLogOnClose()
-      readLock?.withLock { reader?.leaveLogOnClose() }
+      readers?.leaveLogOnClose()
     }
     let gone = identity.gone(path)
     health.record(gone)

@@ -2,10 +2,12 @@ internal import CSQLite
 
 /// Who waits when a write meets another process's write lock.
 public enum LockWaits {
-  /// True within a call whose caller waits for the lock itself, holding no thread: a write there
-  /// throws `StoreError.lockHeld` at once instead of blocking in SQLite's busy handler. The caller
-  /// runs it again when the lock may be free (the write lane, `RetryLater`).
-  @TaskLocal public static var handedToCaller = false
+  /// Set within a call whose caller waits for the lock itself, holding no thread: a write there
+  /// throws `StoreError.lockHeld` at once instead of waiting, whether for another process's lock
+  /// (in SQLite's busy handler), for this process's other writes (a sync's merge) or for the check
+  /// of an unclean start. The caller runs it again when the lock may be free (the scheduler,
+  /// `RetryLater`).
+  @TaskLocal public static var handed: HandedWrites?
 
   /// How long a write may wait for another process's lock before it fails `busy`, in seconds.
   public static let patience = Double(StoreWriter.busyTimeoutMilliseconds) / 1000
@@ -25,4 +27,16 @@ extension StoreError {
       kind: .busy, code: SQLITE_BUSY,
       message: "another process held the store's write lock for \(Int(LockWaits.patience)) s")
   }
+}
+
+/// The writes of one call that waits for the store's lock itself (`LockWaits.handed`): whether any
+/// committed, so a lock met later is known to have left part of the call done.
+public final class HandedWrites: @unchecked Sendable {
+  // Unchecked: set on the writer by the call's own writes, read by the call after they return.
+  public internal(set) var committed = false
+  /// The call's last attempt: a write waits for the check of an unclean start rather than be
+  /// refused for it (a check, unlike another process, always ends).
+  public let lastAttempt: Bool
+
+  public init(lastAttempt: Bool = false) { self.lastAttempt = lastAttempt }
 }

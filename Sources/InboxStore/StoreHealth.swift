@@ -19,6 +19,8 @@ final class StoreHealth: Sendable {
   private let running = DispatchGroup()
   /// Signalled when a write wants the check's verdict, or the store closes: the check starts now.
   private let startNow = DispatchSemaphore(value: 0)
+  /// Told when a check ends: the writes refused meanwhile may go (`InboxStore.whenWriterFreed`).
+  private let checkEnded = Mutex<(@Sendable () -> Void)?>(nil)
 
   /// A background check starts: writes wait for its verdict.
   func beginCheck() {
@@ -37,6 +39,18 @@ final class StoreHealth: Sendable {
       $0.checkCompleted = completed
     }
     running.leave()
+    checkEnded.withLock { $0 }?()
+  }
+
+  /// `ended` is called each time a check ends.
+  func whenCheckEnds(_ ended: @escaping @Sendable () -> Void) { checkEnded.withLock { $0 = ended } }
+
+  /// True while a background check runs, which then starts at once: a write wants its verdict, and
+  /// is run again when the check ends rather than waiting for it.
+  func refusesWrite() -> Bool {
+    guard isChecking else { return false }
+    startNow.signal()
+    return true
   }
 
   /// Holds the check back until `delay` has passed or a write waits for it, so the first replies of

@@ -21,7 +21,7 @@ final class StoreWriter: @unchecked Sendable {
     /// Nothing: it is not made (`writeIfFree`, an expiry purge a read makes in passing).
     case skips
     /// Throws `StoreError.lockHeld` at once, having done nothing: its caller runs it again when the
-    /// lock may be free, holding no thread meanwhile (a request on the write lane).
+    /// lock may be free, holding no thread meanwhile (a request in the scheduler).
     case handsToCaller
     /// SQLite's busy handler blocks this writer, and no other thread, up to the busy timeout (work
     /// on a worker of its own: a sync's merge).

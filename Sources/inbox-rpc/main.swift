@@ -143,7 +143,6 @@ configuration.maxFrameBytes = options.maxFrameBytes
 configuration.maxBatchSize = options.maxBatchSize
 configuration.maxReplyBytes = options.maxReplyBytes
 configuration.json.maxDepth = options.maxDepth
-configuration.writerIsFree = { store.writerIsFree }
 configuration.tracer = tracer
 
 configuration.outputPatience = options.outputPatience

@@ -22,21 +22,58 @@ struct StoreWriterTests {
     let store = fixture.store
     let other = try lockedByAnother(fixture)
     let commits = store.commitCount
+    let handed = HandedWrites()
     var met: StoreError?
     do {
-      try LockWaits.$handedToCaller.withValue(true) { try store.setSetting("k", .int(1)) }
+      try LockWaits.$handed.withValue(handed) { try store.setSetting("k", .int(1)) }
     } catch let error as StoreError {
       met = error
     }
     // At once, while the lock is still held: a write that waited in SQLite's busy handler would
     // fail only after the busy timeout, and without `lockHeld`.
     #expect(met?.lockHeld == true && met?.kind == .busy)
-    #expect(store.commitCount == commits)
+    #expect(store.commitCount == commits && !handed.committed)
     try other.execute("ROLLBACK")
     try other.close()
-    try LockWaits.$handedToCaller.withValue(true) { try store.setSetting("k", .int(2)) }
-    #expect(store.commitCount == commits + 1)
+    try LockWaits.$handed.withValue(handed) { try store.setSetting("k", .int(2)) }
+    #expect(store.commitCount == commits + 1 && handed.committed)
     #expect(try store.setting("k") == .int(2))
+  }
+
+  @Test func aWriteHandedToItsCallerDoesNotWaitForThisProcesssOtherWrites() throws {
+    let fixture = try TemporaryStore()
+    let store = fixture.store
+    // Another write of this process (a sync's merge) holds the writer until released.
+    let holding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let merged = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      try? store.write { _ in
+        holding.signal()
+        release.wait()
+      }
+      merged.signal()
+    }
+    #expect(holding.wait(timeout: .now() + 60) == .success)
+    // A handed write is refused at once, having done nothing, rather than queued behind it.
+    let handed = HandedWrites()
+    let refused = Mutex<StoreError?>(nil)
+    let returned = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      do {
+        try LockWaits.$handed.withValue(handed) { try store.setSetting("k", .int(1)) }
+      } catch let error as StoreError {
+        refused.withLock { $0 = error }
+      } catch {}
+      returned.signal()
+    }
+    let answered = returned.wait(timeout: .now() + 60) == .success
+    release.signal()
+    #expect(answered, "the handed write waited for the writer")
+    #expect(refused.withLock { $0?.lockHeld } == true && !handed.committed)
+    #expect(merged.wait(timeout: .now() + 60) == .success)
+    try LockWaits.$handed.withValue(handed) { try store.setSetting("k", .int(2)) }
+    #expect(try store.setting("k") == .int(2) && handed.committed)
   }
 
   @Test func aBlockingWriteCommitsOnceTheLockIsFree() throws {

@@ -35,8 +35,8 @@ extension Database {
 extension InboxStore {
   /// Runs `body` with every statement of the store's connections recorded into `log`.
   public func recording<T>(into log: StatementLog, _ body: () throws -> T) throws -> T {
-    eachConnection { $0.trace(into: log) }
-    defer { eachConnection { $0.trace(into: nil) } }
+    record(into: log)
+    defer { record(into: nil) }
     return try body()
   }
 }
