@@ -99,7 +99,7 @@ struct Tools: Sendable {
     return code != .requestCancelled && code != .internalError
   }
 
-  /// Where a call runs: where the operation it runs would run (a write on the write lane, a sync
+  /// Where a call runs: where the operation it runs would run (a write behind the writes before it, a sync
   /// started on the reader, as it answers later), and every other call keeps arrival order.
   func placement(_ params: JSONValue?) -> Method.Execution {
     guard let name = params?["name"]?.stringValue, let tool = offered.first(where: { $0.tool.name == name })?.tool,

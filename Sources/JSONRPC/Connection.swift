@@ -12,8 +12,8 @@ import Posix
 /// the reader thread), dispatch (`Dispatcher`: each message run where its method runs, each
 /// request answered once) and the lifecycle (`Lifecycle`: `shutdown`, `exit`, `$/cancelRequest`,
 /// registered as methods). Replies go out through the one `OutputWriter`. Memory is bounded
-/// whatever the host sends: frames in flight on workers hold at most twice the frame limit of
-/// input (`InputBacklog`), batches hold at most `maxReplyBytes` of encoded replies
+/// whatever the host sends: frames handed off the reader hold at most twice the frame limit of
+/// input (`ReaderGate`), batches hold at most `maxReplyBytes` of encoded replies
 /// (`ReplyBudget`), and no single reply is larger.
 public final class Connection: @unchecked Sendable {
   /// Limits and choices that apply to one connection.
@@ -33,10 +33,6 @@ public final class Connection: @unchecked Sendable {
     /// host that stops reading blocks the reader (replies answered there wait to be written), which
     /// then could not even see the end of input.
     public var outputPatience = 30.0
-    /// True when a write now would find the store's writer free of this process's other writes (a
-    /// sync's merge): a single write then runs on the reading thread, without a hand-off to the
-    /// write lane's. One that meets another process's lock there waits on the lane, not the thread.
-    public var writerIsFree: @Sendable () -> Bool = { true }
     /// The notification that cancels a request, and the member of its params that names it.
     public var cancelNotification = (method: "$/cancelRequest", idMember: "id")
     /// Whether a cancelled request is still answered -32800 (LSP) or left unanswered (MCP).
@@ -111,7 +107,7 @@ public final class Connection: @unchecked Sendable {
   /// Handles the complete frames read.
   private func handleFrames() {
     while !lifecycle.exitRequested, let event = reader.next() {
-      writer.awaitRoom()
+      dispatcher.gate.pass(holding: 0)
       announceFraming()
       handle(event)
     }

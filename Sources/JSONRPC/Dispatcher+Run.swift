@@ -16,7 +16,7 @@ extension Dispatcher {
     return reply
   }
 
-  /// Runs one message; with `patience` (a write on the lane), a request that has to wait for
+  /// Runs one message; with `patience` (a write in the scheduler), a request that has to wait for
   /// another process's lock comes back as `.retry`, unanswered.
   func attempt(_ message: Incoming, token: CancellationToken?, out: any FrameSink, patience: RetryPatience?)
     -> Attempt
@@ -71,7 +71,7 @@ extension Dispatcher {
   }
 
   /// Starts a deferred request; `deliver` gets what it came to, from whichever thread answers: its
-  /// reply, or, with `patience` (on the write lane), a write to run again once another process's
+  /// reply, or, with `patience` (a write in the scheduler), a write to run again once another process's
   /// lock may be free.
   /// A nil `token`: run where a cancel cannot be read meanwhile (the reading thread).
   func attemptDeferred(

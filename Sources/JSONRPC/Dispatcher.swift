@@ -1,16 +1,17 @@
 import Dispatch
 import JSON
 
-/// Runs the messages of each frame where their methods run, and answers every request once.
+/// Runs the messages of each frame where their methods run (`Scheduler`), and answers every
+/// request once.
 ///
-/// A single `read` request runs on the reader, after the writes before it (`WriteLane`); a
-/// deferred one starts there and answers later (`Reply`), holding no thread meanwhile; `write`
-/// ones run one at a time on the write lane (on the reading thread itself while the store's
-/// writer is free; one that meets another process's lock waits on the lane, `RetryLater`, not on
-/// a thread); `background` methods and every batch (a batch may be
-/// a thousand heavy requests) run on workers, so the reader keeps reading (and answers a ping, and
-/// delivers `$/cancelRequest`) while they work. Each request's reply is a `PendingReply`, consumed
-/// by the one path that answers it.
+/// A single `read` or `write` request that the scheduler lets start at once runs on the reader,
+/// with no hand-off: its notifications and reply leave in one write. One that must wait (a read
+/// behind a write, a write behind another) is queued, and the reader reads on. A write that meets
+/// another process's lock waits in the scheduler (`RetryLater`), not on a thread; a deferred method
+/// answers later (`Reply`), holding no thread meanwhile; `background` methods and every batch (a
+/// batch may be a thousand heavy requests) run on workers, so the reader keeps reading (and answers
+/// a ping, and delivers `$/cancelRequest`) while they work. Each request's reply is a
+/// `PendingReply`, consumed by the one path that answers it.
 final class Dispatcher: Sendable {
   let registry: MethodRegistry
   let writer: OutputWriter
@@ -18,13 +19,11 @@ final class Dispatcher: Sendable {
   let lifecycle: Lifecycle
   let inFlight: InFlight
   let replyBudget: ReplyBudget
-  /// Background requests: at most 16 run at once, the rest wait their turn in arrival order.
-  private let workers = WorkerPool(limit: 16)
-  let writeLane = WriteLane()
+  let scheduler = Scheduler()
   /// Deferred requests not yet answered.
   let deferred = DispatchGroup()
-  private let backlog: InputBacklog
-  private let writerIsFree: @Sendable () -> Bool
+  /// Where the reader waits between frames: input in flight, output unread.
+  let gate: ReaderGate
 
   /// Serves `registry` and the lifecycle's own methods.
   init(
@@ -46,65 +45,33 @@ final class Dispatcher: Sendable {
     self.inFlight = inFlight
     self.writer = writer
     self.logger = logger
-    writerIsFree = configuration.writerIsFree
-    backlog = InputBacklog(limit: 2 * configuration.maxFrameBytes)
+    gate = ReaderGate(inputLimit: 2 * configuration.maxFrameBytes, output: writer)
     replyBudget = ReplyBudget(limit: configuration.maxReplyBytes)
   }
 
   /// Runs the messages of one frame (`inputBytes` long). A batch gets one array reply, and none
   /// when every member was a notification.
   func dispatch(_ messages: [Incoming], asBatch: Bool, inputBytes: Int) {
-    // One look-up of each message's method says where it runs: whether the frame writes, and
-    // whether it goes off the reader.
-    var writes = false
-    var background = asBatch
-    for message in messages where !(writes && background) {
-      switch message {
-      case .request(_, let method, let params), .notification(let method, let params):
-        switch registry[method]?.placement(params) {
-        case .write?: writes = true
-        case .background?: background = true
-        case .read?, nil: break
-        }
-      case .invalid, .response: continue
-      }
-    }
-    if writes, !background, case .request = messages[0], writeLane.isIdle, writerIsFree() {
-      // The writer is free: the write runs here, on the lane, without a thread hand-off. Its
-      // notifications and its reply leave in one write. Should it have to wait for another
-      // process's lock after all, it waits on the lane, and reading goes on.
-      let ranHere = writer.coalescing { held in
-        writeLane.runHereIfIdle(attempting(messages[0], token: nil, out: held, patience: RetryPatience()) {})
-      }
-      if ranHere { return }
-    }
-    guard writes || background else {
-      writeLane.awaitTurnForReads()
-      if case .request(let id, let name, let params) = messages[0], case .deferred(let start)? = registry[name]?.body {
-        return runDeferred(id: id, method: name, params: params, start)
-      }
-      writer.coalescing { held in
-        if let only = messages.first.flatMap({ run($0, token: nil, out: held) }) { sendSingle(only, to: held) }
-      }
-      return
-    }
+    let kind = asBatch ? .background : kind(of: messages[0])
+    if !asBatch, kind != .background, runHere(kind, messages[0]) { return }
     let tokens = messages.map { message -> CancellationToken? in
       guard case .request(let id, _, _) = message else { return nil }
       let token = CancellationToken()
       inFlight.track(id, token, answersAlone: !asBatch)
       return token
     }
-    backlog.acquire(inputBytes)
-    // A write may wait for another process's lock on the lane, and is run again after; the
-    // workers' methods never wait so.
+    gate.pass(holding: inputBytes)
+    // A write may wait for another process's lock in the scheduler, and is run again after; other
+    // work never waits so.
+    let writes = kind == .write || (asBatch && messages.contains { self.kind(of: $0) == .write })
     let patience: RetryPatience? = writes ? RetryPatience() : nil
-    let job: WriteLane.Job
+    let job: Scheduler.Job
     if asBatch {
-      job = batchJob(messages, tokens: tokens, patience: patience) { [self] in backlog.release(inputBytes) }
+      job = batchJob(messages, tokens: tokens, patience: patience) { [self] in gate.release(inputBytes) }
     } else {
       let attempt = attempting(messages[0], token: tokens[0], out: writer, patience: patience) { [self] in
         if case .request(let id, _, _) = messages[0] { inFlight.untrack(id) }
-        backlog.release(inputBytes)
+        gate.release(inputBytes)
       }
       // Started when it runs: until then a cancel answers it at once.
       job = {
@@ -112,15 +79,47 @@ final class Dispatcher: Sendable {
         return attempt()
       }
     }
-    if writes { writeLane.submit(job) } else { workers.submit { done in Self.follow(job(), done) } }
+    // A batch that writes keeps the writes' order and waits as a write does.
+    scheduler.submit(writes ? .write : kind, job)
   }
 
-  /// Calls `done` once a worker's job has finished, now or when its deferred reply comes. (A
-  /// worker's job never waits for another process's lock: it has no patience.)
-  private static func follow(_ step: WriteLane.Step, _ done: @escaping @Sendable () -> Void) {
-    switch step {
-    case .finished, .waits: done()
-    case .later(let next): next { follow($0, done) }
+  /// Where a message's method runs: a request or notification by its method's placement; anything
+  /// else (an invalid message, a response) is answered as a read.
+  private func kind(of message: Incoming) -> Scheduler.Kind {
+    switch message {
+    case .request(_, let method, let params), .notification(let method, let params):
+      switch registry[method]?.placement(params) {
+      case .write?: .write
+      case .background?: .background
+      case .read?, nil: .read
+      }
+    case .invalid, .response: .read
+    }
+  }
+
+  /// Runs a single read or write on the reader when the scheduler lets it start now; false (not
+  /// run) otherwise. Its notifications and its reply leave in one write. A write that has to wait
+  /// for another process's lock after all waits in the scheduler, and reading goes on.
+  private func runHere(_ kind: Scheduler.Kind, _ message: Incoming) -> Bool {
+    if kind == .read, case .request(let id, let name, let params) = message,
+      case .deferred(let start)? = registry[name]?.body
+    {
+      return scheduler.runHere(.read) { [self] in
+        runDeferred(id: id, method: name, params: params, start)
+        return .finished
+      }
+    }
+    return writer.coalescing { held in
+      switch kind {
+      case .write:
+        guard case .request = message else { return false }
+        return scheduler.runHere(.write, attempting(message, token: nil, out: held, patience: RetryPatience()) {})
+      case .read, .background:
+        return scheduler.runHere(.read) { [self] in
+          if let reply = run(message, token: nil, out: held) { sendSingle(reply, to: held) }
+          return .finished
+        }
+      }
     }
   }
 
@@ -129,8 +128,8 @@ final class Dispatcher: Sendable {
   private func attempting(
     _ message: Incoming, token: CancellationToken?, out: any FrameSink, patience: RetryPatience?,
     finished: @escaping @Sendable () -> Void
-  ) -> WriteLane.Job {
-    let step: @Sendable (Attempt) -> WriteLane.Step = { [self] attempt in
+  ) -> Scheduler.Job {
+    let step: @Sendable (Attempt) -> Scheduler.Step = { [self] attempt in
       switch attempt {
       case .retry(let retry, let patience):
         return patience.step(for: retry)
@@ -159,7 +158,7 @@ final class Dispatcher: Sendable {
   private func batchJob(
     _ messages: [Incoming], tokens: [CancellationToken?], patience: RetryPatience?,
     finished: @escaping @Sendable () -> Void
-  ) -> WriteLane.Job {
+  ) -> Scheduler.Job {
     let answers = BatchAnswers(budget: replyBudget, count: messages.count) { [self] batch in
       batch.finish { writer.send(encoded: $0) }
       finished()
@@ -204,8 +203,7 @@ final class Dispatcher: Sendable {
   }
 
   private func idle(until deadline: DispatchTime) -> Bool {
-    writeLane.waitUntilIdle(until: deadline) && workers.waitUntilIdle(until: deadline)
-      && deferred.wait(timeout: deadline) == .success
+    scheduler.waitUntilIdle(until: deadline) && deferred.wait(timeout: deadline) == .success
   }
 
   /// Writes a single reply, or -32600 in its place when it is larger than the reply limit.

@@ -4,14 +4,15 @@ import JSON
 public struct Method: Sendable {
   /// Where a handler runs: each method says whether it reads or writes, once.
   public enum Execution: Sendable {
-    /// Reads, or quick work that changes nothing: on the reader thread, in arrival order, after
-    /// the writes that came before it, unless the write waits for another process's lock (then it
-    /// goes ahead: a stalled write never holds up a read or a ping).
+    /// Reads, or quick work that changes nothing: on the reader thread when it may start at once,
+    /// after the writes that came before it otherwise (queued, the reader reading on), unless the
+    /// write waits for another process's lock (then it goes ahead: a stalled write never holds up a
+    /// read or a ping).
     case read
-    /// Changes the store: on the connection's write lane, one at a time in arrival order. A write
-    /// that meets another process's lock throws `RetryLater` having done nothing, and the lane runs
-    /// it again when the lock may be free, holding no thread meanwhile. A lone write whose writer
-    /// is free runs on the reading thread itself.
+    /// Changes the store: one at a time in arrival order, after the reads before it. A write that
+    /// meets another process's lock throws `RetryLater` having done nothing, and the scheduler runs
+    /// it again when the lock may be free, holding no thread meanwhile. A write nothing is before
+    /// runs on the reading thread itself.
     case write
     /// Long work (the network, a test's sleep): on a worker, off the reader, so the reader keeps
     /// reading and can cancel it.
@@ -46,7 +47,7 @@ public struct Method: Sendable {
   }
 
   /// A method answered through `Reply`. Placed `read` (the default), `handler` is called on the
-  /// reader and must not block; placed on the write lane or a worker, it holds that place until it
+  /// reader and must not block; placed as a write or on a worker, it holds that place until it
   /// answers, as a callback, not a thread.
   public init(
     _ name: String, placement: @escaping @Sendable (JSONValue?) -> Execution = { _ in .read },

@@ -15,7 +15,7 @@ public protocol FrameSink: Sendable {
 /// while the host has no room wait in order, and a Dispatch write source writes them when it has,
 /// holding no thread meanwhile. The lock guards the queue, never a write. A host that takes
 /// nothing for the patience (`limitPatience`) is given up on; the reader stops reading while more
-/// than `backlogLimit` bytes wait for it (`awaitRoom`), so a host that stops reading stops the
+/// than `backlogLimit` bytes wait for it (`hasRoom`, `ReaderGate`), so a host that stops reading stops the
 /// server's work too, not just its output.
 public final class OutputWriter: FrameSink {
   /// Why the writer stopped writing.
@@ -39,8 +39,8 @@ public final class OutputWriter: FrameSink {
     var progress = 0
     /// The write source waits for room (no thread writes meanwhile).
     var waitsForRoom = false
-    /// The reader, stopped until the queue is below the limit.
-    var reader: DispatchSemaphore?
+    /// Called once the queue is below the limit (the reader, stopped: `hasRoom`).
+    var roomWaiter: (@Sendable () -> Void)?
   }
 
   /// Bytes waiting for the host from which the reader stops reading.
@@ -158,10 +158,10 @@ public final class OutputWriter: FrameSink {
         case .closed: return stop(.closed)
         }
       }
-      let (next, reader) = state.withLock { state -> ([UInt8]?, DispatchSemaphore?) in
+      let (next, reader) = state.withLock { state -> ([UInt8]?, (@Sendable () -> Void)?) in
         state.progress &+= 1
-        let reader = state.reader
-        state.reader = nil
+        let reader = state.roomWaiter
+        state.roomWaiter = nil
         guard !state.queued.isEmpty else {
           state.writing = false
           return (nil, reader)
@@ -170,7 +170,7 @@ public final class OutputWriter: FrameSink {
         return (state.queued, reader)
       }
       // Everything queued is taken: the reader, if it stopped, reads again.
-      reader?.signal()
+      reader?()
       guard let next else { return unwritten.leave() }
       (bytes, offset) = (next, 0)
     }
@@ -210,27 +210,26 @@ public final class OutputWriter: FrameSink {
 
   /// The host is gone: what is queued is dropped, and `onGone` told once.
   private func stop(_ why: Gone) {
-    let (first, wasWriting, reader) = state.withLock { state -> (Bool, Bool, DispatchSemaphore?) in
-      defer { (state.closed, state.queued, state.writing, state.reader) = (true, [], false, nil) }
-      return (!state.closed, state.writing, state.reader)
+    let (first, wasWriting, reader) = state.withLock { state -> (Bool, Bool, (@Sendable () -> Void)?) in
+      defer { (state.closed, state.queued, state.writing, state.roomWaiter) = (true, [], false, nil) }
+      return (!state.closed, state.writing, state.roomWaiter)
     }
     // Told before a flush waiting for the frames returns: what leaves on the host's going does so
     // first.
     if first { onGone(why) }
-    reader?.signal()
+    reader?()
     if wasWriting { unwritten.leave() }
   }
 
-  /// Returns once fewer than `backlogLimit` bytes wait for the host, or it has gone. Only the
-  /// reader calls it, between frames: a host that stops reading stops the reading too.
-  public func awaitRoom() {
-    let wait = state.withLock { state -> DispatchSemaphore? in
-      guard !state.closed, state.queued.count >= Self.backlogLimit else { return nil }
-      let semaphore = DispatchSemaphore(value: 0)
-      state.reader = semaphore
-      return semaphore
+  /// True when fewer than `backlogLimit` bytes wait for the host, or it has gone; false otherwise,
+  /// and `resume` is called once there is room. Only the reader asks, between frames
+  /// (`ReaderGate`): a host that stops reading stops the reading too.
+  public func hasRoom(orWhenRoom resume: @escaping @Sendable () -> Void) -> Bool {
+    state.withLock { state in
+      guard !state.closed, state.queued.count >= Self.backlogLimit else { return true }
+      state.roomWaiter = resume
+      return false
     }
-    wait?.wait()
   }
 
   /// Waits until every frame sent has been handed to the host, or the host has gone (at the end of

@@ -2,18 +2,18 @@ import Dispatch
 
 /// What a write that meets another process's lock does: the request says (`RequestContext`).
 public enum LockPatience: Sendable {
-  /// Waits for it on this thread, in SQLite's busy handler: work off the write lane (a sync's merge
+  /// Waits for it on this thread, in SQLite's busy handler: work outside the scheduler (a sync's merge
   /// on its worker).
   case waitsHere
-  /// Throws `RetryLater`, having done nothing: the write lane runs the request again when the lock
+  /// Throws `RetryLater`, having done nothing: the scheduler runs the request again when the lock
   /// may be free, and no thread waits meanwhile.
   case retries
-  /// Answers `busy`: the request has waited on the lane for as long as it may.
+  /// Answers `busy`: the request has waited in the scheduler for as long as it may.
   case exhausted
 }
 
 /// A write that could not begin for a cause that passes (another process holds the store's write
-/// lock) and did nothing: the write lane runs its request again when `wake` calls back, reads going
+/// lock) and did nothing: the scheduler runs its request again when `wake` calls back, reads going
 /// ahead meanwhile, with no thread waiting. Once `patience` has passed since its first attempt the
 /// request runs a last time (`LockPatience.exhausted`), and answers whatever it meets.
 public struct RetryLater: Error {
@@ -37,7 +37,7 @@ public struct RetryLater: Error {
 
 /// One request's waits: when its patience ends, and how many it has made.
 final class RetryPatience: @unchecked Sendable {
-  // Unchecked: used by one job at a time (the lane runs a job on one thread until it returns).
+  // Unchecked: used by one job at a time (the scheduler runs a job on one thread until it returns).
   private var deadline: DispatchTime?
   private var attempts = 0
 
@@ -53,8 +53,8 @@ final class RetryPatience: @unchecked Sendable {
     return .exhausted
   }
 
-  /// The lane's step for `retry`: wait for its wake-up, at the latest until the patience ends.
-  func step(for retry: RetryLater) -> WriteLane.Step {
+  /// The scheduler's step for `retry`: wait for its wake-up, at the latest until the patience ends.
+  func step(for retry: RetryLater) -> Scheduler.Step {
     let deadline = deadline ?? .now() + retry.patience
     self.deadline = deadline
     let attempt = attempts

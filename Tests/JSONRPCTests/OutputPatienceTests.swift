@@ -115,12 +115,13 @@ struct OutputPatienceTests {
   @Test func theReaderStopsWhileTooMuchOutputWaitsForTheHost() {
     let host = Host()
     let watched = Watched(host)
+    let gate = ReaderGate(inputLimit: 1 << 20, output: watched.writer)
     watched.writer.send(encoded: Self.frame)
-    #expect(Self.returns(by: .now() + 60) { watched.writer.awaitRoom() }, "one frame queued: room left")
+    #expect(Self.returns(by: .now() + 60) { gate.pass(holding: 0) }, "one frame queued: room left")
     watched.writer.send(encoded: Self.frame)
     let resumed = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
-      watched.writer.awaitRoom()
+      gate.pass(holding: 0)
       resumed.signal()
     }
     #expect(resumed.wait(timeout: .now() + 1) == .timedOut, "two frames queued: the reader waits")

@@ -9,7 +9,7 @@ import JSONRPC
 /// false; `openURL` and `custom` are returned for the host to act on, never performed.
 enum ButtonTap: Operation {
   static let name = "button.tap"
-  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  /// A write: queued behind the writes before it, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .write
 
   static func run(_ params: ButtonTapParams, _ context: OperationContext) throws -> JSONValue {

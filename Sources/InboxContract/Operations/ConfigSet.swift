@@ -11,7 +11,7 @@ import JSONRPC
 /// the old account has queued are still sent, as that account. The API token cannot be set here.
 enum ConfigSet: Operation {
   static let name = "config.set"
-  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  /// A write: queued behind the writes before it, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .write
 
   static func run(_ params: ConfigSetParams, _ context: OperationContext) throws -> JSONValue {

@@ -7,7 +7,7 @@ import JSONRPC
 /// in one transaction, each dismissal queued for the backend; one `feed.changed` lists them all.
 enum FeedDismissRead: Operation {
   static let name = "feed.dismissRead"
-  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  /// A write: queued behind the writes before it, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .write
 
   static func run(_ params: CustomDataParams, _ context: OperationContext) throws -> JSONValue {

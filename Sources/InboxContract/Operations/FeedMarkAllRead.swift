@@ -5,7 +5,7 @@ import JSONRPC
 /// `feed.markAllRead {customData?}` -> `{changed}`; each change is queued for the backend.
 enum FeedMarkAllRead: Operation {
   static let name = "feed.markAllRead"
-  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  /// A write: queued behind the writes before it, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .write
 
   static func run(_ params: CustomDataParams, _ context: OperationContext) throws -> JSONValue {

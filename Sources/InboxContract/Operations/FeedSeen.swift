@@ -6,7 +6,7 @@ import JSONRPC
 /// it; with `automaticReadOnDisappear` on, the unread ones that left become read in one transaction.
 enum FeedSeen: Operation {
   static let name = "feed.seen"
-  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  /// A write: queued behind the writes before it, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .write
 
   static func run(_ params: FeedSeenParams, _ context: OperationContext) throws -> JSONValue {

@@ -6,7 +6,7 @@ import JSONRPC
 /// (docs/engine.md#dismissal). A dismissed message never comes back.
 enum MessageDismiss: Operation {
   static let name = "message.dismiss"
-  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  /// A write: queued behind the writes before it, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .write
 
   static func run(_ params: MessageID, _ context: OperationContext) throws -> JSONValue {

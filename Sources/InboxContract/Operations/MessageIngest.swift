@@ -11,7 +11,7 @@ import JSONRPC
 /// `expired` (already past its expiry; not stored).
 enum MessageIngest: Operation {
   static let name = "message.ingest"
-  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  /// A write: queued behind the writes before it, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .write
 
   static func run(_ params: IngestParams, _ context: OperationContext) throws -> JSONValue {

@@ -6,7 +6,7 @@ import JSONRPC
 /// read ids change nothing (bulk calls are lenient); they are listed in `unchanged`.
 enum MessageMarkRead: Operation {
   static let name = "message.markRead"
-  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  /// A write: queued behind the writes before it, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .write
 
   static func run(_ params: MarkReadParams, _ context: OperationContext) throws -> JSONValue {

@@ -7,7 +7,7 @@ import JSONRPC
 /// its row action and custom data for the host to act on.
 enum MessageTap: Operation {
   static let name = "message.tap"
-  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  /// A write: queued behind the writes before it, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .write
 
   static func run(_ params: MessageTapParams, _ context: OperationContext) throws -> JSONValue {

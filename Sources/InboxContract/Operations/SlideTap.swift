@@ -8,7 +8,7 @@ import JSONRPC
 /// `performDefault` false changes nothing.
 enum SlideTap: Operation {
   static let name = "slide.tap"
-  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  /// A write: queued behind the writes before it, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .write
 
   static func run(_ params: SlideTapParams, _ context: OperationContext) throws -> JSONValue {

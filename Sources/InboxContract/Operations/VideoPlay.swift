@@ -6,7 +6,7 @@ import JSONRPC
 /// A card that does not render as a video is refused with `NotAVideoCard` (-32002).
 enum VideoPlay: Operation {
   static let name = "video.play"
-  /// A write: on the write lane, so waiting for another process's lock holds up no read.
+  /// A write: queued behind the writes before it, so waiting for another process's lock holds up no read.
   static let execution: Method.Execution = .write
 
   static func run(_ params: MessageID, _ context: OperationContext) throws -> JSONValue {
