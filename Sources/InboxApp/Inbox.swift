@@ -19,8 +19,8 @@ public final class Inbox: Sendable {
   let options: InboxOptions
   let cache = CardCache()
   let passes: WalletPasses
-  /// Writes waiting for another process's write lock (`handingLockWaits`).
-  public let lockWaits = StoreLockWaits()
+  /// Writes waiting for the store's write lock (`handingLockWaits`).
+  public var lockWaits: StoreLockWaits { store.lockWaits }
   private let attributesInForce: Mutex<Attributes>
 
   /// The settings key the attributes saved with the store live under.
@@ -33,10 +33,14 @@ public final class Inbox: Sendable {
     self.sync = sync
     self.clock = clock
     passes = WalletPasses(options: options)
-    // A write refused because this process's writer was taken runs again once it is free.
-    store.whenWriterFreed { [lockWaits] in lockWaits.ring() }
     attributesInForce = Mutex(
       try store.settingAtStart(Self.attributesKey).map { try Attributes(json: $0) } ?? Attributes())
+  }
+
+  /// Runs `body`, a use case that writes, leaving the store's write lock to the caller to wait for
+  /// (`InboxStore.handingLockWaits`).
+  public func handingLockWaits<T>(lastAttempt: Bool = false, _ body: () throws -> T) throws -> T {
+    try store.handingLockWaits(lastAttempt: lastAttempt, body)
   }
 
   /// The largest payload a message may have: larger ones are not stored, nor shown in a page.

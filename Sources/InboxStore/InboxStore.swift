@@ -62,8 +62,11 @@ public final class InboxStore: @unchecked Sendable {
   /// first statement parses the whole schema, an eighth of a start's instructions, which a server
   /// that answers a ping or a write and exits need not pay.
   private let readers: ReaderPool?
-  /// Who to tell when a write refused because the writer was taken may go (`whenWriterFreed`).
-  private let writerFreed = Mutex<(@Sendable () -> Void)?>(nil)
+  /// Writes waiting for the store's write lock, each a callback (`handingLockWaits`): rung when
+  /// another process commits (by the caller that follows the store), and when this process's
+  /// writer is free again after it refused one.
+  public let lockWaits = StoreLockWaits()
+  /// A write was refused because the writer was taken (`freedWriter`).
   private let refusedWrite = Atomic<Bool>(false)
   private let durability: StoreDurability
   private let health = StoreHealth()
@@ -99,6 +102,8 @@ public final class InboxStore: @unchecked Sendable {
     self.path = path
     self.storeID = storeID
     identity = inMemory ? nil : FileIdentity(path: path)
+    // A write refused while an unclean start's check ran may go once it ends.
+    health.whenCheckEnds { [lockWaits] in lockWaits.ring() }
   }
 
   /// How many writes this store has committed since it opened: a caller that runs a write again
@@ -292,11 +297,11 @@ public final class InboxStore: @unchecked Sendable {
   /// committed when this returns. Refused once the store is damaged or its file gone; waits for a
   /// running check. Another process's lock is waited for up to the busy timeout, or, within
   /// `LockWaits.$handed`, not at all: the write then throws `StoreError.lockHeld`, as it does
-  /// when this process's writer is taken (a sync's merge) or a check runs.
+  /// when this process's writer is taken (by a sync's write, a request's, a purge) or a check runs.
   @discardableResult
   func write<T>(_ body: (Database) throws -> T) throws -> T {
+    defer { freedWriter() }
     guard let handed = LockWaits.handed else {
-      defer { freedWriter() }
       return try writer.run { database in
         try health.ensureWritable()
         _ = try began(on: database, wait: .blocks)
@@ -318,17 +323,10 @@ public final class InboxStore: @unchecked Sendable {
     return written
   }
 
-  /// `ring` is called when a write refused for this process's own reasons (its writer taken by
-  /// another write, an unclean start's check running) may go: the caller runs it again then.
-  public func whenWriterFreed(_ ring: @escaping @Sendable () -> Void) {
-    writerFreed.withLock { $0 = ring }
-    health.whenCheckEnds(ring)
-  }
-
-  /// A write outside `LockWaits.handed` (a sync's merge) has ended: a write it refused may go.
+  /// A write that may have refused one (`LockWaits.handed`) has ended: a write it refused may go.
   private func freedWriter() {
     guard refusedWrite.exchange(false, ordering: .sequentiallyConsistent) else { return }
-    writerFreed.withLock { $0 }?()
+    lockWaits.ring()
   }
 
   /// Begins an IMMEDIATE transaction on the writer; false when another process holds the store and

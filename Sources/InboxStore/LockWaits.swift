@@ -4,7 +4,7 @@ internal import CSQLite
 public enum LockWaits {
   /// Set within a call whose caller waits for the lock itself, holding no thread: a write there
   /// throws `StoreError.lockHeld` at once instead of waiting, whether for another process's lock
-  /// (in SQLite's busy handler), for this process's other writes (a sync's merge) or for the check
+  /// (in SQLite's busy handler), for this process's other writes (a sync's, a request's) or for the check
   /// of an unclean start. The caller runs it again when the lock may be free (the scheduler,
   /// `RetryLater`).
   @TaskLocal public static var handed: HandedWrites?

@@ -24,7 +24,7 @@ final class StoreWriter: @unchecked Sendable {
     /// lock may be free, holding no thread meanwhile (a request in the scheduler).
     case handsToCaller
     /// SQLite's busy handler blocks this writer, and no other thread, up to the busy timeout (work
-    /// on a worker of its own: a sync's merge).
+    /// before serving, and the commands).
     case blocks
   }
 

@@ -81,7 +81,8 @@ final class SyncAccount: Sendable {
 
   /// Persists a `base_url` the backend named for `account`, when it is a URL we may use (https, or
   /// http to loopback) and the account is still the one in force; says what it did through `log`.
-  func honourBaseURL(_ text: String?, account: Account, generation expected: Int, log: (String) -> Void) {
+  /// Throws only the store's write lock met (`LockWaits.handed`): the caller saves it again later.
+  func honourBaseURL(_ text: String?, account: Account, generation expected: Int, log: (String) -> Void) throws {
     guard let text, !text.isEmpty else { return }
     let url: BackendURL
     do {
@@ -97,6 +98,8 @@ final class SyncAccount: Sendable {
       try store.setSetting(Synchronizer.rotatedBaseURLKey, .string(url.string))
       state.withLock { $0.rotatedBaseURL = url }
       log("the backend moved this inbox to \(url.string)")
+    } catch let error as StoreError where error.lockHeld {
+      throw error
     } catch {
       log("cannot save the base_url the backend sent: \(error)")
     }

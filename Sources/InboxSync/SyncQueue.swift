@@ -50,6 +50,18 @@ final class SyncQueue: Sendable {
     afterWait body: @escaping @Sendable (_ waited: Bool) -> Result<T, SyncFailure>,
     completion: @escaping @Sendable (Result<T, SyncFailure>) -> Void
   ) {
+    enqueue(cancellation: cancellation, waiting: waiting, answering: { waited, done in done(body(waited)) }, completion)
+  }
+
+  /// `enqueue`, where `body` hands its outcome to `done` when it has one, from any thread: the turn
+  /// is held until then (the queue suspended), and no thread waits with it.
+  func enqueue<T: Sendable>(
+    cancellation: any Cancellable, waiting: @escaping @Sendable () -> Void = {},
+    answering body:
+      @escaping @Sendable (_ waited: Bool, _ done: @escaping @Sendable (Result<T, SyncFailure>) -> Void)
+      -> Void,
+    _ completion: @escaping @Sendable (Result<T, SyncFailure>) -> Void
+  ) {
     let turn = Turn()
     if unfinished.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
       cancellation.onCancel {
@@ -58,23 +70,26 @@ final class SyncQueue: Sendable {
     }
     queue.async { [self] in
       guard turn.claim(running: true) else { return finished() }
-      guard let gate = gate.withLock({ $0 }) else {
-        completion(cancellation.isCancelled ? .failure(SyncFailure(.cancelled)) : body(false))
-        return finished()
-      }
       queue.suspend()
+      let end: @Sendable (Result<T, SyncFailure>) -> Void = { [self] result in
+        completion(result)
+        finished()
+        queue.resume()
+      }
+      guard let gate = gate.withLock({ $0 }) else {
+        if cancellation.isCancelled { return end(.failure(SyncFailure(.cancelled))) }
+        return body(false, end)
+      }
       gate.acquire(cancellation: cancellation, waiting: waiting) { [self] waited in
-        runner.async { [self] in
-          if let waited, !cancellation.isCancelled {
-            let result = body(waited)
-            gate.release()
-            completion(result)
-          } else {
+        runner.async {
+          guard let waited, !cancellation.isCancelled else {
             if waited != nil { gate.release() }
-            completion(.failure(SyncFailure(.cancelled)))
+            return end(.failure(SyncFailure(.cancelled)))
           }
-          finished()
-          queue.resume()
+          body(waited) { result in
+            gate.release()
+            end(result)
+          }
         }
       }
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import InboxCore
 import InboxStore
 import JSON
@@ -80,6 +81,8 @@ public final class Synchronizer: Sendable {
   private let runs = SyncQueue()
   /// The inbox reply last merged, so a repeat of it on an unchanged store is not merged again.
   private let repeatedReply = RepeatedReply()
+  /// Where a run waiting for the store's write lock goes on.
+  private let resumes = DispatchQueue(label: "inbox-rpc.sync-resume")
 
   /// Loads the saved settings, generating and saving the hwid on first use.
   public init(store: InboxStore, backend: any Backend, options: Options, clock: @escaping @Sendable () -> Int64)
@@ -127,22 +130,22 @@ public final class Synchronizer: Sendable {
   ) {
     runs.enqueue(
       cancellation: cancellation, waiting: { events.progress(SyncProgress(.wait)) },
-      afterWait: turn(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation),
-      completion: completion)
+      answering: turn(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation),
+      completion)
   }
 
   /// One sync's turn, from the outcome stored when it was asked for: a turn that waited for
   /// another process's run reports that run when it covers this one, and runs otherwise.
   private func turn(force: Bool, respectBackoff: Bool, events: Events, cancellation: any Cancellable)
-    -> @Sendable (Bool) -> Result<SyncReport, SyncFailure>
+    -> @Sendable (Bool, @escaping @Sendable (Result<SyncReport, SyncFailure>) -> Void) -> Void
   {
     let since = lastOutcome()?.run ?? 0
-    return { waited in
+    return { waited, done in
       if waited, let covered = self.covering(since: since, force: force, respectBackoff: respectBackoff) {
         events.log("another process's sync ran meanwhile; its outcome stands for this one")
-        return .success(covered)
+        return done(.success(covered))
       }
-      return self.runNow(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation)
+      self.runNow(force: force, respectBackoff: respectBackoff, events: events, cancellation: cancellation, done: done)
     }
   }
 
@@ -170,40 +173,24 @@ public final class Synchronizer: Sendable {
     return last.report
   }
 
-  private func runNow(force: Bool, respectBackoff: Bool, events: Events, cancellation: any Cancellable)
-    -> Result<SyncReport, SyncFailure>
-  {
-    let startedAt = clock()
-    var run = SyncRun(
+  /// Runs a sync, `done` getting its outcome. A run whose write meets the store's write lock holds
+  /// no thread: it is stepped again, on `resumes`, when the lock may be free.
+  private func runNow(
+    force: Bool, respectBackoff: Bool, events: Events, cancellation: any Cancellable,
+    done: @escaping @Sendable (Result<SyncReport, SyncFailure>) -> Void
+  ) {
+    let run = SyncRun(
       store: store, backend: backend, options: options, account: account, events: events,
       cancellation: cancellation, clock: clock, force: force, respectBackoff: respectBackoff,
       repeatedReply: repeatedReply)
-    do {
-      try run.run()
-    } catch {
-      var report = run.report
-      report.pending = (try? store.pendingCount()) ?? report.pending
-      record(SyncOutcome(run: 0, by: 0, at: startedAt, fetched: false, ok: false, report: report))
-      return .failure(SyncFailure(error, partial: report))
-    }
-    let report = run.report
-    let ok = report.failed == 0 && report.pushError == nil
-    record(SyncOutcome(run: 0, by: 0, at: startedAt, fetched: !report.throttled, ok: ok, report: report))
-    return .success(report)
+    step(run, done: done)
   }
 
-  /// Stores what a run did, numbered after the last (only the lease's holder writes it), before
-  /// the lease is released; a failure to store it only costs another process a fetch of its own.
-  private func record(_ outcome: SyncOutcome) {
-    var outcome = outcome
-    outcome.by = store.changeOrigin
-    // Bookkeeping no merge reads: the memo of the last merge is carried over it, so the next sync of
-    // an unchanged inbox is still recognised as a repeat.
-    try? store.syncTransaction { transaction in
-      try repeatedReply.carrying(over: transaction) { transaction in
-        outcome.run = (SyncOutcome(json: try transaction.setting(SyncOutcome.key))?.run ?? 0) + 1
-        try transaction.setSetting(SyncOutcome.key, outcome.json)
-      }
+  private func step(_ run: SyncRun, done: @escaping @Sendable (Result<SyncReport, SyncFailure>) -> Void) {
+    switch run.step() {
+    case .ended(let result): done(result)
+    case .waitsForLock:
+      run.wakeWhenLockMayBeFree { [self] in resumes.async { [self] in step(run, done: done) } }
     }
   }
 }

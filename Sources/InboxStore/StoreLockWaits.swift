@@ -1,10 +1,10 @@
 import Dispatch
-import InboxStore
 import Synchronization
 
 /// Writes waiting for another process's write lock on the store, each a callback, not a thread:
 /// woken when the lock may be free (another process's commit rings the store's signal file, which
-/// wakes the follower, which rings here; a holder that is not this program rings nothing, so each
+/// wakes the follower, which rings here; this process's writer, once a write it refused may go,
+/// rings here too; a holder that is not this program rings nothing, so each
 /// is also woken at the intervals SQLite's own busy handler tries again at), and at the latest at
 /// its deadline.
 public final class StoreLockWaits: Sendable {
@@ -24,8 +24,8 @@ public final class StoreLockWaits: Sendable {
     DispatchQueue.global().asyncAfter(deadline: min(.now() + .milliseconds(delay), deadline)) { waiter.wake() }
   }
 
-  /// Another process committed: the lock may be free.
-  func ring() {
+  /// Another process committed, or this process's writer is free: the lock may be free.
+  public func ring() {
     let woken = waiting.withLock { waiting in
       defer { waiting = [] }
       return waiting
@@ -55,7 +55,7 @@ private final class LockWaiter: Sendable {
 /// run it again when the lock may be free (`StoreLockWaits`).
 public struct LockedWrite: Error {}
 
-extension Inbox {
+extension InboxStore {
   /// Runs `body`, a use case that writes, leaving another process's write lock to the caller to
   /// wait for: `LockedWrite` when a write in it met the lock before any of its writes committed
   /// (nothing was done); `StoreError.lockHeld` when one met it after (part of it was).
