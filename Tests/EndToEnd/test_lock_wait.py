@@ -16,6 +16,7 @@ import time
 import pytest
 
 from conftest import HANG
+from sync_support import backend, push_payload, servers, start_server, store_path  # noqa: F401  (fixtures)
 from test_store import backend_message, ingest, open_server
 
 STORE_FAILURE = -32020
@@ -164,3 +165,40 @@ def test_an_mcp_tool_that_writes_waits_on_the_lane_too_and_says_busy_as_a_tool_e
     finally:
         if server.proc.poll() is None:
             server.proc.kill()
+
+
+@pytest.mark.skipif(not SLEEP_CALLS or not os.path.exists("/proc/self/task"), reason="needs Linux's /proc")
+def test_a_sync_behind_a_lock_held_3_s_parks_no_thread_and_merges_once_it_is_released(servers, store_path, backend):
+    server = start_server(servers, store_path, backend)
+    # Every thread an idle server keeps has started: a sync's, a write's, a read's.
+    assert server.sync()["added"] == 0
+    server.call("message.ingest", {"payload": push_payload("local-1")})
+    assert server.call("feed.counts")["total"] == 1
+    time.sleep(0.5)
+    before, _ = threads(server.proc.pid)
+    backend.add_message("remote-1")
+
+    other = lock_store(store_path)
+    try:
+        sync_id = server.send("feed.sync", {"force": True})
+        samples, sleepers = [], set()
+        held_until = time.monotonic() + 3
+        while time.monotonic() < held_until:
+            # Reads answer while the sync waits for the lock to merge what it fetched.
+            assert server.call("feed.counts")["total"] == 1
+            count, sleeping = threads(server.proc.pid)
+            samples.append(count)
+            sleepers.update(sleeping)
+            time.sleep(0.05)
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    released = time.monotonic()
+    reply = server.reply(sync_id, HANG)
+    assert time.monotonic() >= released
+    assert reply["result"]["added"] == 1, reply
+    assert len(backend.calls("getInboxMessages")) == 2, "fetched once: the run went on from the write that met the lock"
+    assert len(samples) > 10, samples
+    assert not sleepers, f"threads {sorted(sleepers)} slept on a timer while the sync waited"
+    assert max(samples) <= before + 2, (before, samples)
+    assert server.call("feed.counts")["total"] == 2
