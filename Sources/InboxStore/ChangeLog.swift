@@ -143,12 +143,16 @@ extension InboxStore {
   public func changeLogTail() throws -> Int64 { try read { try ChangeLog.tail($0) } }
 
   /// The feed changes other processes committed after `after`, or nil when no connection has
-  /// committed anything since the last call (SQLite's `data_version` of the reading connection).
+  /// committed anything since the last call that read through the same reading connection
+  /// (SQLite's `data_version`, which only that connection's own earlier values may be compared with;
+  /// a call through another connection looked later, and saw what this one would have).
   public func changes(after: Int64) throws -> StoreChanges? {
     try read { database in
       let version = try database.scalar("PRAGMA data_version") ?? 0
-      guard lastDataVersion.exchange(version, ordering: .relaxed) != version else { return nil }
-      return try ChangeLog.read(database, after: after, origin: changeOrigin)
+      guard database.dataVersionSeen != version else { return nil }
+      let changes = try ChangeLog.read(database, after: after, origin: changeOrigin)
+      database.dataVersionSeen = version
+      return changes
     }
   }
 }

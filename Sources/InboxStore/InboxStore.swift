@@ -44,8 +44,6 @@ public final class InboxStore: @unchecked Sendable {
   /// Rung after every commit made while other processes have the store open, so they read what
   /// changed (nil in memory).
   public let signals: SignalFile?
-  /// The reading connection's `data_version` when `changes(after:)` last looked.
-  let lastDataVersion = Atomic<Int64>(0)
   /// On while the transaction in progress has other processes to tell (`ChangeLog`).
   private let followed: SQLFlag
   /// Whether the change log's triggers are there (`ChangeLog.setTriggers`), and what a transaction

@@ -16,6 +16,9 @@ final class Database {
   /// The settings the transaction in progress wrote (nil: removed), told to the store's start
   /// snapshot when it commits (`InboxStore.settingsAtOpen`).
   var settingsWritten: [String: JSONValue?] = [:]
+  /// `PRAGMA data_version` when `InboxStore.changes(after:)` last read the change log through this
+  /// connection (a reading one).
+  var dataVersionSeen: Int64?
 
   /// Opens the file without writing to it: `configure` makes it a store connection once the file is
   /// known to be an inbox store (or new and empty). Until then a close never checkpoints into it.
