@@ -14,8 +14,9 @@ public enum LockWaits {
 }
 
 extension StoreError {
-  /// A write handed to its caller met another process's write lock, and did nothing.
-  static var lockHeld: StoreError {
+  /// A write handed to its caller met another process's write lock, or this process's writer taken,
+  /// and did nothing.
+  public static var lockHeld: StoreError {
     var error = StoreError(kind: .busy, code: SQLITE_BUSY, message: "another process holds the store's write lock")
     error.lockHeld = true
     return error

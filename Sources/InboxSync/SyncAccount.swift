@@ -17,7 +17,10 @@ final class SyncAccount: Sendable {
   private let state: Mutex<State>
   private let generationCounter = Atomic<Int>(0)
   /// Serialises configuration changes (never taken by a sync, so a change never waits for the network).
-  private let configuring = DispatchQueue(label: "inbox-rpc.sync-account")
+  /// Set while settings are being changed: another change at once is refused having done nothing,
+  /// as a write that finds the store's writer taken is (`StoreError.lockHeld`), and a caller that
+  /// waits for the lock itself (`LockWaits.handed`: the scheduler) makes it again.
+  private let configuring = Atomic<Bool>(false)
 
   /// Loads the saved settings, generating and saving the hwid on first use. A saved http URL is
   /// dropped unless it goes where `clearText`, the one this run was given, goes (`BackendURL.trusted`).
@@ -51,32 +54,33 @@ final class SyncAccount: Sendable {
   /// which are still sent as that account (`retireAccount`). A change of base URL or application
   /// forgets a `base_url` the backend had named.
   func configure(_ patch: BackendSettings.Patch, now: Int64) throws -> Synchronizer.ConfigureOutcome {
-    try configuring.sync {
-      let (old, oldRotated) = current
-      let new = old.applying(patch)
-      var outcome = Synchronizer.ConfigureOutcome(settings: new)
-      guard new != old else { return outcome }
-      var writes: [(String, JSONValue?)] = [(Synchronizer.settingsKey, new.json)]
-      let forgetRotation = new.baseURL != old.baseURL || new.application != old.application
-      if forgetRotation { writes.append((Synchronizer.rotatedBaseURLKey, nil)) }
-      if old.application != nil, new.identity != old.identity {
-        generationCounter.add(1, ordering: .sequentiallyConsistent)
-        writes.append((Synchronizer.lastFetchKey, nil))
-        let oldURL = oldRotated ?? (try? old.configuredBaseURL())
-        let (removed, dropped) = try store.retireAccount(
-          as: Self.describe(old, baseURL: oldURL).jsonString, settings: writes, now: now)
-        outcome.accountChanged = true
-        outcome.removed = removed
-        outcome.dropped = dropped
-      } else {
-        try store.setSettings(writes)
-      }
-      state.withLock {
-        $0.settings = new
-        if forgetRotation { $0.rotatedBaseURL = nil }
-      }
-      return outcome
+    guard configuring.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+    else { throw StoreError.lockHeld }
+    defer { configuring.store(false, ordering: .sequentiallyConsistent) }
+    let (old, oldRotated) = current
+    let new = old.applying(patch)
+    var outcome = Synchronizer.ConfigureOutcome(settings: new)
+    guard new != old else { return outcome }
+    var writes: [(String, JSONValue?)] = [(Synchronizer.settingsKey, new.json)]
+    let forgetRotation = new.baseURL != old.baseURL || new.application != old.application
+    if forgetRotation { writes.append((Synchronizer.rotatedBaseURLKey, nil)) }
+    if old.application != nil, new.identity != old.identity {
+      generationCounter.add(1, ordering: .sequentiallyConsistent)
+      writes.append((Synchronizer.lastFetchKey, nil))
+      let oldURL = oldRotated ?? (try? old.configuredBaseURL())
+      let (removed, dropped) = try store.retireAccount(
+        as: Self.describe(old, baseURL: oldURL).jsonString, settings: writes, now: now)
+      outcome.accountChanged = true
+      outcome.removed = removed
+      outcome.dropped = dropped
+    } else {
+      try store.setSettings(writes)
     }
+    state.withLock {
+      $0.settings = new
+      if forgetRotation { $0.rotatedBaseURL = nil }
+    }
+    return outcome
   }
 
   /// Persists a `base_url` the backend named for `account`, when it is a URL we may use (https, or
