@@ -1,3 +1,4 @@
+import Dispatch
 import InboxCore
 import InboxStore
 import InboxSync
@@ -11,6 +12,15 @@ public struct PassOutcome: Sendable, Hashable {
   public var contentType: String
   public var card: Card
   public var cardJSON: JSONValue
+  public var effects: Effects
+}
+
+/// A wallet pass downloaded and kept, its message not yet marked read (`Inbox.markDownloaded`).
+public struct PassDownload: Sendable, Hashable {
+  public var id: String
+  public var pass: PassCache.Kept
+  public var url: String
+  public var contentType: String
   public var effects: Effects
 }
 
@@ -32,14 +42,14 @@ public struct WalletReport: Sendable, Hashable {
 extension Inbox {
   /// The user tapped "Add to Apple Wallet": downloads the card's pass (`PassDownloader`: https only,
   /// the sync's CA file and proxy, a size cap, cancellable), checks it is a pass and keeps it for the
-  /// user alone (`PassCache`), then marks the message read, as InboxKit does when it presents the
+  /// user alone (`PassCache`); `markDownloaded` then marks the message read, as InboxKit does when it presents the
   /// system sheet. A download that fails marks nothing (InboxKit reports `didFailToAddWalletPassFor`
   /// and leaves the message as it was). `progress` hears the download every tenth of its announced
   /// length, or every 64 KiB when none is announced. Refused with `InboxError.wrongKind` when the
   /// card does not render as a wallet card (a host that cannot add passes sees it as classic).
   public func downloadWalletPass(
     id: String, isCancelled: @escaping @Sendable () -> Bool, progress: @escaping (PassProgress) -> Void
-  ) throws -> PassOutcome {
+  ) throws -> PassDownload {
     var effects = Effects()
     let card = try self.card(visibleMessage(id, now: clock.now), &effects)
     guard case .wallet(let wallet) = card.content else { throw InboxError.wrongKind(card, expected: .wallet) }
@@ -49,10 +59,23 @@ extension Inbox {
       next = received + max(64 << 10, (total ?? 0) / 10)
       progress(PassProgress(id: id, received: received, total: total))
     }
-    let found = try markRead(id, now: clock.now, &effects)
+    return PassDownload(id: id, pass: kept, url: download.url, contentType: download.contentType, effects: effects)
+  }
+
+  /// Marks the message of a pass downloaded read: the last step of `downloadWalletPass`.
+  public func markDownloaded(_ download: PassDownload) throws -> PassOutcome {
+    var effects = download.effects
+    let found = try markRead(download.id, now: clock.now, &effects)
     return PassOutcome(
-      pass: kept, url: download.url, contentType: download.contentType, card: found.card, cardJSON: found.json,
-      effects: effects)
+      pass: download.pass, url: download.url, contentType: download.contentType, card: found.card,
+      cardJSON: found.json, effects: effects)
+  }
+
+  /// `markDownloaded`, with no thread waiting for the store's write lock (`InboxStore.writeWhenFree`).
+  public func markDownloaded(
+    _ download: PassDownload, completion: @escaping @Sendable (Result<PassOutcome, any Error>) -> Void
+  ) {
+    store.writeWhenFree(on: .global(), { try self.markDownloaded(download) }, completion: completion)
   }
 
   /// The host's report of the Wallet sheet it presented: the pass `added` (the message is read, as

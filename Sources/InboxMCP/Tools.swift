@@ -99,13 +99,14 @@ struct Tools: Sendable {
     return code != .requestCancelled && code != .internalError
   }
 
-  /// Where a call runs: where the operation it runs would run (a write behind the writes before it, a sync
-  /// started on the reader, as it answers later), and every other call keeps arrival order.
+  /// Where a call runs: where the operation it runs would run (a write behind the writes before it, a
+  /// sync started on the reader, as it answers later, a wallet download on a worker), and every
+  /// other call keeps arrival order.
   func placement(_ params: JSONValue?) -> Method.Execution {
     guard let name = params?["name"]?.stringValue, let tool = offered.first(where: { $0.tool.name == name })?.tool,
       let operation = Operations.named(tool.method)
     else { return .read }
-    return operation.answersLater ? .read : operation.execution
+    return operation.execution
   }
 
   /// Starts the use case behind the tool, on arguments its method's contract accepted: decoded

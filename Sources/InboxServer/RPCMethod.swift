@@ -34,9 +34,10 @@ extension AnyOperation {
         return try run(request.params.raw?.objectValue ?? [:], server.context(for: request))
       }
     }
-    // Answers later: a sync queued behind another holds a callback, not a worker.
+    // Answers later: a sync queued behind another holds a callback, not a worker; a wallet download
+    // starts on a worker (the network) and holds it until its mark of the message is made.
     return Method(
-      name,
+      name, placement: { [execution] _ in execution },
       deferred: { request, reply in
         do {
           try ParamsContract.forMethod(name)?.check(request.params)

@@ -68,3 +68,68 @@ extension InboxStore {
     }
   }
 }
+
+/// One caller's wait for the store's write lock: when its patience (`LockWaits.patience`, from the
+/// first wait) ends, and how many waits it has made, which space the wake-ups as SQLite's busy
+/// handler spaces its tries.
+public struct LockWaitTally: Sendable {
+  private var deadline: DispatchTime?
+  private var attempts = 0
+
+  public init() {}
+
+  /// Counts a wait for the lock; false once the patience has passed: the caller fails
+  /// `StoreError.lockHeldTooLong`.
+  public mutating func count() -> Bool {
+    let deadline = deadline ?? .now() + LockWaits.patience
+    guard DispatchTime.now() < deadline else { return false }
+    self.deadline = deadline
+    attempts += 1
+    return true
+  }
+
+  /// Calls `resume` once, when the lock the wait counted last may be free.
+  public func wake(on waits: StoreLockWaits, _ resume: @escaping @Sendable () -> Void) {
+    waits.wake(attempt: attempts - 1, deadline: deadline ?? .now(), resume)
+  }
+}
+
+extension InboxStore {
+  /// Makes `body`, a use case that writes, without a thread waiting for the store's write lock: a
+  /// write in it that meets the lock before any committed is made again when the lock may be free,
+  /// on `queue`, until the patience passes (`busy`). `completion` gets its outcome.
+  public func writeWhenFree<T: Sendable>(
+    on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T,
+    completion: @escaping @Sendable (Result<T, any Error>) -> Void
+  ) {
+    PatientWrite(store: self, queue: queue, body: body, completion: completion).attempt()
+  }
+}
+
+/// A write waiting for the lock as a callback (`InboxStore.writeWhenFree`).
+private final class PatientWrite<T: Sendable>: @unchecked Sendable {
+  // Unchecked: `tally` is touched by one attempt at a time, each started by the one before.
+  let store: InboxStore
+  let queue: DispatchQueue
+  let body: @Sendable () throws -> T
+  let completion: @Sendable (Result<T, any Error>) -> Void
+  var tally = LockWaitTally()
+
+  init(
+    store: InboxStore, queue: DispatchQueue, body: @escaping @Sendable () throws -> T,
+    completion: @escaping @Sendable (Result<T, any Error>) -> Void
+  ) {
+    (self.store, self.queue, self.body, self.completion) = (store, queue, body, completion)
+  }
+
+  func attempt() {
+    do {
+      completion(.success(try store.handingLockWaits(body)))
+    } catch is LockedWrite {
+      guard tally.count() else { return completion(.failure(StoreError.lockHeldTooLong)) }
+      tally.wake(on: store.lockWaits) { [self] in queue.async { [self] in attempt() } }
+    } catch {
+      completion(.failure(error))
+    }
+  }
+}

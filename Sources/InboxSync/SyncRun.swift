@@ -71,8 +71,8 @@ final class SyncRun: @unchecked Sendable {
   private var begun: Begun?
   /// The write that met the lock, made first when the run is stepped again.
   private var lockedOut: (() throws -> Void)?
-  /// Since the first write kept: when the patience ends, and how many waits so far.
-  private var lockWait: (deadline: DispatchTime, attempts: Int)?
+  /// The waits of the write kept: the patience, from its first.
+  private var lockTally = LockWaitTally()
 
   init(
     store: InboxStore, backend: any Backend, options: Synchronizer.Options, account: SyncAccount,
@@ -134,8 +134,7 @@ final class SyncRun: @unchecked Sendable {
 
   /// Calls `resume` once the lock a kept write met may be free, at the latest when its patience ends.
   func wakeWhenLockMayBeFree(_ resume: @escaping @Sendable () -> Void) {
-    guard let lockWait else { return resume() }
-    store.lockWaits.wake(attempt: lockWait.attempts, deadline: lockWait.deadline, resume)
+    lockTally.wake(on: store.lockWaits, resume)
   }
 
   /// Makes `write` without waiting for the store's write lock: true when made; false when it met
@@ -144,15 +143,13 @@ final class SyncRun: @unchecked Sendable {
   private func made(_ write: @escaping () throws -> Void) throws(SyncError) -> Bool {
     do {
       try store.handingLockWaits(lastAttempt: false, write)
-      lockWait = nil
+      lockTally = LockWaitTally()
       return true
     } catch is LockedWrite {
-      let deadline = lockWait?.deadline ?? .now() + LockWaits.patience
-      guard DispatchTime.now() < deadline else {
-        lockWait = nil
+      guard lockTally.count() else {
+        lockTally = LockWaitTally()
         throw .store(StoreError.lockHeldTooLong)
       }
-      lockWait = (deadline, (lockWait?.attempts ?? -1) + 1)
       lockedOut = write
       return false
     } catch {

@@ -2,8 +2,9 @@ import Dispatch
 
 /// What a write that meets another process's lock does: the request says (`RequestContext`).
 public enum LockPatience: Sendable {
-  /// Waits for it on this thread, in SQLite's busy handler: a method that is not a write (a wallet
-  /// download marking its message read once the pass is kept, on its worker).
+  /// Waits for it on this thread, in SQLite's busy handler: what is not a method's write (a command,
+  /// a test). A method that is not a write and writes all the same (a wallet download marking its
+  /// message read) waits as a callback of its own (`InboxStore.writeWhenFree`).
   case waitsHere
   /// Throws `RetryLater`, having done nothing: the scheduler runs the request again when the lock
   /// may be free, and no thread waits meanwhile.

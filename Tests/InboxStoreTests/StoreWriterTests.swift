@@ -101,3 +101,58 @@ struct StoreWriterTests {
     #expect(try fixture.store.writeIfFree { _ in 1 } == 1)
   }
 }
+
+/// A write made when the lock may be free, as a callback: no thread waits while another process
+/// holds the lock, it is made once the lock is released, and one locked out for the patience fails
+/// `busy` having done nothing.
+struct WriteWhenFreeTests {
+  private func lockedByAnother(_ fixture: TemporaryStore) throws -> Database {
+    let other = try Database(path: fixture.path)
+    try other.execute("BEGIN IMMEDIATE")
+    return other
+  }
+
+  @Test func aWriteIsMadeOnceTheLockIsReleased() throws {
+    let fixture = try TemporaryStore()
+    let store = fixture.store
+    let other = try lockedByAnother(fixture)
+    let outcome = Mutex<Result<Int, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    store.writeWhenFree(
+      on: .global(),
+      {
+        try store.setSetting("k", .int(1))
+        return 1
+      },
+      completion: { result in
+        outcome.withLock { $0 = result }
+        done.signal()
+      })
+    // The caller's thread is back at once; the write waits as a callback.
+    #expect(done.wait(timeout: .now() + .milliseconds(300)) == .timedOut)
+    try other.execute("COMMIT")
+    try other.close()
+    #expect(done.wait(timeout: .now() + 60) == .success)
+    #expect(try outcome.withLock { $0 }?.get() == 1)
+    #expect(try store.setting("k") == .int(1))
+  }
+
+  @Test func aWriteLockedOutForThePatienceFailsBusyHavingDoneNothing() throws {
+    let fixture = try TemporaryStore()
+    let store = fixture.store
+    let other = try lockedByAnother(fixture)
+    defer {
+      try? other.execute("ROLLBACK")
+      try? other.close()
+    }
+    let failure = Mutex<StoreError?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    store.writeWhenFree(on: .global(), { try store.setSetting("k", .int(1)) }) { result in
+      if case .failure(let error as StoreError) = result { failure.withLock { $0 = error } }
+      done.signal()
+    }
+    #expect(done.wait(timeout: .now() + 60) == .success)
+    #expect(failure.withLock { $0?.message } == StoreError.lockHeldTooLong.message)
+    #expect(try store.setting("k") == nil)
+  }
+}

@@ -9,25 +9,34 @@ import JSONRPC
 /// directory; the message becomes read. Long work, off the reader: `$/cancelRequest` stops the
 /// transfer (-32800), and `wallet.progress {id, received, total?}` tells how far it is.
 /// Refused with `NotAWalletCard` (-32003), or `WalletPassFailed` (-32004) with the reason.
-enum WalletDownload: Operation {
+enum WalletDownload: DeferredOperation {
   static let name = "wallet.download"
   static let execution: Method.Execution = .background
 
-  static func run(_ params: MessageID, _ context: OperationContext) throws -> JSONValue {
+  /// The download on the worker (the network); then the message marked read, a write that waits for
+  /// the store's lock as a callback, not on the worker.
+  static func start(_ params: MessageID, _ context: OperationContext, _ reply: Reply) {
     let cancellation = context.cancellation
-    let outcome: PassOutcome
+    let download: PassDownload
     do {
-      outcome = try context.inbox.downloadWalletPass(
+      download = try context.inbox.downloadWalletPass(
         id: params.id, isCancelled: { cancellation.isCancelled }, progress: context.reporter.downloading)
     } catch let failure as PassFailure {
-      throw WalletPassError(id: params.id, failure: failure)
+      return reply.fail(WalletPassError(id: params.id, failure: failure))
+    } catch {
+      return reply.fail(error)
     }
-    context.report(outcome.effects)
-    let pass: JSONValue = [
-      "path": .string(outcome.pass.path), "size": .int(Int64(outcome.pass.size)),
-      "sha256": .string(outcome.pass.sha256), "url": .string(outcome.url),
-      "contentType": .string(outcome.contentType),
-    ]
-    return ["pass": pass, "message": outcome.cardJSON]
+    context.inbox.markDownloaded(download) { outcome in
+      reply(
+        outcome.map { outcome in
+          context.report(outcome.effects)
+          let pass: JSONValue = [
+            "path": .string(outcome.pass.path), "size": .int(Int64(outcome.pass.size)),
+            "sha256": .string(outcome.pass.sha256), "url": .string(outcome.url),
+            "contentType": .string(outcome.contentType),
+          ]
+          return ["pass": pass, "message": outcome.cardJSON]
+        })
+    }
   }
 }
