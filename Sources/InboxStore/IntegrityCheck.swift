@@ -21,14 +21,11 @@ enum IntegrityCheck {
     let database = try Database(path: path)
     let box = UncheckedBox(database)
     health.beginCheck()
-    DispatchQueue.global(qos: .utility).async {
+    health.startCheck(after: 250) { closing in
+      guard !closing else { return health.endCheck(problem: nil, completed: false) }
       var problem: StoreError?
       var completed = true
       do {
-        guard health.waitToStartCheck(milliseconds: 250) else {
-          health.endCheck(problem: nil, completed: false)
-          return
-        }
         problem = try run(box.value, full: false)
       } catch let error as StoreError where error.kind == .sqlite && error.code == 9 {
         completed = false  // SQLITE_INTERRUPT: the store is closing.

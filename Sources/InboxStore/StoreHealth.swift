@@ -17,8 +17,9 @@ final class StoreHealth: Sendable {
   private let state = Mutex(State())
   /// Entered while a check runs: writes and `close` wait on it.
   private let running = DispatchGroup()
-  /// Signalled when a write wants the check's verdict, or the store closes: the check starts now.
-  private let startNow = DispatchSemaphore(value: 0)
+  /// The check, until it starts: at its time, or at once when a write wants its verdict or the
+  /// store closes (`startCheckNow`).
+  private let heldCheck = Mutex<(@Sendable () -> Void)?>(nil)
   /// Told when a check ends: the writes refused meanwhile may go (`InboxStore.whenWriterFreed`).
   private let checkEnded = Mutex<(@Sendable () -> Void)?>(nil)
 
@@ -49,21 +50,34 @@ final class StoreHealth: Sendable {
   /// is run again when the check ends rather than waiting for it.
   func refusesWrite() -> Bool {
     guard isChecking else { return false }
-    startNow.signal()
+    startCheckNow()
     return true
   }
 
-  /// Holds the check back until `delay` has passed or a write waits for it, so the first replies of
-  /// a start do not share the machine with it; false when the store closes first.
-  func waitToStartCheck(milliseconds delay: UInt64) -> Bool {
-    _ = startNow.wait(timeout: .now() + .milliseconds(Int(delay)))
-    return !state.withLock { $0.closing }
+  /// Starts `check` on a queue of its own `delay` from now, or sooner when a write waits for its
+  /// verdict or the store closes, so the first replies of a start do not share the machine with it.
+  /// `check` learns whether the store is closing (it then ends at once).
+  func startCheck(after delay: Int, _ check: @escaping @Sendable (_ closing: Bool) -> Void) {
+    heldCheck.withLock { $0 = { [self] in check(state.withLock { $0.closing }) } }
+    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(delay)) { [self] in
+      startCheckNow()
+    }
   }
 
-  /// The store closes: a held-back check does not start.
+  /// Starts the check held back, if it has not started.
+  private func startCheckNow() {
+    guard
+      let check = heldCheck.withLock({ held in
+        defer { held = nil }; return held
+      })
+    else { return }
+    DispatchQueue.global(qos: .utility).async(execute: check)
+  }
+
+  /// The store closes: a held-back check starts now, and ends at once.
   func cancelCheck() {
     state.withLock { $0.closing = true }
-    startNow.signal()
+    startCheckNow()
   }
 
   /// Waits for a running check to end (after it was asked to stop); true when it completed.
@@ -83,7 +97,7 @@ final class StoreHealth: Sendable {
   /// Waits for a running check, then throws the store's failure, if it has one.
   func ensureWritable() throws(StoreError) {
     if isChecking {
-      startNow.signal()
+      startCheckNow()
       running.wait()
     }
     if let found = state.withLock({ $0.failure }) { throw found }
