@@ -9,26 +9,36 @@ import Synchronization
 #endif
 
 /// The server on standard input and output with LSP's `Content-Length` framing (the same reader and
-/// writer the JSON-RPC server uses). A reader thread reads frames and takes `$/cancelRequest` at
-/// once; the messages are handled in order on the calling thread, a cancelled request answered
-/// with RequestCancelled.
+/// writer the JSON-RPC server uses). The calling thread reads frames and takes `$/cancelRequest`
+/// at once; the messages are handled in order on a queue of their own, a cancelled request
+/// answered with RequestCancelled. No thread waits for a message: the queue is given each as it is
+/// read.
 public enum StdioTransport {
   /// Serves until `exit` or the end of input; returns the exit code LSP gives.
   public static func serve(input: Int32, output: Int32, linter: @escaping DocumentLinter, rulesPage: String?) -> Int32 {
     let writer = OutputWriter(fd: output)
     writer.use(.lsp)
     let server = LanguageServer(linter: linter, rulesPage: rulesPage) { writer.send($0) }
-    let inbox = Inbox()
-    Threads.start { read(input, into: inbox) }
-    defer { writer.flush() }
-    while let (message, cancelled) = inbox.take() {
-      server.handle(message, cancelled: cancelled)
-      if let code = server.exitCode { return code }
+    let cancelled = CancelledRequests()
+    let handling = DispatchQueue(label: "inbox-rpc.lsp")
+    read(input) { message in
+      guard !cancelled.note(message) else { return }
+      handling.async {
+        server.handle(message, cancelled: cancelled.take(message["id"]))
+        // `exit`: the process leaves with the code LSP gives, the reader still waiting for input.
+        if let code = server.exitCode {
+          writer.flush()
+          Glibc.exit(code)
+        }
+      }
     }
-    return 1  // the input ended without `exit`
+    // The end of input: what was read is handled, and its replies written.
+    handling.sync {}
+    writer.flush()
+    return server.exitCode ?? 1  // the input ended without `exit`
   }
 
-  private static func read(_ fd: Int32, into inbox: Inbox) {
+  private static func read(_ fd: Int32, _ deliver: (JSONValue) -> Void) {
     var reader = FrameReader(framing: .lsp)
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
@@ -38,46 +48,26 @@ public enum StdioTransport {
       buffer.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
       while let event = reader.next() {
         guard case .frame(let body) = event, let message = try? JSONValue.parse(bytes: body) else { continue }
-        inbox.put(message)
+        deliver(message)
       }
     }
-    inbox.close()
   }
 
-  /// Messages read and not yet handled, with the ids cancelled meanwhile: the reader puts, the
-  /// handling thread takes, a semaphore counting what there is to take (each message, and the end).
-  final class Inbox: Sendable {
-    private struct State {
-      var messages: [JSONValue] = []
-      var cancelled = Set<String>()
+  /// The ids `$/cancelRequest` named, read ahead of the requests they name.
+  final class CancelledRequests: Sendable {
+    private let ids = Mutex(Set<String>())
+
+    /// True for a `$/cancelRequest`, whose id is kept: it is not handled as a message.
+    func note(_ message: JSONValue) -> Bool {
+      guard message["method"]?.stringValue == "$/cancelRequest" else { return false }
+      if let id = message["params"]?["id"] { ids.withLock { _ = $0.insert(id.jsonString) } }
+      return true
     }
 
-    private let state = Mutex(State())
-    private let available = DispatchSemaphore(value: 0)
-
-    func put(_ message: JSONValue) {
-      let queued = state.withLock { state -> Bool in
-        if message["method"]?.stringValue == "$/cancelRequest", let id = message["params"]?["id"] {
-          state.cancelled.insert(id.jsonString)
-          return false
-        }
-        state.messages.append(message)
-        return true
-      }
-      if queued { available.signal() }
-    }
-
-    /// The end of input: once the messages put before it are taken, `take` answers nil.
-    func close() { available.signal() }
-
-    func take() -> (JSONValue, Bool)? {
-      available.wait()
-      return state.withLock { state -> (JSONValue, Bool)? in
-        guard !state.messages.isEmpty else { return nil }
-        let message = state.messages.removeFirst()
-        let wasCancelled = message["id"].map { state.cancelled.remove($0.jsonString) != nil } ?? false
-        return (message, wasCancelled)
-      }
+    /// True when the request `id` names was cancelled (once).
+    func take(_ id: JSONValue?) -> Bool {
+      guard let id else { return false }
+      return ids.withLock { $0.remove(id.jsonString) != nil }
     }
   }
 }
