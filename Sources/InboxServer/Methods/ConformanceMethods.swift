@@ -40,16 +40,22 @@ enum ConformanceMethods {
     Method("notify_sum") { _ in .null },
     Method("get_data") { _ in ["hello", 5] },
     Method("test.echo") { request in try request.params.value("value") ?? .null },
-    Method("test.sleep", execution: .background) { request in
-      let milliseconds = try request.params.int("ms") ?? 0
-      guard (0...600_000).contains(milliseconds) else { throw RPCError.invalidParams("ms", "must be 0 to 600000") }
-      // Sleeps until the time is up or a cancel wakes it, whichever comes first.
-      let woken = DispatchSemaphore(value: 0)
-      request.cancellation.onCancel { woken.signal() }
-      _ = woken.wait(timeout: .now() + .milliseconds(Int(milliseconds)))
-      try request.cancellation.check()
-      return ["slept": .int(milliseconds)]
-    },
+    // Holds a background slot until the time is up or a cancel comes, whichever is first (the cancel
+    // answers -32800); no thread sleeps meanwhile.
+    Method(
+      "test.sleep", placement: { _ in .background },
+      deferred: { request, reply in
+        let milliseconds: Int64
+        do {
+          milliseconds = try request.params.int("ms") ?? 0
+          guard (0...600_000).contains(milliseconds) else { throw RPCError.invalidParams("ms", "must be 0 to 600000") }
+        } catch {
+          return reply.fail(error)
+        }
+        let slept: JSONValue = ["slept": .int(milliseconds)]
+        request.cancellation.onCancel { reply.succeed(slept) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(milliseconds))) { reply.succeed(slept) }
+      }),
     Method("test.log") { request in
       let count = try request.params.int("count") ?? 1
       let size = Int(try request.params.int("bytes") ?? 80)
