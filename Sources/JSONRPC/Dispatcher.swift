@@ -24,6 +24,8 @@ final class Dispatcher: Sendable {
   let deferred = DispatchGroup()
   /// Where the reader waits between frames: input in flight, output unread.
   let gate: ReaderGate
+  /// The notification that cancels a request: it waits for nothing (`Scheduler.Kind.immediate`).
+  private let cancelMethod: String
 
   /// Serves `registry` and the lifecycle's own methods.
   init(
@@ -46,6 +48,7 @@ final class Dispatcher: Sendable {
     self.writer = writer
     self.logger = logger
     gate = ReaderGate(inputLimit: 2 * configuration.maxFrameBytes, output: writer)
+    cancelMethod = configuration.cancelNotification.method
     replyBudget = ReplyBudget(limit: configuration.maxReplyBytes)
   }
 
@@ -87,6 +90,8 @@ final class Dispatcher: Sendable {
   /// else (an invalid message, a response) is answered as a read.
   private func kind(of message: Incoming) -> Scheduler.Kind {
     switch message {
+    case .notification(let method, _) where method == cancelMethod:
+      .immediate
     case .request(_, let method, let params), .notification(let method, let params):
       switch registry[method]?.placement(params) {
       case .write?: .write
@@ -114,8 +119,8 @@ final class Dispatcher: Sendable {
       case .write:
         guard case .request = message else { return false }
         return scheduler.runHere(.write, attempting(message, token: nil, out: held, patience: RetryPatience()) {})
-      case .read, .background:
-        return scheduler.runHere(.read) { [self] in
+      case .read, .background, .immediate:
+        return scheduler.runHere(kind == .immediate ? .immediate : .read) { [self] in
           if let reply = run(message, token: nil, out: held) { sendSingle(reply, to: held) }
           return .finished
         }

@@ -9,13 +9,18 @@ import Synchronization
 /// arrival order; a read waits for the writes before it, unless the running write waits for
 /// something outside the process (another process's lock, `RetryLater`): reads then go ahead of it
 /// and of the writes queued behind it. Background work (`background` methods, batches) waits for
-/// nothing but a slot: at most `backgroundLimit` run at once, in arrival order. Work that may start
+/// nothing but a slot: at most `backgroundLimit` run at once, in arrival order. A cancel waits for
+/// nothing. Work that may start
 /// when it arrives runs on the caller's thread (`runHere`: the reader, with no hand-off); work
 /// queued runs where it is started: writes on the write queue and reads on the read queue, each
 /// in order, background work on a concurrent queue (Dispatch gives one that blocks on the network a
 /// thread of its own).
 final class Scheduler: Sendable {
-  enum Kind: Sendable { case read, write, background }
+  enum Kind: Sendable {
+    case read, write, background
+    /// A cancel: it only marks another request, so it waits for nothing and nothing waits for it.
+    case immediate
+  }
 
   /// What a job did when it returned.
   enum Step: Sendable {
@@ -37,7 +42,7 @@ final class Scheduler: Sendable {
     switch (later, earlier) {
     case (.write, .write), (.write, .read): true
     case (.read, .write): !writeWaitsOutside
-    case (.read, .read), (.background, _), (_, .background): false
+    case (.read, .read), (.background, _), (_, .background), (.immediate, _), (_, .immediate): false
     }
   }
 
@@ -123,6 +128,7 @@ final class Scheduler: Sendable {
       case .background:
         guard background.isEmpty, backgroundRunning < backgroundLimit else { return false }
         backgroundRunning += 1
+      case .immediate: break
       }
       return true
     }
@@ -155,6 +161,7 @@ final class Scheduler: Sendable {
       case .read: state.reads.append(Queued(order: state.nextOrder(), job: job))
       case .write: state.writes.append(Queued(order: state.nextOrder(), job: job))
       case .background: state.background.append(job)
+      case .immediate: return [Entry(kind: .immediate, job: job)]
       }
       return state.startable(backgroundLimit: backgroundLimit)
     }
@@ -167,7 +174,7 @@ final class Scheduler: Sendable {
         switch entry.kind {
         case .read: reads
         case .write: writes
-        case .background: workers
+        case .background, .immediate: workers
         }
       queue.async { [self] in follow(entry.job(), of: entry) }
     }
@@ -209,6 +216,7 @@ final class Scheduler: Sendable {
         case .read: state.readsRunning -= 1
         case .write: (state.writeRunning, state.writeWaitsOutside) = (nil, false)
         case .background: state.backgroundRunning -= 1
+        case .immediate: break
         }
         return state.startable(backgroundLimit: backgroundLimit)
       })

@@ -38,9 +38,11 @@ struct SchedulerTests {
     #expect(Scheduler.waits(.read, behind: .write))
     #expect(!Scheduler.waits(.read, behind: .write, writeWaitsOutside: true))
     #expect(!Scheduler.waits(.read, behind: .read))
-    for kind in [Scheduler.Kind.read, .write, .background] {
+    for kind in [Scheduler.Kind.read, .write, .background, .immediate] {
       #expect(!Scheduler.waits(.background, behind: kind))
       #expect(!Scheduler.waits(kind, behind: .background))
+      #expect(!Scheduler.waits(.immediate, behind: kind))
+      #expect(!Scheduler.waits(kind, behind: .immediate))
     }
   }
 
