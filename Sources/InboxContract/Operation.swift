@@ -74,23 +74,11 @@ public struct AnyOperation: Sendable {
     self.init(name: name, execution: execution, decode: decode, body: .now(run))
   }
 
-  /// A write as the scheduler runs it: another process's write lock met before anything was
-  /// committed is waited for by the scheduler (`RetryLater`), not by a thread, and once the
-  /// patience is out the write answers `busy`.
+  /// A write as the scheduler runs it (`OperationContext.writing`).
   private static func waitingInTheScheduler(
     _ body: @escaping @Sendable (JSONObject, OperationContext) throws -> JSONValue
   ) -> @Sendable (JSONObject, OperationContext) throws -> JSONValue {
-    { params, context in
-      guard context.lockPatience != .waitsHere else { return try body(params, context) }
-      do {
-        return try context.inbox.handingLockWaits(lastAttempt: context.lockPatience == .exhausted) {
-          try body(params, context)
-        }
-      } catch is LockedWrite {
-        guard context.lockPatience == .retries else { throw StoreError.lockHeldTooLong }
-        throw RetryLater(patience: LockWaits.patience, wake: context.inbox.lockWaits.wake)
-      }
-    }
+    { params, context in try context.writing { try body(params, context) } }
   }
 
   init(
@@ -173,6 +161,20 @@ public struct OperationContext: Sendable {
     self.warnings = warnings
     self.cancellation = cancellation
     self.logger = logger
+  }
+
+  /// Runs `body`, a use case that writes, as the scheduler runs a write: the store's write lock met
+  /// before anything was committed is waited for by the scheduler (`RetryLater`), not by a thread,
+  /// and once the patience is out the write answers `busy`. Outside the scheduler (`.waitsHere`) it
+  /// just runs.
+  public func writing<T>(_ body: () throws -> T) throws -> T {
+    guard lockPatience != .waitsHere else { return try body() }
+    do {
+      return try inbox.handingLockWaits(lastAttempt: lockPatience == .exhausted, body)
+    } catch is LockedWrite {
+      guard lockPatience == .retries else { throw StoreError.lockHeldTooLong }
+      throw RetryLater(patience: LockWaits.patience, wake: inbox.lockWaits.wake)
+    }
   }
 
   /// Tells the face what a use case did: its warnings (once each, also on stderr), then its

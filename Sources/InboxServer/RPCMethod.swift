@@ -8,6 +8,8 @@ protocol RPCMethod: SendableMetatype {
   associatedtype Params: OperationParams
   /// The method name, exactly as Schemas/openrpc.json spells it.
   static var name: String { get }
+  /// Whether it reads or writes (`initialize` saves the backend it names).
+  static var execution: Method.Execution { get }
   static func handle(_ params: Params, _ request: RequestContext, _ server: ServerState) throws -> JSONValue
   /// The method as the transport sees it. A requirement, not only an extension, so a method can
   /// replace it (`rpc.ping` skips the params contract) and the registry's call reaches the override.
@@ -15,9 +17,11 @@ protocol RPCMethod: SendableMetatype {
 }
 
 extension RPCMethod {
+  static var execution: Method.Execution { .read }
+
   /// The method as the transport sees it: params checked against the contract once, decoded once.
   static func method(_ server: ServerState) -> Method {
-    Method(name) { request in
+    Method(name, execution: execution) { request in
       try ParamsContract.forMethod(name)?.check(request.params)
       return try handle(Params(ParamsReader(request.params.raw?.objectValue ?? [:])), request, server)
     }

@@ -202,3 +202,26 @@ def test_a_sync_behind_a_lock_held_3_s_parks_no_thread_and_merges_once_it_is_rel
     assert not sleepers, f"threads {sorted(sleepers)} slept on a timer while the sync waited"
     assert max(samples) <= before + 2, (before, samples)
     assert server.call("feed.counts")["total"] == 2
+
+
+def test_an_initialize_that_saves_a_backend_waits_for_the_lock_in_the_scheduler(store_dir):
+    path = os.path.join(store_dir, "inbox.sqlite")
+    server = open_server(path)
+    ingest(server, [backend_message(i) for i in range(2)])
+    other = lock_store(path)
+    try:
+        server.send({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+            "backend": {"baseUrl": "https://example.com/json/1.3/", "application": "APP-1", "hwid": "hw-1"}}})
+        # Reads go ahead of it while it waits: each reply is the next frame (call checks its id).
+        for _ in range(3):
+            assert server.call("feed.counts")["result"]["total"] == 2
+            time.sleep(0.2)
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    reply = server.recv(timeout=HANG)
+    assert reply["id"] == "init" and "result" in reply, reply
+    backend = server.call("config.get")["result"]["backend"]
+    assert backend["application"] == "APP-1", backend
+    server.close_stdin()
+    assert server.wait_exit()[0] == 0
