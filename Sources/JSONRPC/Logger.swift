@@ -5,7 +5,8 @@ import Synchronization
 
 /// Log lines for stderr, written on a serial queue of their own so that a host that never reads
 /// stderr cannot stall the server: when the queue is full, lines are dropped and counted, and the
-/// count is written once stderr drains.
+/// count is written once stderr drains. No thread waits for stderr: a write takes what the host has
+/// room for (`NonBlockingWriter`), and a Dispatch write source writes the rest once it has more.
 public final class Logger: Sendable {
   /// Severity, most severe first.
   public enum Level: Int, Comparable, Sendable, CaseIterable {
@@ -26,8 +27,10 @@ public final class Logger: Sendable {
   private static let maxRecordBytes = 10_000
 
   private let state = Mutex<(pending: [String], dropped: Int)>(([], 0))
-  /// Writes to `fd`, one batch at a time; only it ever blocks on stderr.
+  /// Writes to `fd`, one batch at a time. What the host had no room for, and whether a write source
+  /// waits for room, belong to it.
   private let queue = DispatchQueue(label: "inbox-rpc.log")
+  private let stderr = Confined()
   /// Writes queued or running: at exit, a logger with none has nothing to flush, and waits for no
   /// thread (Dispatch would start one to run an empty turn of the queue).
   private let outstanding = Atomic<Int>(0)
@@ -79,29 +82,77 @@ public final class Logger: Sendable {
     guard fd >= 0 else { return }  // a silent logger queues nothing
     guard outstanding.load(ordering: .sequentiallyConsistent) > 0 else { return }
     let written = DispatchSemaphore(value: 0)
-    queue.async { written.signal() }
+    queue.async { [self] in stderr.whenWritten { written.signal() } }
     _ = written.wait(timeout: .now() + timeout)
   }
 
-  /// Writes every queued line, and a count of the lines dropped meanwhile.
+  /// Writes every queued line, and a count of the lines dropped meanwhile, as far as the host has
+  /// room; the rest waits, with no thread, for a write source to say there is more.
   private func drain() {
+    dispatchPrecondition(condition: .onQueue(queue))
+    guard fd >= 0, !stderr.waitsForRoom else { return }
     let (batch, dropped) = state.withLock { state in
       defer { state = ([], 0) }
       return state
     }
-    guard fd >= 0 else { return }
     var lines = batch
     if dropped > 0 {
       lines.append("inbox-rpc warn: \(dropped) log lines dropped (stderr is not being read fast enough)")
     }
-    guard !lines.isEmpty else { return }
-    var text = lines.joined(separator: "\n")
-    text.append("\n")
-    writeAll(Array(text.utf8))
+    if !lines.isEmpty { stderr.unwritten += Array((lines.joined(separator: "\n") + "\n").utf8) }
+    let output = stderr.output(fd)
+    while !stderr.unwritten.isEmpty {
+      switch stderr.unwritten.withUnsafeBytes({ output.write($0) }) {
+      case .wrote(let count): stderr.unwritten.removeFirst(count)
+      case .full: return waitForRoom(output)
+      // Best effort: a closed or broken stderr loses the lines, never the server.
+      case .closed: stderr.unwritten = []
+      }
+    }
+    stderr.written()
   }
 
-  /// Best effort: a closed or broken stderr loses the lines, never the server.
-  private func writeAll(_ bytes: [UInt8]) {
-    Files.writeAll(fd, bytes)
+  /// The host has no room on stderr: a write source drains again once it has.
+  private func waitForRoom(_ output: NonBlockingWriter) {
+    stderr.waitsForRoom = true
+    let room = DispatchSource.makeWriteSource(fileDescriptor: output.pollable, queue: queue)
+    outstanding.add(1, ordering: .sequentiallyConsistent)
+    room.setEventHandler { [self] in
+      room.cancel()
+      stderr.waitsForRoom = false
+      drain()
+      outstanding.subtract(1, ordering: .sequentiallyConsistent)
+    }
+    room.activate()
+  }
+}
+
+/// The logger's writing state, used on its queue alone.
+private final class Confined: @unchecked Sendable {
+  // Unchecked: touched only on `Logger.queue`.
+  var unwritten: [UInt8] = []
+  var waitsForRoom = false
+  private var writer: NonBlockingWriter?
+  /// Told once everything queued has been written (a flush at exit).
+  private var waiting: [@Sendable () -> Void] = []
+
+  /// Calls `done` now if nothing waits to be written, else once it has been.
+  func whenWritten(_ done: @escaping @Sendable () -> Void) {
+    if unwritten.isEmpty, !waitsForRoom { done() } else { waiting.append(done) }
+  }
+
+  /// Everything queued has been written.
+  func written() {
+    let told = waiting
+    waiting = []
+    for done in told { done() }
+  }
+
+  /// stderr, opened non-blocking at the first write, not at start.
+  func output(_ fd: Int32) -> NonBlockingWriter {
+    if let writer { return writer }
+    let opened = NonBlockingWriter(fd: fd)
+    writer = opened
+    return opened
   }
 }
