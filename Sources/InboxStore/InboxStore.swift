@@ -104,10 +104,6 @@ public final class InboxStore: @unchecked Sendable {
     health.whenCheckEnds { [lockWaits] in lockWaits.ring() }
   }
 
-  /// How many writes this store has committed since it opened: a caller that runs a write again
-  /// when it met another process's lock checks none of its own committed meanwhile.
-  public var commitCount: Int { writer.commits }
-
   /// Opens (creating if needed, mode 0600) and migrates the store to the latest schema. A store
   /// that is not the user's alone is refused (`StoreTrust`), one others can read is made 0600.
   ///
@@ -355,7 +351,6 @@ public final class InboxStore: @unchecked Sendable {
         try database.flushTally()
         return result
       }
-      writer.committed()
       if let installed = triggersAfterCommit { triggersInstalled = installed }
       keepStartSettings(database)
       if followed.isOn { signals?.ring() }

@@ -33,21 +33,9 @@ final class StoreWriter: @unchecked Sendable {
   private let turn = DispatchQueue(label: "inbox-rpc.store-writer")
   /// Writes holding or asking for the turn: `writeIfFree` takes it only when there are none.
   private let occupied = Atomic<Int>(0)
-  private let commitTally = Atomic<Int>(0)
 
   init(database: Database) { self.database = database }
 
-  /// True when no write holds or asks for the writer.
-  var isFree: Bool { occupied.load(ordering: .sequentiallyConsistent) == 0 }
-
-  /// Writes committed since the store opened.
-  var commits: Int { commitTally.load(ordering: .sequentiallyConsistent) }
-
-  /// Counts a commit; called on the writer.
-  func committed() {
-    dispatchPrecondition(condition: .onQueue(turn))
-    commitTally.add(1, ordering: .sequentiallyConsistent)
-  }
   /// Runs `body` on the writer, after the writes before it.
   func run<T, E: Error>(_ body: (Database) throws(E) -> T) throws(E) -> T {
     occupied.add(1, ordering: .sequentiallyConsistent)
