@@ -56,7 +56,7 @@ final class Dispatcher: Sendable {
   /// when every member was a notification.
   func dispatch(_ messages: [Incoming], asBatch: Bool, inputBytes: Int) {
     let kind = asBatch ? .background : kind(of: messages[0])
-    if !asBatch, kind != .background, runHere(kind, messages[0]) { return }
+    if runHere(kind, messages[0]) { return }
     let tokens = messages.map { message -> CancellationToken? in
       guard case .request(let id, _, _) = message else { return nil }
       let token = CancellationToken()
@@ -102,25 +102,28 @@ final class Dispatcher: Sendable {
     }
   }
 
-  /// Runs a single read or write on the reader when the scheduler lets it start now; false (not
-  /// run) otherwise. Its notifications and its reply leave in one write. A write that has to wait
-  /// for another process's lock after all waits in the scheduler, and reading goes on.
+  /// Runs a single read, write or cancel on the reader when the scheduler lets it start now; false
+  /// (not run) otherwise, and always for background work (a batch too). Its notifications and its
+  /// reply leave in one write. A write that has to wait for another process's lock after all waits
+  /// in the scheduler, and reading goes on.
   private func runHere(_ kind: Scheduler.Kind, _ message: Incoming) -> Bool {
-    if kind == .read, case .request(let id, let name, let params) = message,
-      case .deferred(let start)? = registry[name]?.body
-    {
-      return scheduler.runHere(.read) { [self] in
-        runDeferred(id: id, method: name, params: params, start)
-        return .finished
+    switch kind {
+    case .background:
+      return false
+    case .write:
+      guard case .request = message else { return false }
+      return writer.coalescing { held in
+        scheduler.runHere(.write, attempting(message, token: nil, out: held, patience: RetryPatience()) {})
       }
-    }
-    return writer.coalescing { held in
-      switch kind {
-      case .write:
-        guard case .request = message else { return false }
-        return scheduler.runHere(.write, attempting(message, token: nil, out: held, patience: RetryPatience()) {})
-      case .read, .background, .immediate:
-        return scheduler.runHere(kind == .immediate ? .immediate : .read) { [self] in
+    case .read, .immediate:
+      if case .request(let id, let name, let params) = message, case .deferred(let start)? = registry[name]?.body {
+        return scheduler.runHere(kind) { [self] in
+          runDeferred(id: id, method: name, params: params, start)
+          return .finished
+        }
+      }
+      return writer.coalescing { held in
+        scheduler.runHere(kind) { [self] in
           if let reply = run(message, token: nil, out: held) { sendSingle(reply, to: held) }
           return .finished
         }

@@ -10,11 +10,10 @@ import Synchronization
 /// something outside the process (another process's lock, `RetryLater`): reads then go ahead of it
 /// and of the writes queued behind it. Background work (`background` methods, batches) waits for
 /// nothing but a slot: at most `backgroundLimit` run at once, in arrival order. A cancel waits for
-/// nothing. Work that may start
-/// when it arrives runs on the caller's thread (`runHere`: the reader, with no hand-off); work
-/// queued runs where it is started: writes on the write queue and reads on the read queue, each
-/// in order, background work on a concurrent queue (Dispatch gives one that blocks on the network a
-/// thread of its own).
+/// nothing. Work that may start when it arrives runs on the caller's thread (`runHere`: the reader,
+/// with no hand-off); work queued runs where it is started: writes on the write queue and reads on
+/// the read queue, each in order, background work on a concurrent queue (Dispatch gives one that
+/// blocks on the network a thread of its own).
 final class Scheduler: Sendable {
   enum Kind: Sendable {
     case read, write, background
@@ -121,10 +120,8 @@ final class Scheduler: Sendable {
         _ = nextOrder()
         readsRunning += 1
       case .write:
-        guard writes.isEmpty, reads.isEmpty else { return false }
-        let order = nextOrder()
-        guard writeMayStart(at: order) else { return false }
-        writeRunning = order
+        guard writes.isEmpty, reads.isEmpty, writeMayStart(at: arrivals) else { return false }
+        writeRunning = nextOrder()
       case .background:
         guard background.isEmpty, backgroundRunning < backgroundLimit else { return false }
         backgroundRunning += 1
