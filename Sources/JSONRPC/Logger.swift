@@ -115,15 +115,12 @@ public final class Logger: Sendable {
   /// The host has no room on stderr: a write source drains again once it has.
   private func waitForRoom(_ output: NonBlockingWriter) {
     stderr.waitsForRoom = true
-    let room = DispatchSource.makeWriteSource(fileDescriptor: output.pollable, queue: queue)
     outstanding.add(1, ordering: .sequentiallyConsistent)
-    room.setEventHandler { [self] in
-      room.cancel()
+    output.whenRoom(on: queue) { [self] in
       stderr.waitsForRoom = false
       drain()
       outstanding.subtract(1, ordering: .sequentiallyConsistent)
     }
-    room.activate()
   }
 }
 

@@ -185,9 +185,7 @@ public final class OutputWriter: FrameSink {
       state.waitsForRoom = true
       return (state.patience, state.progress)
     }
-    let room = DispatchSource.makeWriteSource(fileDescriptor: output.pollable, queue: events)
-    room.setEventHandler { [self] in
-      room.cancel()
+    output.whenRoom(on: events) { [self] in
       let queued = state.withLock { state -> [UInt8]? in
         state.waitsForRoom = false
         guard !state.closed else { return nil }
@@ -196,7 +194,6 @@ public final class OutputWriter: FrameSink {
       }
       if let queued { write(queued) }
     }
-    room.activate()
     if let patience { checkStall(after: patience, progress: progress) }
   }
 

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -70,5 +72,16 @@ public final class NonBlockingWriter: Sendable {
       if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .full }
       return .closed
     }
+  }
+
+  /// Calls `body` once, on `queue`, when the reader has room again (a one-shot Dispatch write
+  /// source on `pollable`): what a caller that met `.full` waits with, holding no thread.
+  public func whenRoom(on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) {
+    let room = DispatchSource.makeWriteSource(fileDescriptor: pollable, queue: queue)
+    room.setEventHandler {
+      room.cancel()
+      body()
+    }
+    room.activate()
   }
 }
