@@ -1,4 +1,3 @@
-import Dispatch
 import InboxCore
 import InboxStore
 import InboxSync
@@ -75,7 +74,7 @@ extension Inbox {
   public func markDownloaded(
     _ download: PassDownload, completion: @escaping @Sendable (Result<PassOutcome, any Error>) -> Void
   ) {
-    store.writeWhenFree(on: .global(), { try self.markDownloaded(download) }, completion: completion)
+    store.writeWhenFree({ try self.markDownloaded(download) }, completion: completion)
   }
 
   /// The host's report of the Wallet sheet it presented: the pass `added` (the message is read, as

@@ -31,8 +31,8 @@ final class ReaderPool: Sendable {
 
   /// Runs `body` on an idle connection, or on one `open` makes when none is idle.
   func read<T>(open: () throws(StoreError) -> Database, _ body: (Database) throws -> T) throws -> T {
-    let reader = try state.withLock { $0.idle.popLast() } ?? Reader(open())
-    let (log, changes, leavesLog) = state.withLock { ($0.log, $0.logChanges, $0.leavesLog) }
+    let (idle, log, changes, leavesLog) = state.withLock { ($0.idle.popLast(), $0.log, $0.logChanges, $0.leavesLog) }
+    let reader = try idle ?? Reader(open())
     if reader.tracing != changes {
       reader.database.trace(into: log)
       reader.tracing = changes

@@ -97,12 +97,11 @@ public struct LockWaitTally: Sendable {
 extension InboxStore {
   /// Makes `body`, a use case that writes, without a thread waiting for the store's write lock: a
   /// write in it that meets the lock before any committed is made again when the lock may be free,
-  /// on `queue`, until the patience passes (`busy`). `completion` gets its outcome.
+  /// until the patience passes (`busy`). `completion` gets its outcome.
   public func writeWhenFree<T: Sendable>(
-    on queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T,
-    completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    _ body: @escaping @Sendable () throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
   ) {
-    PatientWrite(store: self, queue: queue, body: body, completion: completion).attempt()
+    PatientWrite(store: self, body: body, completion: completion).attempt()
   }
 }
 
@@ -110,16 +109,15 @@ extension InboxStore {
 private final class PatientWrite<T: Sendable>: @unchecked Sendable {
   // Unchecked: `tally` is touched by one attempt at a time, each started by the one before.
   let store: InboxStore
-  let queue: DispatchQueue
   let body: @Sendable () throws -> T
   let completion: @Sendable (Result<T, any Error>) -> Void
   var tally = LockWaitTally()
 
   init(
-    store: InboxStore, queue: DispatchQueue, body: @escaping @Sendable () throws -> T,
+    store: InboxStore, body: @escaping @Sendable () throws -> T,
     completion: @escaping @Sendable (Result<T, any Error>) -> Void
   ) {
-    (self.store, self.queue, self.body, self.completion) = (store, queue, body, completion)
+    (self.store, self.body, self.completion) = (store, body, completion)
   }
 
   func attempt() {
@@ -127,7 +125,7 @@ private final class PatientWrite<T: Sendable>: @unchecked Sendable {
       completion(.success(try store.handingLockWaits(body)))
     } catch is LockedWrite {
       guard tally.count() else { return completion(.failure(StoreError.lockHeldTooLong)) }
-      tally.wake(on: store.lockWaits) { [self] in queue.async { [self] in attempt() } }
+      tally.wake(on: store.lockWaits) { [self] in DispatchQueue.global().async { [self] in attempt() } }
     } catch {
       completion(.failure(error))
     }

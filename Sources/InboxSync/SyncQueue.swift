@@ -34,27 +34,11 @@ final class SyncQueue: Sendable {
   /// Syncs queued or running: a sync asked for when there are none cannot be overtaken by a cancel.
   private let unfinished = Atomic<Int>(0)
 
-  /// Runs `body` after the syncs before it, on the queue's thread, and hands its outcome to
-  /// `completion`; or hands `.cancelled` at once when `cancellation` is set before its turn.
-  func enqueue<T: Sendable>(
-    cancellation: any Cancellable, _ body: @escaping @Sendable () -> Result<T, SyncFailure>,
-    completion: @escaping @Sendable (Result<T, SyncFailure>) -> Void
-  ) {
-    enqueue(cancellation: cancellation, afterWait: { _ in body() }, completion: completion)
-  }
-
-  /// `enqueue`, where `body` learns whether its turn waited for another process's run (`SyncGate`).
-  /// `waiting` is told when the turn finds the gate's lease held.
-  func enqueue<T: Sendable>(
-    cancellation: any Cancellable, waiting: @escaping @Sendable () -> Void = {},
-    afterWait body: @escaping @Sendable (_ waited: Bool) -> Result<T, SyncFailure>,
-    completion: @escaping @Sendable (Result<T, SyncFailure>) -> Void
-  ) {
-    enqueue(cancellation: cancellation, waiting: waiting, answering: { waited, done in done(body(waited)) }, completion)
-  }
-
-  /// `enqueue`, where `body` hands its outcome to `done` when it has one, from any thread: the turn
-  /// is held until then (the queue suspended), and no thread waits with it.
+  /// Runs `body` after the syncs before it, and hands its outcome to `completion`; or hands
+  /// `.cancelled` at once when `cancellation` is set before its turn. `body` learns whether its turn
+  /// waited for another process's run (`SyncGate`; `waiting` is told when the turn finds the gate's
+  /// lease held), and hands its outcome to `done` when it has one, from any thread: the turn is held
+  /// until then (the queue suspended), and no thread waits with it.
   func enqueue<T: Sendable>(
     cancellation: any Cancellable, waiting: @escaping @Sendable () -> Void = {},
     answering body:
