@@ -46,6 +46,20 @@ def threads(pid: int) -> tuple[int, list[int]]:
     return len(tasks), sleeping
 
 
+def sampled_while(pid: int, seconds: float, read) -> tuple[list[int], set[int]]:
+    """Calls `read` (a request that must be answered meanwhile) about every 50 ms for `seconds`, and
+    samples the process's threads each time: their counts, and every id seen sleeping on a timer."""
+    samples, sleepers = [], set()
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        read()
+        count, sleeping = threads(pid)
+        samples.append(count)
+        sleepers.update(sleeping)
+        time.sleep(0.05)
+    return samples, sleepers
+
+
 def lock_store(path: str) -> sqlite3.Connection:
     """Another process's write lock on the store (this test process's own connection)."""
     other = sqlite3.connect(path, isolation_level=None, timeout=0)
@@ -74,28 +88,22 @@ def test_writes_behind_a_lock_held_3_s_park_no_thread_and_answer_once_it_is_rele
     other = lock_store(path)
     try:
         written = [dismiss(server, index) for index in range(5)]
-        samples, sleepers = [], set()
-        held_until = time.monotonic() + 3
-        while time.monotonic() < held_until:
+
+        def read():
             # A read's reply is the next frame (call checks its id): no write has answered yet.
             assert server.call("feed.counts")["result"]["total"] == 8
-            count, sleeping = threads(server.proc.pid)
-            samples.append(count)
-            sleepers.update(sleeping)
-            time.sleep(0.05)
+
+        samples, sleepers = sampled_while(server.proc.pid, 3, read)
     finally:
         other.execute("COMMIT")
         other.close()
-    released = time.monotonic()
 
     replies = {}
     while len(replies) < len(written):
         reply = server.recv(timeout=HANG)
-        replies[reply["id"]] = (reply, time.monotonic())
+        replies[reply["id"]] = reply
     for request_id in written:
-        reply, _ = replies[request_id]
-        assert reply.get("result") == {"dismissed": True}, reply
-    assert all(at >= released for _, at in replies.values())
+        assert replies[request_id].get("result") == {"dismissed": True}, replies[request_id]
     assert len(samples) > 10, samples
     assert not sleepers, f"threads {sorted(sleepers)} slept on a timer while the writes waited"
     # Five writes waiting cost no thread each (Dispatch may keep one more for a timer).
@@ -181,21 +189,18 @@ def test_a_sync_behind_a_lock_held_3_s_parks_no_thread_and_merges_once_it_is_rel
     other = lock_store(store_path)
     try:
         sync_id = server.send("feed.sync", {"force": True})
-        samples, sleepers = [], set()
-        held_until = time.monotonic() + 3
-        while time.monotonic() < held_until:
-            # Reads answer while the sync waits for the lock to merge what it fetched.
+
+        def read():
+            # Reads answer while the sync waits for the lock to merge what it fetched, and the
+            # sync has not answered: the merge has not committed.
             assert server.call("feed.counts")["total"] == 1
-            count, sleeping = threads(server.proc.pid)
-            samples.append(count)
-            sleepers.update(sleeping)
-            time.sleep(0.05)
+            assert sync_id not in server._replies, server._replies[sync_id]
+
+        samples, sleepers = sampled_while(server.proc.pid, 3, read)
     finally:
         other.execute("COMMIT")
         other.close()
-    released = time.monotonic()
     reply = server.reply(sync_id, HANG)
-    assert time.monotonic() >= released
     assert reply["result"]["added"] == 1, reply
     assert len(backend.calls("getInboxMessages")) == 2, "fetched once: the run went on from the write that met the lock"
     assert len(samples) > 10, samples
