@@ -6,20 +6,22 @@
 
 /// File and process plumbing without Foundation.
 public enum Files {
-  /// Writes every byte, looping on short writes and EINTR (and waiting out EAGAIN on a
-  /// non-blocking descriptor); false when the descriptor is closed or broken.
+  /// Writes every byte, looping on short writes and EINTR; a descriptor another process made
+  /// non-blocking is written through its blocking twin (`BlockingTwin`) once it has no room. False
+  /// when the descriptor is closed or broken.
   @discardableResult
   public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     bytes.withUnsafeBytes { raw in
       guard let base = raw.baseAddress else { return true }
+      var target = fd
+      var twinned = false
       var offset = 0
       while offset < raw.count {
-        let written = write(fd, base + offset, raw.count - offset)
+        let written = write(target, base + offset, raw.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
-          if errno == EAGAIN {
-            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&ready, 1, 1000)
+          if errno == EAGAIN, !twinned, let twin = BlockingTwin.of(fd) {
+            (target, twinned) = (twin, true)
             continue
           }
           return false

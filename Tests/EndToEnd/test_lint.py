@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
+import termios
+import time
 
 from conftest import BIN
 from contract import CONTRACT
@@ -59,3 +62,31 @@ def test_unreadable_input_and_bad_usage():
     assert lint("-", stdin=b"{not json").returncode == 3
     assert lint().returncode == 2
     assert lint("--bogus", "x").returncode == 2
+
+
+def test_output_to_a_pipe_another_process_made_non_blocking_arrives_whole(tmp_path):
+    # Hosts such as Node hand a child a pipe whose description they made non-blocking: the report
+    # is still written whole, waiting for the reader however slowly it reads.
+    payloads = [{"ios_title": f"Title {i}", "content": f"Body {i} " + "x" * 200, "inbox_days": 7}
+                for i in range(500)]
+    source = tmp_path / "many.json"
+    source.write_text(json.dumps(payloads))
+    expected = lint("--json", str(source))
+    assert len(expected.stdout) > 256 * 1024
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    proc = subprocess.Popen([BIN, "lint", "--now", "1790000000", "--json", str(source)],
+                            stdout=write_end, stderr=subprocess.PIPE)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as reader:
+        # Nothing is read until the pipe is full, so the report meets a pipe with no room.
+        capacity = fcntl.fcntl(reader.fileno(), fcntl.F_GETPIPE_SZ)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            queued = fcntl.ioctl(reader.fileno(), termios.FIONREAD, b"\0\0\0\0")
+            if int.from_bytes(queued, "little") >= capacity:
+                break
+            time.sleep(0.01)
+        output = reader.read()
+    assert proc.wait(timeout=60) == expected.returncode, proc.stderr.read()
+    assert output == expected.stdout
