@@ -32,7 +32,7 @@ let package = Package(
     .target(name: "CEmptyStore"),
     .target(name: "Posix", dependencies: ["CCrypto"]),
     .target(
-      name: "InboxTestSupport", dependencies: ["InboxApp", "InboxSync", "Posix"], path: "Tests/InboxTestSupport"),
+      name: "InboxTestSupport", dependencies: ["InboxApp", "InboxStore", "InboxSync", "Posix"], path: "Tests/InboxTestSupport"),
     // Posix for `FileName`: text for people shows a file name's bytes that are not UTF-8 as `\xNN`.
     .target(name: "JSON", dependencies: ["CJansson", "Posix"]),
     .target(name: "JSONRPC", dependencies: ["JSON", "Posix"]),

@@ -39,8 +39,8 @@ public final class Inbox: Sendable {
 
   /// Runs `body`, a use case that writes, leaving the store's write lock to the caller to wait for
   /// (`InboxStore.handingLockWaits`).
-  public func handingLockWaits<T>(lastAttempt: Bool = false, _ body: () throws -> T) throws -> T {
-    try store.handingLockWaits(lastAttempt: lastAttempt, body)
+  public func handingLockWaits<T>(_ body: () throws -> T) throws -> T {
+    try store.handingLockWaits(body)
   }
 
   /// The largest payload a message may have: larger ones are not stored, nor shown in a page.

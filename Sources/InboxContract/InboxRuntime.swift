@@ -25,6 +25,24 @@ public final class InboxRuntime: Sendable {
     follower = opened.follower
   }
 
+  /// Opens the runtime as `init` does, with no thread waiting for another process's write lock: the
+  /// start-up writes (the backend settings, the sample feed) that meet it, or the check of an
+  /// unclean start, are made again when it may be free, until `LockWaits.patience` has passed
+  /// (`busy`). Both are the same whenever they are made again. `completion` gets the outcome.
+  public static func open(
+    options: InboxOptions, store: InboxStore,
+    completion: @escaping @Sendable (Result<InboxRuntime, any Error>) -> Void
+  ) {
+    store.writeWhenFree(
+      {
+        do {
+          return try InboxRuntime(options: options, store: store)
+        } catch let error as StoreError where error.lockHeld {
+          throw LockedWrite()  // a first write may have committed: made again all the same
+        }
+      }, completion: completion)
+  }
+
   /// Starts the background sync, if the options ask for one, and the following of other processes'
   /// commits; what they do is said through `reporter`, the serving face's.
   public func start(reporter: Reporter, logger: Logger) {

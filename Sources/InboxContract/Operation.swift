@@ -153,7 +153,7 @@ public struct OperationContext: Sendable {
 
   public init(
     inbox: Inbox, reporter: Reporter, warnings: WarningLog, cancellation: CancellationToken, logger: Logger,
-    lockPatience: LockPatience = .waitsHere
+    lockPatience: LockPatience = .answersAtOnce
   ) {
     self.lockPatience = lockPatience
     self.inbox = inbox
@@ -165,12 +165,12 @@ public struct OperationContext: Sendable {
 
   /// Runs `body`, a use case that writes, as the scheduler runs a write: the store's write lock met
   /// before anything was committed is waited for by the scheduler (`RetryLater`), not by a thread,
-  /// and once the patience is out the write answers `busy`. Outside the scheduler (`.waitsHere`) it
-  /// just runs.
+  /// and once the patience is out the write answers `busy`. Outside the scheduler (`.answersAtOnce`) it
+  /// just runs, and a lock it meets is its outcome (`busy`).
   public func writing<T>(_ body: () throws -> T) throws -> T {
-    guard lockPatience != .waitsHere else { return try body() }
+    guard lockPatience != .answersAtOnce else { return try body() }
     do {
-      return try inbox.handingLockWaits(lastAttempt: lockPatience == .exhausted, body)
+      return try inbox.handingLockWaits(body)
     } catch is LockedWrite {
       guard lockPatience == .retries else { throw StoreError.lockHeldTooLong }
       throw RetryLater(patience: LockWaits.patience, wake: inbox.lockWaits.wake)

@@ -13,8 +13,8 @@ import Synchronization
 ///
 /// Two connections: writes run on one, owned by the store's one writer (`StoreWriter`), each
 /// committed before the method returns, so a reply written after it reports a change that is
-/// already durable (docs/engine.md#local-state); reads run on the other, under a lock of their own, so a write
-/// waiting for another process's lock (`StoreWriter.LockWait`) never holds up a read.
+/// already durable (docs/engine.md#local-state); reads run on reading connections of their own
+/// (`ReaderPool`), so a write never holds up a read.
 public final class InboxStore: @unchecked Sendable {
   /// Where and how to open the store.
   public struct Options: Sendable {
@@ -104,46 +104,12 @@ public final class InboxStore: @unchecked Sendable {
     health.whenCheckEnds { [lockWaits] in lockWaits.ring() }
   }
 
-  /// Opens (creating if needed, mode 0600) and migrates the store to the latest schema. A store
-  /// that is not the user's alone is refused (`StoreTrust`), one others can read is made 0600.
-  ///
-  /// Nothing is written before the file is known to be an inbox store or new and empty. Opening
-  /// costs the same whatever the store's size: a store its last process closed cleanly is not
-  /// checked (damage met later fails that call and every later one); after an unclean end (a
-  /// write-ahead log left beside it) `quick_check` runs in the background, from 250 ms after the
-  /// start or as soon as a write waits for its verdict.
-  public static func open(_ options: Options) throws(StoreError) -> InboxStore {
-    guard options.path != ":memory:" else { return try connect(options, file: nil, signals: nil) }
-    let path = options.path
-    // Kept open until the store closes (`close`): see `file`.
-    let fd = try StoreFile.prepare(path)
-    let signals: SignalFile
-    do {
-      signals = try openSignals(path, warn: options.warn)
-    } catch {
-      Glibc.close(fd)
-      throw error
-    }
-    do {
-      let late = {
-        options.warn("another process has been opening \(path) for \(Self.openingWaitSeconds) s; opening it anyway")
-      }
-      return try signals.whileOpening(waitingAtMost: Self.openingWaitSeconds, late: late) { () throws(StoreError) in
-        try connect(options, file: fd, signals: signals)
-      }
-    } catch {
-      signals.close()
-      Glibc.close(fd)
-      throw error
-    }
-  }
-
   /// How long an open waits for another process opening the same store (it holds the signal
   /// file's opening lock; one stopped there would hold it for ever).
   static let openingWaitSeconds = 10.0
 
   /// The store's signal file (`SignalFile`), held to the store's own rules (`StoreTrust.vet`).
-  private static func openSignals(_ path: String, warn: @escaping @Sendable (String) -> Void) throws(StoreError)
+  static func openSignals(_ path: String, warn: @escaping @Sendable (String) -> Void) throws(StoreError)
     -> SignalFile
   {
     do {
@@ -159,7 +125,7 @@ public final class InboxStore: @unchecked Sendable {
     }
   }
 
-  private static func connect(_ options: Options, file: Int32?, signals: SignalFile?) throws(StoreError)
+  static func connect(_ options: Options, file: Int32?, signals: SignalFile?) throws(StoreError)
     -> InboxStore
   {
     let path = options.path
@@ -238,6 +204,10 @@ public final class InboxStore: @unchecked Sendable {
     signals?.close()
   }
 
+  /// True while the check of an unclean start runs, which then starts at once: writes are refused
+  /// until it ends, and `lockWaits` is rung then.
+  public var isBeingChecked: Bool { health.refusesWrite() }
+
   // MARK: - Confinement
 
   /// A write made only when it need not wait: nil (nothing written) while another write holds or
@@ -247,7 +217,7 @@ public final class InboxStore: @unchecked Sendable {
     try health.ensureReadable()
     defer { freedWriter() }
     return try writer.runIfFree { database -> T? in
-      guard try began(on: database, wait: .skips) else { return nil }
+      guard try began(on: database) else { return nil }
       return try committing(body, on: database)
     } ?? nil
   }
@@ -275,7 +245,7 @@ public final class InboxStore: @unchecked Sendable {
   /// writer checkpoints it at its next turn).
   private func openReader() throws(StoreError) -> Database {
     if let identity, !identity.isStill(path) { throw identity.gone(path) }
-    let opened = try Database(path: path)
+    let opened = try Database(path: path, readsThroughRecovery: true)
     do throws(StoreError) {
       try opened.configure(durability: durability)
       if let identity, !identity.isStill(path) { throw identity.gone(path) }
@@ -287,34 +257,36 @@ public final class InboxStore: @unchecked Sendable {
     return opened
   }
 
-  /// Runs a change in one IMMEDIATE transaction on the writer, after the writes before it; it has
-  /// committed when this returns. Refused once the store is damaged or its file gone; waits for a
-  /// running check. Another process's lock is waited for up to the busy timeout, or, within
-  /// `LockWaits.$handed`, not at all: the write then throws `StoreError.lockHeld`, as it does
-  /// when this process's writer is taken (by a sync's write, a request's, a purge) or a check runs.
+  /// Runs a change in one IMMEDIATE transaction on the writer, after this process's writes before
+  /// it; it has committed when this returns. Refused once the store is damaged or its file gone.
+  /// No thread waits for another process's lock or for the check of an unclean start: a write that
+  /// meets either throws `StoreError.lockHeld`, having done nothing, and so does one within
+  /// `LockWaits.$handed` that finds this process's writer taken (by a sync's write, a request's, a
+  /// purge). Its caller makes it again when the lock may be free (the scheduler, a sync,
+  /// `writeWhenFree`); outside them (a test, a command) the error is the outcome.
   @discardableResult
   func write<T>(_ body: (Database) throws -> T) throws -> T {
     defer { freedWriter() }
+    if health.refusesWrite() { throw StoreError.checkRunning }
     guard let handed = LockWaits.handed else {
-      return try writer.run { database in
-        try health.ensureWritable()
-        _ = try began(on: database, wait: .blocks)
-        return try committing(body, on: database)
-      }
+      return try writer.run { database in try writing(body, on: database, handed: nil) }
     }
-    guard handed.lastAttempt || !health.refusesWrite() else { throw StoreError.lockHeld }
-    let written = try writer.runIfFree { database in
-      try health.ensureWritable()
-      _ = try began(on: database, wait: .handsToCaller)
-      let result = try committing(body, on: database)
-      handed.committed = true
-      return result
-    }
+    let written = try writer.runIfFree { database in try writing(body, on: database, handed: handed) }
     guard let written else {
       refusedWrite.store(true, ordering: .sequentiallyConsistent)
       throw StoreError.lockHeld
     }
     return written
+  }
+
+  /// `body` in a transaction of its own, on the writer; `StoreError.lockHeld` when another process
+  /// holds the store.
+  private func writing<T>(_ body: (Database) throws -> T, on database: Database, handed: HandedWrites?) throws -> T {
+    try health.ensureReadable()
+    guard try began(on: database) else { throw StoreError.lockHeld }
+    let result = try committing(body, on: database)
+    handed?.committed = true
+    return result
   }
 
   /// A write that may have refused one (`LockWaits.handed`) has ended: a write it refused may go.
@@ -323,12 +295,11 @@ public final class InboxStore: @unchecked Sendable {
     lockWaits.ring()
   }
 
-  /// Begins an IMMEDIATE transaction on the writer; false when another process holds the store and
-  /// `wait` is `.skips`.
-  private func began(on database: Database, wait: StoreWriter.LockWait) throws -> Bool {
+  /// Begins an IMMEDIATE transaction on the writer; false when another process holds the store.
+  private func began(on database: Database) throws -> Bool {
     try recordingFailure(on: database) {
       try verifyFile(on: database)
-      guard case .began = try writer.begin(wait) else { return false }
+      guard case .began = try writer.begin() else { return false }
       let present = signals?.othersPresent() ?? false
       followed.set(present)
       triggersAfterCommit = nil

@@ -10,7 +10,7 @@ public enum LockWaits {
   @TaskLocal public static var handed: HandedWrites?
 
   /// How long a write may wait for another process's lock before it fails `busy`, in seconds.
-  public static let patience = Double(StoreWriter.busyTimeoutMilliseconds) / 1000
+  public static let patience = 5.0
 }
 
 extension StoreError {
@@ -22,7 +22,17 @@ extension StoreError {
     return error
   }
 
-  /// A write that met another process's write lock for as long as it may wait, and did nothing.
+  /// A write refused while the check of an unclean start runs, having done nothing: made again when
+  /// the check ends, as one that met the lock is.
+  static var checkRunning: StoreError {
+    var error = StoreError(
+      kind: .busy, code: SQLITE_BUSY, message: "the store is being checked after an unclean end; try again")
+    error.lockHeld = true
+    return error
+  }
+
+  /// A write that found the store's write lock taken for as long as it may wait, and did nothing
+  /// (the check of an unclean start, which refuses writes too, ends well within it).
   public static var lockHeldTooLong: StoreError {
     StoreError(
       kind: .busy, code: SQLITE_BUSY,
@@ -35,9 +45,6 @@ extension StoreError {
 public final class HandedWrites: @unchecked Sendable {
   // Unchecked: set on the writer by the call's own writes, read by the call after they return.
   public internal(set) var committed = false
-  /// The call's last attempt: a write waits for the check of an unclean start rather than be
-  /// refused for it (a check, unlike another process, always ends).
-  public let lastAttempt: Bool
 
-  public init(lastAttempt: Bool = false) { self.lastAttempt = lastAttempt }
+  public init() {}
 }

@@ -15,7 +15,7 @@ final class StoreHealth: Sendable {
   }
 
   private let state = Mutex(State())
-  /// Entered while a check runs: writes and `close` wait on it.
+  /// Entered while a check runs: `close` waits on it.
   private let running = DispatchGroup()
   /// The check, until it starts: at its time, or at once when a write wants its verdict or the
   /// store closes (`startCheckNow`).
@@ -23,7 +23,7 @@ final class StoreHealth: Sendable {
   /// Told when a check ends: the writes refused meanwhile may go (`InboxStore.whenWriterFreed`).
   private let checkEnded = Mutex<(@Sendable () -> Void)?>(nil)
 
-  /// A background check starts: writes wait for its verdict.
+  /// A background check starts: writes are refused until its verdict (`refusesWrite`).
   func beginCheck() {
     running.enter()
     state.withLock {
@@ -47,7 +47,7 @@ final class StoreHealth: Sendable {
   func whenCheckEnds(_ ended: @escaping @Sendable () -> Void) { checkEnded.withLock { $0 = ended } }
 
   /// True while a background check runs, which then starts at once: a write wants its verdict, and
-  /// is run again when the check ends rather than waiting for it.
+  /// is made again when the check ends (`whenCheckEnds`) rather than waiting for it.
   func refusesWrite() -> Bool {
     guard isChecking else { return false }
     startCheckNow()
@@ -86,20 +86,11 @@ final class StoreHealth: Sendable {
     return state.withLock { $0.checkCompleted }
   }
 
-  /// True while a background check runs (writes wait for it).
+  /// True while a background check runs (writes are refused meanwhile).
   var isChecking: Bool { state.withLock { $0.checking } }
 
   /// Throws the store's failure, if it has one.
   func ensureReadable() throws(StoreError) {
-    if let found = state.withLock({ $0.failure }) { throw found }
-  }
-
-  /// Waits for a running check, then throws the store's failure, if it has one.
-  func ensureWritable() throws(StoreError) {
-    if isChecking {
-      startCheckNow()
-      running.wait()
-    }
     if let found = state.withLock({ $0.failure }) { throw found }
   }
 

@@ -53,14 +53,16 @@ private final class LockWaiter: Sendable {
 
 /// A write that met another process's write lock before it committed anything: its caller may
 /// run it again when the lock may be free (`StoreLockWaits`).
-public struct LockedWrite: Error {}
+public struct LockedWrite: Error {
+  public init() {}
+}
 
 extension InboxStore {
   /// Runs `body`, a use case that writes, leaving another process's write lock to the caller to
   /// wait for: `LockedWrite` when a write in it met the lock before any of its writes committed
   /// (nothing was done); `StoreError.lockHeld` when one met it after (part of it was).
-  public func handingLockWaits<T>(lastAttempt: Bool = false, _ body: () throws -> T) throws -> T {
-    let handed = HandedWrites(lastAttempt: lastAttempt)
+  public func handingLockWaits<T>(_ body: () throws -> T) throws -> T {
+    let handed = HandedWrites()
     do {
       return try LockWaits.$handed.withValue(handed) { try body() }
     } catch let error as StoreError where error.lockHeld && !handed.committed {

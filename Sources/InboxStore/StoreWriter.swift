@@ -4,28 +4,13 @@ import Synchronization
 /// The store's one writer, as GRDB's `SerializedDatabase` is: a serial queue that owns the writing
 /// connection, so writes run one at a time, in the order they asked, each in one IMMEDIATE
 /// transaction. A write that finds another process holding the store's lock is an outcome of its
-/// own (`Begin.locked`); what it does then is the caller's to say (`LockWait`).
+/// own (`Begin.locked`); what it does then is the caller's to say.
 final class StoreWriter: @unchecked Sendable {
-  /// How long a write waits for another process's lock before it fails `busy`.
-  static let busyTimeoutMilliseconds: Int32 = 5_000
-
   /// What starting a write met.
   enum Begin {
     case began
     /// Another process holds the store's write lock.
     case locked
-  }
-
-  /// What a write does when another process holds the store's write lock.
-  enum LockWait {
-    /// Nothing: it is not made (`writeIfFree`, an expiry purge a read makes in passing).
-    case skips
-    /// Throws `StoreError.lockHeld` at once, having done nothing: its caller runs it again when the
-    /// lock may be free, holding no thread meanwhile (a request in the scheduler).
-    case handsToCaller
-    /// SQLite's busy handler blocks this writer, and no other thread, up to the busy timeout (work
-    /// before serving, and the commands).
-    case blocks
   }
 
   // Unchecked: `database` is used only on `turn`.
@@ -71,26 +56,17 @@ final class StoreWriter: @unchecked Sendable {
     }
   }
 
-  /// Begins an IMMEDIATE transaction; called on the writer. Tried first without SQLite's busy
-  /// handler; when another process holds the lock, `wait` says what follows: `.locked`, a
-  /// `StoreError.lockHeld` thrown, or SQLite's busy handler blocking the writer until the lock is
-  /// free or the busy timeout passes (then `StoreError.Kind.busy`).
-  func begin(_ wait: LockWait) throws(StoreError) -> Begin {
+  /// Begins an IMMEDIATE transaction; called on the writer. SQLite's busy handler is never given
+  /// the wait: a write that finds another process holding the lock is `.locked`, and its caller
+  /// says what follows (`InboxStore.write`: it is refused, having done nothing, and made again when
+  /// the lock may be free by whoever waits for it as a callback).
+  func begin() throws(StoreError) -> Begin {
     dispatchPrecondition(condition: .onQueue(turn))
-    database.setBusyTimeout(milliseconds: 0)
-    defer { database.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds) }
     do {
       try database.run("BEGIN IMMEDIATE")
       return .began
     } catch  where error.kind == .busy {
-      switch wait {
-      case .skips: return .locked
-      case .handsToCaller: throw .lockHeld
-      case .blocks: break
-      }
+      return .locked
     }
-    database.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
-    try database.run("BEGIN IMMEDIATE")
-    return .began
   }
 }

@@ -142,7 +142,7 @@ final class SyncRun: @unchecked Sendable {
   /// has met it for the patience.
   private func made(_ write: @escaping () throws -> Void) throws(SyncError) -> Bool {
     do {
-      try store.handingLockWaits(lastAttempt: false, write)
+      try store.handingLockWaits(write)
       lockTally = LockWaitTally()
       return true
     } catch is LockedWrite {

@@ -34,7 +34,7 @@ extension Dispatcher {
       logger.debug("request \(method) id \(id.jsonString)")
       let request = context(
         id: id, method: method, params: params, token: token ?? .inline, out: out,
-        lockPatience: patience?.now ?? .waitsHere)
+        lockPatience: patience?.now ?? .answersAtOnce)
       let outcome = Result { try handle(request) }
       if case .failure(let error as RetryLater) = outcome, let patience { return .retry(error, patience) }
       let pending = PendingReply(id: id, token: token, writer: writer)
@@ -86,7 +86,7 @@ extension Dispatcher {
     }
     let request = context(
       id: id, method: method, params: params, token: token ?? .inline, out: writer,
-      lockPatience: patience?.now ?? .waitsHere)
+      lockPatience: patience?.now ?? .answersAtOnce)
     start(
       request,
       Reply { [self] outcome in
@@ -143,7 +143,7 @@ extension Dispatcher {
   /// What a handler gets; its notifications go to `out` (held with its reply when run on the reader).
   private func context(
     id: JSONValue?, method: String, params: JSONValue?, token: CancellationToken, out: any FrameSink,
-    lockPatience: LockPatience = .waitsHere
+    lockPatience: LockPatience = .answersAtOnce
   ) -> RequestContext {
     RequestContext(
       id: id, method: method, params: Params(params), cancellation: token,

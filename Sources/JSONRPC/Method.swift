@@ -76,7 +76,7 @@ public struct RequestContext: Sendable {
   public init(
     id: JSONValue?, method: String, params: Params, cancellation: CancellationToken,
     notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger,
-    lockPatience: LockPatience = .waitsHere
+    lockPatience: LockPatience = .answersAtOnce
   ) {
     self.lockPatience = lockPatience
     self.id = id

@@ -2,10 +2,10 @@ import Dispatch
 
 /// What a write that meets another process's lock does: the request says (`RequestContext`).
 public enum LockPatience: Sendable {
-  /// Waits for it on this thread, in SQLite's busy handler: what is not a method's write (a command,
-  /// a test). A method that is not a write and writes all the same (a wallet download marking its
-  /// message read) waits as a callback of its own (`InboxStore.writeWhenFree`).
-  case waitsHere
+  /// Not waited for: the write fails `busy` at once, having done nothing (what is not a method's
+  /// write: a command, a test). A method that is not a write and writes all the same (a wallet
+  /// download marking its message read) waits as a callback of its own (`InboxStore.writeWhenFree`).
+  case answersAtOnce
   /// Throws `RetryLater`, having done nothing: the scheduler runs the request again when the lock
   /// may be free, and no thread waits meanwhile.
   case retries

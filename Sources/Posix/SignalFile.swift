@@ -10,7 +10,7 @@ import Synchronization
 /// `flock` on it is a lease the kernel ends when its holder closes it or dies, and a shared
 /// open-file-description lock on its second byte, held while it is open, says it is there
 /// (`othersPresent`). An exclusive one on its first byte is held while a process opens the store
-/// (`whileOpening`), and bytes 8 to 15 carry the lease holder's last sign of life (`beat`). Every
+/// (`takeOpeningLock`), and bytes 8 to 15 carry the lease holder's last sign of life (`beat`). Every
 /// lock ends with the descriptor, `kill -9` included.
 ///
 /// The file is vetted (`vet`) on its open descriptor before any lock is taken on it: another user's
@@ -104,56 +104,50 @@ public final class SignalFile: Sendable {
 
   // MARK: - Opening
 
-  /// Runs `body` holding the exclusive lock on the first byte, so two processes opening the store
-  /// take turns; waits at most `seconds` for it, then runs `body` anyway and tells `late` (the
-  /// holder is stopped, or slow). Only processes that can open the file (its owner's) can hold it.
+  /// Takes the exclusive lock on the first byte, so two processes opening the store take turns,
+  /// then calls `then` with whether it holds it: at once when it is free; when the holder releases
+  /// it; or false once `seconds` have passed (the holder is stopped, or slow: the caller opens
+  /// anyway). Only processes that can open the file (its owner's) can hold it. `releaseOpeningLock`
+  /// ends it.
   ///
   /// The wait is the kernel's (`F_OFD_SETLKW`), woken by the release, on a thread of its own and
   /// on a duplicate of the descriptor (one open file description, so the lock it takes is this
   /// file's); given up at the deadline, that thread releases the lock whenever it gets it.
-  public func whileOpening<T, E: Error>(waitingAtMost seconds: Double, late: () -> Void, _ body: () throws(E) -> T)
-    throws(E) -> T
-  {
+  public func takeOpeningLock(waitingAtMost seconds: Double, then: @escaping @Sendable (_ held: Bool) -> Void) {
     var probe = Self.range(start: 0, type: F_WRLCK)
-    var held = withDescriptor { fcntl($0, Self.setOpenFileLock, &probe) == 0 } ?? false
-    if !held, let waiter = withDescriptor({ dup($0) }), waiter >= 0 {
-      held = Self.waitForLock(on: waiter, seconds: seconds)
-    }
-    if !held { late() }
-    defer {
-      if held {
-        var unlock = Self.range(start: 0, type: F_UNLCK)
-        _ = withDescriptor { fcntl($0, Self.setOpenFileLock, &unlock) }
+    if withDescriptor({ fcntl($0, Self.setOpenFileLock, &probe) == 0 }) == true { return then(true) }
+    guard let waiter = withDescriptor({ dup($0) }), waiter >= 0 else { return then(false) }
+    let outcome = Mutex<Bool?>(nil)  // true: taken in time; false: given up
+    Threads.start {
+      var lock = Self.range(start: 0, type: F_WRLCK)
+      var locked = fcntl(waiter, Self.waitForOpenFileLock, &lock) == 0
+      while !locked && errno == EINTR { locked = fcntl(waiter, Self.waitForOpenFileLock, &lock) == 0 }
+      let decided = outcome.withLock { state -> Bool in
+        guard state == nil else { return false }
+        state = locked
+        return true
       }
+      if !decided && locked {
+        var unlock = Self.range(start: 0, type: F_UNLCK)
+        _ = fcntl(waiter, Self.setOpenFileLock, &unlock)
+      }
+      Glibc.close(waiter)
+      if decided { then(locked) }
     }
-    return try body()
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(seconds * 1_000_000_000))) {
+      let decided = outcome.withLock { state -> Bool in
+        guard state == nil else { return false }
+        state = false
+        return true
+      }
+      if decided { then(false) }
+    }
   }
 
-  /// Takes the opening lock through `fd` (closed after), waiting at most `seconds`; false when the
-  /// deadline came first.
-  private static func waitForLock(on fd: Int32, seconds: Double) -> Bool {
-    let outcome = Mutex<Bool?>(nil)  // true: taken in time; false: given up
-    let taken = DispatchSemaphore(value: 0)
-    Threads.start {
-      var lock = range(start: 0, type: F_WRLCK)
-      var locked = fcntl(fd, waitForOpenFileLock, &lock) == 0
-      while !locked && errno == EINTR { locked = fcntl(fd, waitForOpenFileLock, &lock) == 0 }
-      let givenUp = outcome.withLock { state -> Bool in
-        if state == nil { state = locked }
-        return state == false
-      }
-      if givenUp && locked {
-        var unlock = range(start: 0, type: F_UNLCK)
-        _ = fcntl(fd, setOpenFileLock, &unlock)
-      }
-      Glibc.close(fd)
-      taken.signal()
-    }
-    _ = taken.wait(timeout: .now() + .nanoseconds(Int(seconds * 1_000_000_000)))
-    return outcome.withLock { state in
-      if state == nil { state = false }
-      return state == true
-    }
+  /// Releases the opening lock `takeOpeningLock` took.
+  public func releaseOpeningLock() {
+    var unlock = Self.range(start: 0, type: F_UNLCK)
+    _ = withDescriptor { fcntl($0, Self.setOpenFileLock, &unlock) }
   }
 
   // MARK: - The lease

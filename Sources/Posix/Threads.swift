@@ -10,12 +10,17 @@ public enum Threads {
     init(_ run: @escaping @Sendable () -> Void) { self.run = run }
   }
 
-  /// Runs `body` on a new detached thread.
-  public static func start(_ body: @escaping @Sendable () -> Void) {
+  /// Runs `body` on a new detached thread; with `stackBytes`, on a stack that large (else the
+  /// system's default for new threads).
+  public static func start(stackBytes: Int? = nil, _ body: @escaping @Sendable () -> Void) {
     let context = Unmanaged.passRetained(Body(body)).toOpaque()
     var thread = pthread_t()
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    if let stackBytes { pthread_attr_setstacksize(&attributes, stackBytes) }
     let started = pthread_create(
-      &thread, nil,
+      &thread, &attributes,
       { context in
         Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
         return nil

@@ -31,7 +31,9 @@ enum PreviewCommand {
     EXIT CODES: 0 written; 2 bad command line; 3 an input cannot be read or the page not written.
     """
 
-  static func run(_ arguments: [String], environment: Environment) -> Int32 {
+  /// Runs the command; `finish` gets its exit status, at once, or once the store has opened (with no
+  /// thread waiting for it meanwhile).
+  static func run(_ arguments: [String], environment: Environment, finish: @escaping @Sendable (Int32) -> Void) {
     var store: String?
     var output: String?
     var theme = PreviewPage.Theme.light
@@ -49,36 +51,37 @@ enum PreviewCommand {
     }
     let (flags, files): (PayloadFlags, [String])
     switch parsed {
-    case .exit(let code): return code
+    case .exit(let code): return finish(code)
     case .run(let parsedFlags, let parsedFiles): (flags, files) = (parsedFlags, parsedFiles)
     }
-    if store != nil, !files.isEmpty { return usage("give --store or PAYLOAD files, not both") }
-
-    let entries: [PreviewEntry]
-    let source: String
-    if files.isEmpty {
-      let path = store ?? StoreFile.defaultPath(environment: environment)
-      guard Files.exists(path) else { return fail("no store at \(path)") }
-      do {
-        let opened = try InboxStore.open(InboxStore.Options(path: path))
-        defer { try? opened.close() }
-        entries = try FeedPreview.entries(store: opened, patch: flags.patch, now: flags.now)
-      } catch {
-        return fail("\(path): \(error)")
-      }
-      source = "store \(path)"
-    } else {
+    if store != nil, !files.isEmpty { return finish(usage("give --store or PAYLOAD files, not both")) }
+    let (target, chosenTheme) = (output, theme)
+    let page = { @Sendable (entries: [PreviewEntry], source: String) -> Int32 in
+      let options = PreviewPage.Options(subtitle: "\(source) · \(flags.platformName)", theme: chosenTheme)
+      return PageOutput.write(PreviewPage.html(entries, options: options), to: target, command: "preview") ? 0 : 3
+    }
+    guard files.isEmpty else {
       var linted: [PreviewEntry] = []
       for file in files {
-        guard let value = PayloadFile.read(file, command: "preview") else { return 3 }
+        guard let value = PayloadFile.read(file, command: "preview") else { return finish(3) }
         let reports = PayloadLint.lint(value, attributes: flags.attributes, now: flags.now, options: flags.options)
         linted += FeedPreview.entries(file: file, reports: reports)
       }
-      entries = FeedPreview.feedOrdered(linted, attributes: flags.attributes)
-      source = files.count == 1 ? files[0] : "\(files.count) payload files"
+      let source = files.count == 1 ? files[0] : "\(files.count) payload files"
+      return finish(page(FeedPreview.feedOrdered(linted, attributes: flags.attributes), source))
     }
-    let options = PreviewPage.Options(subtitle: "\(source) · \(flags.platformName)", theme: theme)
-    return PageOutput.write(PreviewPage.html(entries, options: options), to: output, command: "preview") ? 0 : 3
+    let path = store ?? StoreFile.defaultPath(environment: environment)
+    guard Files.exists(path) else { return finish(fail("no store at \(path)")) }
+    InboxStore.open(InboxStore.Options(path: path)) { opened in
+      do {
+        let store = try opened.get()
+        defer { try? store.close() }
+        let entries = try FeedPreview.entries(store: store, patch: flags.patch, now: flags.now)
+        finish(page(entries, "store \(path)"))
+      } catch {
+        finish(fail("\(path): \(error)"))
+      }
+    }
   }
 
   private static func usage(_ message: String) -> Int32 {

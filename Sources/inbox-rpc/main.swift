@@ -1,3 +1,4 @@
+import Dispatch
 import InboxApp
 import InboxContract
 import InboxCore
@@ -22,7 +23,8 @@ if commandLine.dropFirst().first == "lint" {
   exit(LintCommand.run(Array(commandLine.dropFirst(2))))
 }
 if commandLine.dropFirst().first == "preview" {
-  exit(PreviewCommand.run(Array(commandLine.dropFirst(2)), environment: environment))
+  PreviewCommand.run(Array(commandLine.dropFirst(2)), environment: environment) { exit($0) }
+  dispatchMain()
 }
 if commandLine.dropFirst().first == "check-trace" {
   exit(CheckTraceCommand.run(Array(commandLine.dropFirst(2))))
@@ -83,19 +85,6 @@ var storeOptions = InboxStore.Options(path: options.store ?? StoreFile.defaultPa
 storeOptions.durability = options.durability
 storeOptions.fullCheck = options.fullCheck
 storeOptions.warn = { logger.warn($0) }
-let store: InboxStore
-do {
-  store = try InboxStore.open(storeOptions)
-} catch {
-  StandardStreams.writeStderr("inbox-rpc: \(String(describing: error).escapingControlCharacters)\n")
-  switch error.kind {
-  case .corrupt: exit(4)
-  case .tooNew: exit(5)
-  default: exit(3)
-  }
-}
-logger.info("store: \(store.path)")
-
 var serverOptions = ServerOptions()
 serverOptions.testMethods = options.testMethods
 serverOptions.inbox.sampleFeed = options.sampleFeed
@@ -127,50 +116,81 @@ if let proxy = serverOptions.inbox.sync.proxy.summary {
 serverOptions.inbox.sync.interval = options.syncInterval
 serverOptions.inbox.sync.minFetchInterval = options.minSyncInterval
 serverOptions.inbox.sync.maxReplyBytes = options.maxSyncReplyBytes
-let runtime: InboxRuntime
-do {
-  runtime = try InboxRuntime(options: serverOptions.inbox, store: store)
-} catch {
-  StandardStreams.writeStderr("inbox-rpc: cannot start: \(String(describing: error).escapingControlCharacters)\n")
-  exit(3)
-}
-if let outcome = runtime.startupOutcome, outcome.accountChanged {
-  logger.info("backend account changed: \(outcome.removed.count) messages cleared from the local inbox")
-}
-
-var configuration = Connection.Configuration(framing: options.framing)
-configuration.maxFrameBytes = options.maxFrameBytes
-configuration.maxBatchSize = options.maxBatchSize
-configuration.maxReplyBytes = options.maxReplyBytes
-configuration.json.maxDepth = options.maxDepth
-configuration.tracer = tracer
-
-configuration.outputPatience = options.outputPatience
-
-// A host that closed stdout is gone: every reported change is already committed, so leave quietly.
-// One that took none of the output waiting for it for the patience has stopped reading: leave,
-// saying so, with the replies it did not take.
-let writer = OutputWriter(fd: protocolFD, tracer: tracer) { outcome in
-  if outcome == .stalled {
-    logger.warn("the host took no output for \(options.outputPatience) s; replies dropped, exiting")
-  } else {
-    logger.info("stdout closed by the host; exiting")
+let inboxOptions = serverOptions.inbox
+let testMethods = serverOptions.testMethods
+func openRuntime(on store: InboxStore) {
+  logger.info("store: \(store.path)")
+  InboxRuntime.open(options: inboxOptions, store: store) { opened in
+    switch opened {
+    case .success(let runtime):
+      // The reader reads stdin on a thread of its own, for the life of the server, with the stack a
+      // main thread has (deep frames are parsed and checked on it).
+      Threads.start(stackBytes: 8 << 20) { serve(runtime, store: store) }
+    case .failure(let error):
+      StandardStreams.writeStderr(
+        "inbox-rpc: cannot start: \(String(describing: error).escapingControlCharacters)\n")
+      exit(3)
+    }
   }
-  tracer?.finish()
-  logger.flush()
-  _exit(outcome == .stalled ? 6 : 0)
 }
-// One face on the runtime: MCP, or JSON-RPC.
-let mcp = mcpMode ? MCPServer(runtime: runtime, tools: toolSelection) : nil
-if let mcp { mcp.configure(&configuration) }
-let registry = mcp?.registry ?? InboxServer.registry(runtime: runtime, testMethods: serverOptions.testMethods)
-let connection = Connection(configuration: configuration, registry: registry, writer: writer, logger: logger)
-let notify: @Sendable (String, JSONValue) -> Void = { method, params in connection.notify(method, params) }
-runtime.start(reporter: mcp?.backgroundReporter(notify) ?? InboxServer.reporter(notify: notify), logger: logger)
-let code = connection.serve(input: STDIN_FILENO)
-runtime.stop()
-do { try store.close() } catch { logger.error("closing the store: \(error)") }
-if let dropped = tracer?.finish(), dropped > 0 { logger.warn("trace: \(dropped) frames dropped (see docs/tracing.md)") }
-logger.info("every reply written; exiting with status \(code)")
-logger.flush()
-exit(code)
+
+func serve(_ runtime: InboxRuntime, store: InboxStore) -> Never {
+  if let outcome = runtime.startupOutcome, outcome.accountChanged {
+    logger.info("backend account changed: \(outcome.removed.count) messages cleared from the local inbox")
+  }
+
+  var configuration = Connection.Configuration(framing: options.framing)
+  configuration.maxFrameBytes = options.maxFrameBytes
+  configuration.maxBatchSize = options.maxBatchSize
+  configuration.maxReplyBytes = options.maxReplyBytes
+  configuration.json.maxDepth = options.maxDepth
+  configuration.tracer = tracer
+
+  configuration.outputPatience = options.outputPatience
+
+  // A host that closed stdout is gone: every reported change is already committed, so leave quietly.
+  // One that took none of the output waiting for it for the patience has stopped reading: leave,
+  // saying so, with the replies it did not take.
+  let writer = OutputWriter(fd: protocolFD, tracer: tracer) { outcome in
+    if outcome == .stalled {
+      logger.warn("the host took no output for \(options.outputPatience) s; replies dropped, exiting")
+    } else {
+      logger.info("stdout closed by the host; exiting")
+    }
+    tracer?.finish()
+    logger.flush()
+    _exit(outcome == .stalled ? 6 : 0)
+  }
+  // One face on the runtime: MCP, or JSON-RPC.
+  let mcp = mcpMode ? MCPServer(runtime: runtime, tools: toolSelection) : nil
+  if let mcp { mcp.configure(&configuration) }
+  let registry = mcp?.registry ?? InboxServer.registry(runtime: runtime, testMethods: testMethods)
+  let connection = Connection(configuration: configuration, registry: registry, writer: writer, logger: logger)
+  let notify: @Sendable (String, JSONValue) -> Void = { method, params in connection.notify(method, params) }
+  runtime.start(reporter: mcp?.backgroundReporter(notify) ?? InboxServer.reporter(notify: notify), logger: logger)
+  let code = connection.serve(input: STDIN_FILENO)
+  runtime.stop()
+  do { try store.close() } catch { logger.error("closing the store: \(error)") }
+  if let dropped = tracer?.finish(), dropped > 0 {
+    logger.warn("trace: \(dropped) frames dropped (see docs/tracing.md)")
+  }
+  logger.info("every reply written; exiting with status \(code)")
+  logger.flush()
+  exit(code)
+}
+
+// The store opens, and the runtime on it, with no thread waiting for another process (its open,
+// its write lock): the main thread runs Dispatch's main queue until the server exits.
+InboxStore.open(storeOptions) { opened in
+  switch opened {
+  case .success(let store): openRuntime(on: store)
+  case .failure(let error):
+    StandardStreams.writeStderr("inbox-rpc: \(String(describing: error).escapingControlCharacters)\n")
+    switch error.kind {
+    case .corrupt: exit(4)
+    case .tooNew: exit(5)
+    default: exit(3)
+    }
+  }
+}
+dispatchMain()

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import HANG
+from conftest import HANG, Server
 from sync_support import backend, push_payload, servers, start_server, store_path  # noqa: F401  (fixtures)
 from test_store import backend_message, ingest, open_server
 
@@ -230,3 +230,45 @@ def test_an_initialize_that_saves_a_backend_waits_for_the_lock_in_the_scheduler(
     assert backend["application"] == "APP-1", backend
     server.close_stdin()
     assert server.wait_exit()[0] == 0
+
+
+@pytest.mark.skipif(not SLEEP_CALLS or not os.path.exists("/proc/self/task"), reason="needs Linux's /proc")
+def test_a_server_started_behind_a_lock_held_3_s_opens_once_it_is_released_parking_no_thread(store_dir):
+    path = os.path.join(store_dir, "inbox.sqlite")
+    first = open_server(path)
+    ingest(first, [backend_message(i) for i in range(3)])
+    first.close_stdin()
+    assert first.wait_exit()[0] == 0
+    other = lock_store(path)
+    try:
+        server = Server(["--store", path], store=False)
+        # Sent now, answered once the store has opened: the open waits for the lock as a callback,
+        # retried when the holder commits, not in SQLite's busy handler sleeping on a thread.
+        server.send({"jsonrpc": "2.0", "id": "early", "method": "feed.counts"})
+        _, sleepers = sampled_while(server.proc.pid, 3, lambda: None)
+        assert server.alive()
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    reply = server.recv(timeout=HANG)
+    assert reply["id"] == "early" and reply["result"]["total"] == 3, reply
+    assert not sleepers, f"threads {sorted(sleepers)} slept on a timer while the open waited"
+    server.close_stdin()
+    assert server.wait_exit()[0] == 0
+
+
+def test_a_server_started_behind_a_lock_held_past_5_s_exits_3_saying_busy(store_dir):
+    path = os.path.join(store_dir, "inbox.sqlite")
+    first = open_server(path)
+    first.close_stdin()
+    assert first.wait_exit()[0] == 0
+    other = lock_store(path)
+    try:
+        server = Server(["--store", path], store=False)
+        code, _ = server.wait_exit(timeout=HANG)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert code == 3
+    assert "another process held the store's write lock for 5 s" in server.stderr_bytes().decode(), \
+        server.stderr_tail()

@@ -3,6 +3,7 @@ import InboxApp
 import InboxCore
 import InboxStore
 import InboxSync
+import InboxTestSupport
 import JSON
 
 /// An inbox on a store of its own (deleted afterwards), its clock pinned, syncing with `backend`.

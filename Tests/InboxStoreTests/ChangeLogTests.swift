@@ -1,5 +1,6 @@
 import Foundation
 import InboxCore
+import InboxTestSupport
 import Testing
 
 @testable import InboxStore
@@ -11,6 +12,7 @@ struct ChangeLogTests {
     let first = try TemporaryStore()
     let other = try InboxStore.open(InboxStore.Options(path: first.path))
     defer { try? other.close() }
+    other.waitUntilChecked()  // the first's log is there: the other checks the store before it writes
     let start = try other.changeLogTail()
     try first.store.add(try backendMessage("a", sentAt: 100))
     try first.store.add(try backendMessage("b", sentAt: 200))

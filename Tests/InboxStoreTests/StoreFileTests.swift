@@ -1,5 +1,6 @@
 import Foundation
 import InboxCore
+import InboxTestSupport
 import Testing
 
 @testable import InboxStore
@@ -124,7 +125,15 @@ struct StoreFileTests {
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     FileManager.default.createFile(atPath: path + "-wal", contents: nil)  // what a killed process leaves
     let store = try InboxStore.open(InboxStore.Options(path: path))
-    // A write waits for the check's verdict, and is refused.
+    // A write is refused while the check runs (its caller makes it again when the check ends), and
+    // after, for the damage the check found.
+    do {
+      try store.add(try backendMessage("early", sentAt: 1))
+      Issue.record("wrote while the check ran")
+    } catch let error as StoreError {
+      #expect(error.kind == .busy && error.lockHeld)
+    }
+    store.waitUntilChecked()
     expectDamaged { try store.add(try backendMessage("new", sentAt: 1)) }
     expectDamaged { _ = try store.message(id: "m1") }
     try store.close()
@@ -197,6 +206,7 @@ struct StoreFileTests {
     let temp = try TemporaryStore()
     let second = try InboxStore.open(InboxStore.Options(path: temp.path))
     defer { try? second.close() }
+    second.waitUntilChecked()  // the first's log is there: the second checks the store before it writes
     try temp.store.add(try backendMessage("a", sentAt: 1))
     #expect(try second.message(id: "a") != nil)
     #expect(try temp.store.counts(now: 5).total == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import InboxTestSupport
 import Testing
 
 @testable import InboxStore

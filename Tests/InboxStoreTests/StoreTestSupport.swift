@@ -1,5 +1,6 @@
 import Foundation
 import InboxCore
+import InboxTestSupport
 import JSON
 
 @testable import InboxStore

@@ -2,6 +2,7 @@ import Foundation
 import InboxCore
 import InboxStore
 import InboxSync
+import InboxTestSupport
 import JSON
 
 /// A fresh store file in a temp directory of its own, removed at the end of the test.

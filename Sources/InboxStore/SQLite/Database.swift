@@ -22,7 +22,13 @@ final class Database {
 
   /// Opens the file without writing to it: `configure` makes it a store connection once the file is
   /// known to be an inbox store (or new and empty). Until then a close never checkpoints into it.
-  init(path: String, readOnly: Bool = false) throws(StoreError) {
+  /// How long a reading connection waits, in SQLite's busy handler, while another process recovers
+  /// the write-ahead log (it rebuilds the log's index after an unclean end, in milliseconds).
+  static let recoveryWaitMilliseconds: Int32 = 5_000
+
+  /// `readsThroughRecovery`: a reading connection, whose statements wait out another process's
+  /// recovery of the log; any other fails `busy` at once, and its caller says what follows.
+  init(path: String, readOnly: Bool = false, readsThroughRecovery: Bool = false) throws(StoreError) {
     var opened: OpaquePointer?
     let flags =
       (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
@@ -36,13 +42,13 @@ final class Database {
       throw StoreError(kind: .cannotOpen, code: code, message: "cannot open \(path): \(message)")
     }
     sqlite3_extended_result_codes(opened, 1)
-    sqlite3_busy_timeout(opened, StoreWriter.busyTimeoutMilliseconds)
+    if readsThroughRecovery { sqlite3_busy_timeout(opened, Self.recoveryWaitMilliseconds) }
     _ = csq_checkpoint_on_close(opened, 0)
   }
 
   /// WAL, the durability asked for, foreign keys; a close checkpoints again.
   func configure(durability: StoreDurability, inMemory: Bool = false) throws(StoreError) {
-    // Two processes creating one store switch it to WAL one after the other (`StoreFile.whileOpening`).
+    // Two processes creating one store switch it to WAL one after the other (`SignalFile.takeOpeningLock`).
     if !inMemory { try execute("PRAGMA journal_mode=WAL") }
     try execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
     try execute("PRAGMA foreign_keys=ON")
@@ -62,9 +68,6 @@ final class Database {
     _ = csq_checkpoint_on_close(handle, 0)
     keepWriteAheadLogOnClose()
   }
-
-  /// How long a statement waits for another connection's lock (SQLite's own busy handler); 0 fails busy at once.
-  func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
 
   /// Defines the SQL function `name()` on this connection: 1 while `flag` is on, else 0. `flag`
   /// must outlive the connection.
