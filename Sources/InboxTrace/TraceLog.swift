@@ -4,6 +4,7 @@ import Posix
 
 /// A trace written by `--trace`, read back one line at a time (see docs/tracing.md): only the line
 /// being read is held, so a trace of any length is read in memory bounded by its longest frame.
+/// `read` pushes the entries to a callback; `Reader` hands them out as they are pulled.
 public enum TraceLog {
   public enum Direction: String, Sendable {
     case incoming = "in"
@@ -40,11 +41,8 @@ public enum TraceLog {
   /// Calls `each` with every record and gap of the trace in `path`, in order, until it returns false.
   /// A path that is not a regular file (a FIFO, a device) or cannot be read throws.
   public static func read(_ path: String, _ each: (Entry) -> Bool) throws(SystemError) {
-    var file = try RegularFile(path: path)
-    var number = 0
-    while let text = try file.nextLine() {
-      number += 1
-      guard let entry = entry(text, line: number) else { continue }
+    var reader = try Reader(path: path)
+    while let entry = try reader.next() {
       guard each(entry) else { return }
     }
   }

@@ -15,9 +15,10 @@ public struct RegularFile: ~Copyable {
   private var start = 0
   private var ended = false
   /// What one read fills, allocated once.
-  private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+  private var chunk: [UInt8]
 
-  public init(path: String) throws(SystemError) {
+  /// `chunkSize`: the bytes one read asks for (tests make it small, so lines cross reads).
+  public init(path: String, chunkSize: Int = 64 * 1024) throws(SystemError) {
     let fd = FileName.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
     guard fd >= 0 else { throw SystemError.current("cannot open \(path)") }
     var status = stat()
@@ -32,6 +33,7 @@ public struct RegularFile: ~Copyable {
     }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     self.fd = fd
+    chunk = [UInt8](repeating: 0, count: max(1, chunkSize))
   }
 
   deinit { close(fd) }
