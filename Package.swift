@@ -88,7 +88,7 @@ let package = Package(
     .testTarget(name: "InboxLSPTests", dependencies: ["InboxLSP", "InboxApp", "LintReport", "JSON"]),
     .testTarget(name: "LintReportTests", dependencies: ["LintReport", "JSON"]),
     .testTarget(name: "InboxLintTests", dependencies: ["InboxLint", "InboxApp", "InboxCore", "LintReport", "JSON"]),
-    .testTarget(name: "InboxTraceTests", dependencies: ["InboxTrace", "LintReport", "JSON"]),
+    .testTarget(name: "InboxTraceTests", dependencies: ["InboxTrace", "LintReport", "JSON", "Posix"]),
     .testTarget(name: "InboxMCPTests", dependencies: ["InboxMCP", "InboxApp", "JSON", "JSONSchema"]),
     .testTarget(
       name: "InboxContractTests", dependencies: ["InboxContract", "InboxApp", "JSON", "JSONRPC"]),

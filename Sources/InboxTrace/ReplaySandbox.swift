@@ -9,7 +9,7 @@ import Posix
 /// `--store` names, in a directory of its own removed at the end), no credentials, and backend
 /// calls confined to the loopback listener `--backend-listener` names, or to nothing
 /// (`--replay-sandbox`, `ConfinedBackend`). The child's environment is empty (`ChildServer`).
-public struct ReplaySandbox {
+public struct ReplaySandbox: Sendable {
   public struct Problem: Error, CustomStringConvertible {
     public var description: String
   }

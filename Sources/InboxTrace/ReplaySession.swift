@@ -1,41 +1,135 @@
+import Dispatch
 import JSON
+import Posix
 
 /// `replay`'s one pass over a trace, record by record: each frame the host sent goes to the server
 /// when the pass reaches it, and each reply recorded is compared with the server's reply of the
 /// same id when the pass reaches that. Only the record being read, the server's replies not yet
 /// compared and the ids still owed a reply are held: time and memory grow with the trace's
 /// frames, not with their square, and no frame but the current one is kept.
-public struct ReplaySession {
+///
+/// Nothing waits on a thread: the pass pulls the trace's next entry while it owes no comparison,
+/// and when a recorded reply needs the server's and it has not come, it stops pulling until a
+/// frame comes, the server's output ends or the deadline passes. Its state lives on one serial
+/// queue.
+public final class ReplaySession: @unchecked Sendable {
+  // Unchecked: every member but the constants is touched only on `queue`.
+
   /// Seconds the server may take to send each frame of a reply it owes.
   public static let replyTimeout = 10.0
 
+  /// What the pass found.
+  public struct Outcome: Sendable {
+    public var differences: [String] = []
+    public var compared = 0
+    /// Why the trace could not be read to its end, when it could not: the pass stopped there.
+    public var failure: SystemError?
+  }
+
+  /// A reply recorded, still to compare with the server's.
+  private struct Owed {
+    var line: Int
+    var key: String
+    var message: JSONValue
+  }
+
   let file: String
   let child: ChildServer
-  public private(set) var differences: [String] = []
-  public private(set) var compared = 0
+  private let replyTimeout: Double
+  private let queue = DispatchQueue(label: "inbox-rpc.replay.session")
+  private var trace: TraceLog.Reader?
+  private var outcome = Outcome()
   /// True once the server stopped reading: the pass ends.
-  public private(set) var stopped = false
+  private var stopped = false
   private var diff = ReplyDiff()
   /// The server's replies read but not compared yet, by id.
   private var replayed: [String: [JSONValue]] = [:]
   /// Ids of requests sent whose recorded reply is still to come, and how many of each.
   private var owed: [String: Int] = [:]
   private var sentAny = false
+  /// The replies of the record read last still to compare, in order, from `comparing`.
+  private var toCompare: [Owed] = []
+  private var comparing = 0
+  /// True while the pass waits for the server's reply to `toCompare[comparing]`.
+  private var waiting = false
+  /// Counts the waits begun: a deadline set for an earlier one has passed nothing.
+  private var waits = 0
+  private var outputEnded = false
+  private var ended: (@Sendable (Outcome) -> Void)?
 
-  public init(file: String, child: ChildServer) {
+  /// `replyTimeout`: what `Self.replyTimeout` is, unless a test shortens it.
+  public init(file: String, child: ChildServer, replyTimeout: Double = ReplaySession.replyTimeout) {
     self.file = file
     self.child = child
+    self.replyTimeout = replyTimeout
   }
 
-  public mutating func take(_ entry: TraceLog.Entry) {
-    guard case .record(let record) = entry else { return }
-    switch record.direction {
-    case .incoming: send(record)
-    case .outgoing: compare(record)
+  /// Opens the trace and runs the pass; `ended` runs once on the session's queue when it is over:
+  /// at the trace's end, when the server stopped reading, or when the trace cannot be read. The
+  /// server's output is drained until it ends, the pass over or not.
+  public func start(_ ended: @escaping @Sendable (Outcome) -> Void) {
+    queue.async { [self] in
+      self.ended = ended
+      child.readOutput(on: queue) { [self] event in received(event) }
+      do throws(SystemError) {
+        trace = try TraceLog.Reader(path: file)
+      } catch {
+        outcome.failure = error
+        end()
+        return
+      }
+      advance()
     }
   }
 
-  private mutating func send(_ record: TraceLog.Record) {
+  /// Compares what can be compared and pulls entries until the trace ends or a reply must be waited for.
+  private func advance() {
+    while self.ended != nil {
+      if comparing < toCompare.count {
+        let recorded = toCompare[comparing]
+        if let answer = reply(recorded.key) {
+          comparing += 1
+          if let difference = diff.firstDifference(recorded.message, answer) {
+            outcome.differences.append("\(file):\(recorded.line): id \(recorded.key): \(difference)")
+          }
+        } else if outputEnded {
+          noReply()
+        } else {
+          awaitReply()
+          return
+        }
+        continue
+      }
+      toCompare.removeAll(keepingCapacity: true)
+      comparing = 0
+      guard !stopped else { return end() }
+      do {
+        guard let entry = try trace?.next() else { return end() }
+        take(entry)
+      } catch {
+        outcome.failure = error
+        return end()
+      }
+    }
+  }
+
+  private func end() {
+    trace = nil
+    waiting = false
+    let ended = self.ended
+    self.ended = nil
+    ended?(outcome)
+  }
+
+  private func take(_ entry: TraceLog.Entry) {
+    guard case .record(let record) = entry else { return }
+    switch record.direction {
+    case .incoming: send(record)
+    case .outgoing: owe(record)
+    }
+  }
+
+  private func send(_ record: TraceLog.Record) {
     let line: [UInt8]
     if record.isText {
       line = Self.notJSON(record.frame.stringValue ?? "")
@@ -47,7 +141,7 @@ public struct ReplaySession {
     }
     sentAny = true
     guard child.send(line) else {
-      differences.append("\(file):\(record.line): the server stopped reading before this frame")
+      outcome.differences.append("\(file):\(record.line): the server stopped reading before this frame")
       stopped = true
       return
     }
@@ -60,7 +154,8 @@ public struct ReplaySession {
     return (try? JSONValue.parse(line)) == nil ? Array(line.utf8) : Array("<unparsed> \(line)".utf8)
   }
 
-  private mutating func compare(_ record: TraceLog.Record) {
+  /// The recorded replies of `record` that answer something the host sent, to compare in order.
+  private func owe(_ record: TraceLog.Record) {
     for (_, message) in TraceLog.messages(of: record.frame) where message["method"] == nil {
       let key = ReplayPlan.key(message)
       if let count = owed[key] {
@@ -68,29 +163,52 @@ public struct ReplaySession {
       } else if key != "null" || !sentAny {
         continue  // a reply to nothing the host sent: nothing to compare it with
       }
-      compared += 1
-      guard let answer = reply(key) else {
-        differences.append("\(file):\(record.line): id \(key): no reply in the replay")
-        continue
-      }
-      if let difference = diff.firstDifference(message, answer) {
-        differences.append("\(file):\(record.line): id \(key): \(difference)")
-      }
+      outcome.compared += 1
+      toCompare.append(Owed(line: record.line, key: key, message: message))
     }
   }
 
-  /// The server's next reply with id `key`, read as it comes (at most `Self.replyTimeout`
-  /// for each frame); nil when none comes.
-  private mutating func reply(_ key: String) -> JSONValue? {
-    while replayed[key]?.isEmpty ?? true {
-      guard let frame = child.next(timeout: Self.replyTimeout) else { return nil }
-      guard let value = try? JSONValue.parse(bytes: frame, options: JSONReadOptions(maxDepth: 2000)) else { continue }
+  /// The server's next reply with id `key` among those read; nil when none has come yet.
+  private func reply(_ key: String) -> JSONValue? {
+    guard replayed[key]?.isEmpty == false else { return nil }
+    let answer = replayed[key]?.removeFirst()
+    if replayed[key]?.isEmpty == true { replayed[key] = nil }
+    return answer
+  }
+
+  private func noReply() {
+    let recorded = toCompare[comparing]
+    comparing += 1
+    outcome.differences.append("\(file):\(recorded.line): id \(recorded.key): no reply in the replay")
+  }
+
+  /// Stops pulling until a frame comes, the output ends, or `replyTimeout` passes with neither.
+  private func awaitReply() {
+    waiting = true
+    waits += 1
+    let begun = waits
+    queue.asyncAfter(deadline: .now() + replyTimeout) { [self] in
+      guard waiting, waits == begun else { return }
+      waiting = false
+      noReply()
+      advance()
+    }
+  }
+
+  private func received(_ event: ChildEvents.Output) {
+    guard ended != nil else { return }  // the pass is over: the output is only drained
+    switch event {
+    case .frame(let frame):
+      guard let value = try? JSONValue.parse(bytes: frame, options: JSONReadOptions(maxDepth: 2000)) else { break }
       for (_, message) in TraceLog.messages(of: value) where message["method"] == nil {
         replayed[ReplayPlan.key(message), default: []].append(message)
       }
+    case .end:
+      outputEnded = true
     }
-    let answer = replayed[key]!.removeFirst()
-    if replayed[key]!.isEmpty { replayed[key] = nil }
-    return answer
+    // Each frame the server sends restarts the deadline of the reply waited for.
+    guard waiting else { return }
+    waiting = false
+    advance()
   }
 }

@@ -1,6 +1,11 @@
+import Dispatch
 import InboxTrace
 import JSON
 import Posix
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `inbox-rpc replay FILE [--backend-listener URL] [server options]`: sends the host's frames of a
 /// trace to a fresh server in a sandbox, and reports every reply that differs from the recorded one
@@ -37,6 +42,8 @@ enum ReplayCommand {
     server cannot be started.
     """
 
+  /// Returns the exit code when the replay cannot start; otherwise runs it on Dispatch and exits
+  /// the process once the server has exited.
   static func run(_ arguments: [String]) -> Int32 {
     guard let file = arguments.first, !file.hasPrefix("-") || file == "-h" || file == "--help" else {
       return usage("name the trace FILE first")
@@ -50,39 +57,42 @@ enum ReplayCommand {
     case .failure(let problem): return usage(problem.description)
     case .success(let made): sandbox = made
     }
-    defer { sandbox.remove() }
     let plan: ReplayPlan
     do {
       plan = try ReplayPlan(file)
     } catch {
-      StandardStreams.writeStderr("inbox-rpc replay: \(String(describing: error).escapingControlCharacters)\n")
-      return 3
+      sandbox.remove()
+      return failed(error)
     }
     let child: ChildServer
     do {
       try sandbox.prepareStore()
       child = try ChildServer(arguments: sandbox.serverArguments(plan: plan), environment: [])
     } catch {
-      StandardStreams.writeStderr("inbox-rpc replay: \(String(describing: error).escapingControlCharacters)\n")
-      return 3
+      sandbox.remove()
+      return failed(error)
     }
-    var session = ReplaySession(file: file, child: child)
-    do {
-      try TraceLog.read(file) { entry in
-        session.take(entry)
-        return !session.stopped
+    let prepared = sandbox
+    ReplaySession(file: file, child: child).start { outcome in
+      if let failure = outcome.failure { _ = failed(failure) }
+      child.whenExited(on: .main) { _ in
+        if outcome.failure == nil {
+          let summary = "\(outcome.differences.count) difference(s) in \(outcome.compared) replies compared"
+          // Member names and file names come from the trace: shown with their control characters escaped.
+          StandardStreams.writeStdout(
+            (outcome.differences + [summary]).map(\.escapingControlCharacters).joined(separator: "\n") + "\n")
+        }
+        prepared.remove()
+        exit(outcome.failure != nil ? 3 : outcome.differences.isEmpty ? 0 : 1)
       }
-    } catch {
-      StandardStreams.writeStderr("inbox-rpc replay: \(String(describing: error).escapingControlCharacters)\n")
-      _ = child.wait()
-      return 3
     }
-    _ = child.wait()
-    let summary = "\(session.differences.count) difference(s) in \(session.compared) replies compared"
-    // Member names and file names come from the trace: shown with their control characters escaped.
-    StandardStreams.writeStdout(
-      (session.differences + [summary]).map(\.escapingControlCharacters).joined(separator: "\n") + "\n")
-    return session.differences.isEmpty ? 0 : 1
+    dispatchMain()
+  }
+
+  /// Reports what stopped the replay; exit code 3.
+  private static func failed(_ error: SystemError) -> Int32 {
+    StandardStreams.writeStderr("inbox-rpc replay: \(String(describing: error).escapingControlCharacters)\n")
+    return 3
   }
 
   private static func usage(_ message: String) -> Int32 {
