@@ -222,7 +222,8 @@ public final class InboxStore: @unchecked Sendable {
     } ?? nil
   }
 
-  /// Runs a read on a reading connection of its own.
+  /// Runs a read on a reading connection of its own. In WAL mode a read takes no lock another
+  /// connection holds for long, so it needs no busy timeout.
   func read<T>(_ body: (Database) throws -> T) throws -> T {
     try health.ensureReadable()
     do {
@@ -245,7 +246,7 @@ public final class InboxStore: @unchecked Sendable {
   /// writer checkpoints it at its next turn).
   private func openReader() throws(StoreError) -> Database {
     if let identity, !identity.isStill(path) { throw identity.gone(path) }
-    let opened = try Database(path: path, readsThroughRecovery: true)
+    let opened = try Database(path: path)
     do throws(StoreError) {
       try opened.configure(durability: durability)
       if let identity, !identity.isStill(path) { throw identity.gone(path) }

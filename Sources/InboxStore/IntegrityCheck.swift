@@ -18,7 +18,7 @@ enum IntegrityCheck {
   /// once when a write waits for its verdict.
   /// Returns the connection it reads through, so a close can interrupt it.
   static func startInBackground(path: String, health: StoreHealth) throws(StoreError) -> Database {
-    let database = try Database(path: path, readsThroughRecovery: true)
+    let database = try Database(path: path)
     let box = UncheckedBox(database)
     health.beginCheck()
     health.startCheck(after: 250) { closing in

@@ -272,3 +272,4 @@ def test_a_server_started_behind_a_lock_held_past_5_s_exits_3_saying_busy(store_
     assert code == 3
     assert "another process held the store's write lock for 5 s" in server.stderr_bytes().decode(), \
         server.stderr_tail()
+

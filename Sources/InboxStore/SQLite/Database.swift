@@ -22,13 +22,10 @@ final class Database {
 
   /// Opens the file without writing to it: `configure` makes it a store connection once the file is
   /// known to be an inbox store (or new and empty). Until then a close never checkpoints into it.
-  /// How long a reading connection waits, in SQLite's busy handler, while another process recovers
-  /// the write-ahead log (it rebuilds the log's index after an unclean end, in milliseconds).
-  static let recoveryWaitMilliseconds: Int32 = 5_000
-
-  /// `readsThroughRecovery`: a reading connection, whose statements wait out another process's
-  /// recovery of the log; any other fails `busy` at once, and its caller says what follows.
-  init(path: String, readOnly: Bool = false, readsThroughRecovery: Bool = false) throws(StoreError) {
+  /// No connection is given a busy timeout: a statement that meets another connection's lock fails
+  /// `busy` at once rather than sleep on its thread in SQLite's busy handler, and its caller says
+  /// what follows (`InboxStore.write`, `InboxStore.read`).
+  init(path: String, readOnly: Bool = false) throws(StoreError) {
     var opened: OpaquePointer?
     let flags =
       (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
@@ -42,7 +39,6 @@ final class Database {
       throw StoreError(kind: .cannotOpen, code: code, message: "cannot open \(path): \(message)")
     }
     sqlite3_extended_result_codes(opened, 1)
-    if readsThroughRecovery { sqlite3_busy_timeout(opened, Self.recoveryWaitMilliseconds) }
     _ = csq_checkpoint_on_close(opened, 0)
   }
 
