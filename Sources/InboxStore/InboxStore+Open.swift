@@ -25,7 +25,7 @@ extension InboxStore {
     _ options: Options, completion: @escaping @Sendable (Result<InboxStore, StoreError>) -> Void
   ) {
     guard options.path != ":memory:" else {
-      return completion(Result { () throws(StoreError) in try connect(options, file: nil, signals: nil) })
+      return completion(Result { () throws(StoreError) in try openInMemory(options) })
     }
     let path = options.path
     let fd: Int32
@@ -49,6 +49,17 @@ extension InboxStore {
       StoreOpening(options: options, file: fd, signals: signals, holdsOpeningLock: held, completion: completion)
         .attempt()
     }
+  }
+}
+
+extension InboxStore {
+  /// A store in memory (`options.path` is ":memory:"): no other process can hold its lock and no
+  /// file needs checking, so it opens at once (tests, fuzzing, `--store :memory:`).
+  public static func openInMemory(
+    _ options: Options = Options(path: ":memory:")
+  ) throws(StoreError) -> InboxStore {
+    precondition(options.path == ":memory:", "openInMemory is for \":memory:\" stores")
+    return try connect(options, file: nil, signals: nil)
   }
 }
 

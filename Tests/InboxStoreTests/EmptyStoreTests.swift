@@ -44,7 +44,7 @@ struct EmptyStoreTests {
   }
 
   @Test func anInMemoryStoreStartsFromTheImageAndWorks() throws {
-    let store = try InboxStore.open(InboxStore.Options(path: ":memory:"))
+    let store = try InboxStore.openInMemory()
     defer { try? store.close() }
     #expect(try store.isEmpty())
     try store.setSetting("k", .string("v"))

@@ -80,7 +80,7 @@ private let original = flag("INBOX_FUZZ_ORIGINAL")
 /// The registry one input talks to, and a store to close after it when the input has its own.
 private func serverForInput() throws -> (MethodRegistry, InboxStore?) {
   guard original else { return (try server.registry(), nil) }
-  let store = try InboxStore.open(InboxStore.Options(path: ":memory:"))
+  let store = try InboxStore.openInMemory()
   return (try InboxServer.registry(options: serverOptions, store: store), store)
 }
 

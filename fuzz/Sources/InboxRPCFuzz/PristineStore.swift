@@ -18,7 +18,7 @@ final class PristineStore: Sendable {
 
   /// Opens the store and lets a first server write what it writes on start (the device id).
   init(options: ServerOptions) throws {
-    let store = try InboxStore.open(InboxStore.Options(path: ":memory:"))
+    let store = try InboxStore.openInMemory()
     _ = try InboxServer.registry(options: options, store: store)
     pristine = try Self.settingKeys.map { ($0, try store.setting($0)) }
     self.store = store
