@@ -118,14 +118,25 @@ serverOptions.inbox.sync.minFetchInterval = options.minSyncInterval
 serverOptions.inbox.sync.maxReplyBytes = options.maxSyncReplyBytes
 let inboxOptions = serverOptions.inbox
 let testMethods = serverOptions.testMethods
+/// The server, once the store and the runtime are open: served on the main thread when both opened
+/// before `InboxStore.open` returned (the common start), else on a thread of its own.
+final class Ready: Sendable {
+  let runtime: InboxRuntime
+  let store: InboxStore
+  init(_ runtime: InboxRuntime, _ store: InboxStore) { (self.runtime, self.store) = (runtime, store) }
+}
+let ready = HereOrLater<Ready> { ready in
+  // The reader reads stdin on a thread of its own, for the life of the server, with the stack a
+  // main thread has (deep frames are parsed and checked on it).
+  Threads.start(stackBytes: 8 << 20) { serve(ready.runtime, store: ready.store) }
+}
+
 func openRuntime(on store: InboxStore) {
   logger.info("store: \(store.path)")
   InboxRuntime.open(options: inboxOptions, store: store) { opened in
     switch opened {
     case .success(let runtime):
-      // The reader reads stdin on a thread of its own, for the life of the server, with the stack a
-      // main thread has (deep frames are parsed and checked on it).
-      Threads.start(stackBytes: 8 << 20) { serve(runtime, store: store) }
+      ready.complete(Ready(runtime, store))
     case .failure(let error):
       StandardStreams.writeStderr(
         "inbox-rpc: cannot start: \(String(describing: error).escapingControlCharacters)\n")
@@ -180,7 +191,8 @@ func serve(_ runtime: InboxRuntime, store: InboxStore) -> Never {
 }
 
 // The store opens, and the runtime on it, with no thread waiting for another process (its open,
-// its write lock): the main thread runs Dispatch's main queue until the server exits.
+// its write lock): when one is in the way, the main thread runs Dispatch's main queue until the
+// server exits.
 InboxStore.open(storeOptions) { opened in
   switch opened {
   case .success(let store): openRuntime(on: store)
@@ -193,4 +205,5 @@ InboxStore.open(storeOptions) { opened in
     }
   }
 }
+if let opened = ready.returned() { serve(opened.runtime, store: opened.store) }
 dispatchMain()
