@@ -118,14 +118,9 @@ serverOptions.inbox.sync.minFetchInterval = options.minSyncInterval
 serverOptions.inbox.sync.maxReplyBytes = options.maxSyncReplyBytes
 let inboxOptions = serverOptions.inbox
 let testMethods = serverOptions.testMethods
-/// The server, once the store and the runtime are open: served on the main thread when both opened
-/// before `InboxStore.open` returned (the common start), else on a thread of its own.
-final class Ready: Sendable {
-  let runtime: InboxRuntime
-  let store: InboxStore
-  init(_ runtime: InboxRuntime, _ store: InboxStore) { (self.runtime, self.store) = (runtime, store) }
-}
-let ready = HereOrLater<Ready> { ready in
+/// The runtime and its store, once both are open: served on the main thread when they opened before
+/// `InboxStore.open` returned (the common start), else on a thread of its own.
+let ready = HereOrLater<(runtime: InboxRuntime, store: InboxStore)> { ready in
   // The reader reads stdin on a thread of its own, for the life of the server, with the stack a
   // main thread has (deep frames are parsed and checked on it).
   Threads.start(stackBytes: 8 << 20) { serve(ready.runtime, store: ready.store) }
@@ -136,7 +131,7 @@ func openRuntime(on store: InboxStore) {
   InboxRuntime.open(options: inboxOptions, store: store) { opened in
     switch opened {
     case .success(let runtime):
-      ready.complete(Ready(runtime, store))
+      ready.complete((runtime, store))
     case .failure(let error):
       StandardStreams.writeStderr(
         "inbox-rpc: cannot start: \(String(describing: error).escapingControlCharacters)\n")
