@@ -53,13 +53,21 @@ extension InboxStore {
 }
 
 extension InboxStore {
-  /// A store in memory (`options.path` is ":memory:"): no other process can hold its lock and no
-  /// file needs checking, so it opens at once (tests, fuzzing, `--store :memory:`).
+  /// A store in memory (`options.path` is ":memory:"; `MemoryStoreFile`): no other process can
+  /// hold its lock and no file needs checking, so it opens at once (tests, fuzzing,
+  /// `--store :memory:`). It starts as the empty store the migrations make, written whole.
   public static func openInMemory(
     _ options: Options = Options(path: ":memory:")
   ) throws(StoreError) -> InboxStore {
     precondition(options.path == ":memory:", "openInMemory is for \":memory:\" stores")
-    return try connect(options, file: nil, signals: nil)
+    let memory = try MemoryStoreFile.make(image: EmptyStore.image)
+    do {
+      return try connect(options, file: memory.fd, memory: memory, signals: nil)
+    } catch {
+      Glibc.close(memory.fd)
+      memory.remove()
+      throw error
+    }
   }
 }
 

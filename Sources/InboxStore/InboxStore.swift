@@ -14,7 +14,8 @@ import Synchronization
 /// Two connections: writes run on one, owned by the store's one writer (`StoreWriter`), each
 /// committed before the method returns, so a reply written after it reports a change that is
 /// already durable (docs/engine.md#local-state); reads run on reading connections of their own
-/// (`ReaderPool`), so a write never holds up a read.
+/// (`ReaderPool`), so a write never holds up a read. A store opened as `:memory:` is a file of its
+/// own too (`MemoryStoreFile`), so the same holds there.
 public final class InboxStore: @unchecked Sendable {
   /// Where and how to open the store.
   public struct Options: Sendable {
@@ -38,7 +39,14 @@ public final class InboxStore: @unchecked Sendable {
   /// Where the change log stood when the store opened (nil when it could not be read then):
   /// `changes(after:)` from it reports every commit other processes made since.
   public let changeLogTailAtOpen: Int64?
+  /// The path the store was opened by (`:memory:` for one in memory).
   public let path: String
+  /// The file the connections open: `path`, or an in-memory store's own (`memory`).
+  private let filePath: String
+  /// An in-memory store's file, removed at close.
+  private let memory: MemoryStoreFile?
+  /// The directory of an in-memory store's file.
+  var memoryDirectory: String? { memory?.directory }
   /// This open store's random number, stamped on the change-log rows its writes add (`ChangeLog`).
   public let changeOrigin: Int64
   /// Rung after every commit made while other processes have the store open, so they read what
@@ -53,19 +61,16 @@ public final class InboxStore: @unchecked Sendable {
   /// Set, on the writer's queue, once the file was found moved and its log checkpointed.
   private var fileAbandoned = false
 
-  // `writer` owns the writing connection; `readers` the reading ones. In memory there is one
-  // connection, so reads take the writer's turn too.
+  /// Owns the writing connection.
   private let writer: StoreWriter
   /// The reading connections, the first opened at the first read (`openReader`): a connection's
   /// first statement parses the whole schema, an eighth of a start's instructions, which a server
   /// that answers a ping or a write and exits need not pay.
-  private let readers: ReaderPool?
+  private let readers = ReaderPool()
   /// Writes waiting for the store's write lock, each a callback (`handingLockWaits`): rung when
   /// another process commits (by the caller that follows the store), and when this process's
   /// writer is free again after it refused one.
   public let lockWaits = StoreLockWaits()
-  /// A write was refused because the writer was taken (`freedWriter`).
-  private let refusedWrite = Atomic<Bool>(false)
   private let durability: StoreDurability
   private let health = StoreHealth()
   private let identity: FileIdentity?
@@ -81,25 +86,27 @@ public final class InboxStore: @unchecked Sendable {
   /// the file drops them all. Closed early, another SQLite client's close (the `sqlite3` shell, a
   /// backup script) deleted the log under the running server, whose later commits then went to the
   /// deleted file, unseen by every other process until it exited.
-  private let file: Int32?
+  private let file: Int32
 
   private init(
-    file: Int32?, writer: Database, inMemory: Bool, durability: StoreDurability, path: String, storeID: String,
-    origin: Int64,
-    signals: SignalFile?, followed: SQLFlag, settings: [String: JSONValue]?, changeLogTail: Int64?
+    file: Int32, memory: MemoryStoreFile?, writer: Database, durability: StoreDurability, path: String,
+    storeID: String, origin: Int64, signals: SignalFile?, followed: SQLFlag, settings: [String: JSONValue]?,
+    changeLogTail: Int64?
   ) {
     self.file = file
+    self.memory = memory
     settingsAtOpen = Mutex(settings)
     changeLogTailAtOpen = changeLogTail
     self.followed = followed
-    self.writer = StoreWriter(database: writer)
+    // A write refused while another held the writer may go once it is let go.
+    self.writer = StoreWriter(database: writer) { [lockWaits] in lockWaits.ring() }
     changeOrigin = origin
     self.signals = signals
     self.durability = durability
-    readers = inMemory ? nil : ReaderPool()
     self.path = path
+    filePath = memory?.path ?? path
     self.storeID = storeID
-    identity = inMemory ? nil : FileIdentity(path: path)
+    identity = FileIdentity(path: filePath)
     // A write refused while an unclean start's check ran may go once it ends.
     health.whenCheckEnds { [lockWaits] in lockWaits.ring() }
   }
@@ -125,14 +132,15 @@ public final class InboxStore: @unchecked Sendable {
     }
   }
 
-  static func connect(_ options: Options, file: Int32?, signals: SignalFile?) throws(StoreError)
-    -> InboxStore
+  /// Opens the store in `file` (`memory`'s, for one in memory, which needs no checking: this
+  /// process has just made it).
+  static func connect(_ options: Options, file fd: Int32, memory: MemoryStoreFile? = nil, signals: SignalFile?)
+    throws(StoreError) -> InboxStore
   {
-    let path = options.path
-    let inMemory = file == nil
+    let path = memory?.path ?? options.path
     var unclean = false
-    var existing = false
-    if let fd = file {
+    var existing = memory != nil && !EmptyStore.image.isEmpty
+    if memory == nil {
       unclean = StoreHeader.hasWriteAheadLog(path)
       let kind = try StoreHeader.kind(of: fd, path: path)
       existing = kind == .database
@@ -144,9 +152,7 @@ public final class InboxStore: @unchecked Sendable {
     do {
       // Before `configure`, which writes to the file: a foreign one must be refused untouched.
       let version = existing ? try Migrator.identify(writer) : nil
-      // An in-memory store starts as the empty store the migrations make, loaded whole.
-      if inMemory, EmptyStore.image.count > 0 { try writer.load(image: EmptyStore.image) }
-      try writer.configure(durability: options.durability, inMemory: inMemory)
+      try writer.configure(durability: options.durability)
       if options.fullCheck, let problem = try IntegrityCheck.run(writer, full: true) { throw problem }
       try Migrator.migrate(writer, known: version)
       let storeID = try Settings.storeID(writer)
@@ -162,15 +168,16 @@ public final class InboxStore: @unchecked Sendable {
       let opening = { () -> (tail: Int64?, settings: [String: JSONValue]?) in
         (try? ChangeLog.tail(writer), try? Settings.all(writer))
       }
-      if !inMemory { try writer.transaction {} }
+      if memory == nil { try writer.transaction {} }
       let (tail, settings) = opening()
       let store = InboxStore(
-        file: file, writer: writer, inMemory: inMemory, durability: options.durability, path: path, storeID: storeID,
-        origin: origin, signals: signals, followed: followed, settings: settings, changeLogTail: tail)
+        file: fd, memory: memory, writer: writer, durability: options.durability, path: options.path,
+        storeID: storeID, origin: origin, signals: signals, followed: followed, settings: settings,
+        changeLogTail: tail)
       if unclean && !options.fullCheck {
         store.checker = try IntegrityCheck.startInBackground(path: path, health: store.health)
       }
-      if !inMemory { store.watchFile() }
+      if memory == nil { store.watchFile() }
       return store
     } catch {
       try? writer.close()
@@ -180,7 +187,9 @@ public final class InboxStore: @unchecked Sendable {
   }
 
   /// Closes the store; it must not be used afterwards. A background check still running is stopped,
-  /// and the write-ahead log is then kept, so the next open runs the check again.
+  /// and the write-ahead log is then kept, so the next open runs the check again. A write still in
+  /// progress (one the drain at exit stopped waiting for) closes the writing connection and the file
+  /// as it ends, and its close's failure goes unreported.
   public func close() throws(StoreError) {
     fileWatcher.withLock {
       $0.closed = true
@@ -194,14 +203,20 @@ public final class InboxStore: @unchecked Sendable {
     let checked = health.waitForCheck()
     try checker?.close()
     checker = nil
-    try readers?.close()
-    let closed = writer.run { database in
+    try readers.close()
+    let failure = Mutex<StoreError?>(nil)
+    writer.whenFree { [file, signals, memory] database in
       if !checked { database.keepWriteAheadLogOnClose() }
-      return Result { () throws(StoreError) in try database.close() }
+      do throws(StoreError) {
+        try database.close()
+      } catch {
+        failure.withLock { $0 = error }
+      }
+      Glibc.close(file)
+      signals?.close()
+      memory?.remove()
     }
-    try closed.get()
-    if let file { Glibc.close(file) }
-    signals?.close()
+    if let failure = failure.withLock({ $0 }) { throw failure }
   }
 
   /// True while the check of an unclean start runs, which then starts at once: writes are refused
@@ -215,7 +230,6 @@ public final class InboxStore: @unchecked Sendable {
   func writeIfFree<T>(_ body: (Database) throws -> T) throws -> T? {
     guard !health.isChecking else { return nil }
     try health.ensureReadable()
-    defer { freedWriter() }
     return try writer.runIfFree { database -> T? in
       guard try began(on: database) else { return nil }
       return try committing(body, on: database)
@@ -227,7 +241,6 @@ public final class InboxStore: @unchecked Sendable {
   func read<T>(_ body: (Database) throws -> T) throws -> T {
     try health.ensureReadable()
     do {
-      guard let readers else { return try writer.run(body) }
       return try readers.read(open: openReader, body)
     } catch {
       health.record(error)
@@ -236,20 +249,21 @@ public final class InboxStore: @unchecked Sendable {
   }
 
   /// Records every connection's statements into `log`; nil stops.
+  /// (The writing connection is set when the writer is free: at once, or as the write holding it ends.)
   func record(into log: StatementLog?) {
-    readers?.record(into: log)
-    writer.run { $0.trace(into: log) }
+    readers.record(into: log)
+    writer.whenFree { $0.trace(into: log) }
   }
 
   /// A new reading connection. It is opened by the store's path, so the path must still name the
   /// file the writer opened: a store moved or replaced before a read opens it is `fileGone` (the
   /// writer checkpoints it at its next turn).
   private func openReader() throws(StoreError) -> Database {
-    if let identity, !identity.isStill(path) { throw identity.gone(path) }
-    let opened = try Database(path: path)
+    if let identity, !identity.isStill(filePath) { throw identity.gone(filePath) }
+    let opened = try Database(path: filePath)
     do throws(StoreError) {
       try opened.configure(durability: durability)
-      if let identity, !identity.isStill(path) { throw identity.gone(path) }
+      if let identity, !identity.isStill(filePath) { throw identity.gone(filePath) }
     } catch {
       try? opened.close()
       throw error
@@ -258,24 +272,19 @@ public final class InboxStore: @unchecked Sendable {
     return opened
   }
 
-  /// Runs a change in one IMMEDIATE transaction on the writer, after this process's writes before
-  /// it; it has committed when this returns. Refused once the store is damaged or its file gone.
-  /// No thread waits for another process's lock or for the check of an unclean start: a write that
-  /// meets either throws `StoreError.lockHeld`, having done nothing, and so does one within
-  /// `LockWaits.$handed` that finds this process's writer taken (by a sync's write, a request's, a
-  /// purge). Its caller makes it again when the lock may be free (the scheduler, a sync,
-  /// `writeWhenFree`); outside them (a test, a command) the error is the outcome.
+  /// Runs a change in one IMMEDIATE transaction on the writer; it has committed when this returns.
+  /// Refused once the store is damaged or its file gone. No thread waits: a write that finds
+  /// another process holding the store's lock, this process's writer held (by a sync's write, a
+  /// request's, a purge) or the check of an unclean start running throws `StoreError.lockHeld`,
+  /// having done nothing. Its caller makes it again when the lock may be free (the scheduler, a
+  /// sync, `writeWhenFree`, within `LockWaits.$handed`); outside them (a test) the error is the
+  /// outcome.
   @discardableResult
   func write<T>(_ body: (Database) throws -> T) throws -> T {
-    defer { freedWriter() }
     if health.refusesWrite() { throw StoreError.checkRunning }
-    guard let handed = LockWaits.handed else {
-      return try writer.run { database in try writing(body, on: database, handed: nil) }
-    }
-    let written = try writer.runIfFree { database in try writing(body, on: database, handed: handed) }
-    guard let written else {
-      refusedWrite.store(true, ordering: .sequentiallyConsistent)
-      throw StoreError.lockHeld
+    let handed = LockWaits.handed
+    guard let written = try writer.runIfFree({ database in try writing(body, on: database, handed: handed) }) else {
+      throw StoreError.writerHeld
     }
     return written
   }
@@ -288,12 +297,6 @@ public final class InboxStore: @unchecked Sendable {
     let result = try committing(body, on: database)
     handed?.committed = true
     return result
-  }
-
-  /// A write that may have refused one (`LockWaits.handed`) has ended: a write it refused may go.
-  private func freedWriter() {
-    guard refusedWrite.exchange(false, ordering: .sequentiallyConsistent) else { return }
-    lockWaits.ring()
   }
 
   /// Begins an IMMEDIATE transaction on the writer; false when another process holds the store.
@@ -346,7 +349,7 @@ public final class InboxStore: @unchecked Sendable {
       guard let self else { return }
       let made = fileWatcher.withLock { state -> Bool in
         guard !state.closed else { return false }
-        state.watcher = try? FileWatcher(path: path, events: [.attributes, .moved], queue: fileQueue) {
+        state.watcher = try? FileWatcher(path: filePath, events: [.attributes, .moved], queue: fileQueue) {
           [weak self] in self?.fileMoved()
         }
         return true
@@ -357,8 +360,8 @@ public final class InboxStore: @unchecked Sendable {
 
   /// Checkpoints and refuses the store (`verifyFile`) when its path no longer names the file opened.
   private func fileMoved() {
-    guard let identity, !identity.isStill(path) else { return }
-    try? writer.run { database throws(StoreError) in try verifyFile(on: database) }
+    guard let identity, !identity.isStill(filePath) else { return }
+    writer.whenFree { [self] database in try? verifyFile(on: database) }
   }
 
   /// Throws `.fileGone` (recorded, so every later request is refused) unless the path still names
@@ -367,14 +370,14 @@ public final class InboxStore: @unchecked Sendable {
   /// server started there would take it as its own. The connections then neither checkpoint nor
   /// delete the log when they close.
   private func verifyFile(on database: Database) throws(StoreError) {
-    guard let identity, !identity.isStill(path) else { return }
+    guard let identity, !identity.isStill(filePath) else { return }
     if !fileAbandoned {
       fileAbandoned = true
       _ = try? database.scalar("PRAGMA wal_checkpoint(TRUNCATE)")
       database.leaveLogOnClose()
-      readers?.leaveLogOnClose()
+      readers.leaveLogOnClose()
     }
-    let gone = identity.gone(path)
+    let gone = identity.gone(filePath)
     health.record(gone)
     throw gone
   }

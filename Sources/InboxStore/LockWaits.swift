@@ -22,6 +22,14 @@ extension StoreError {
     return error
   }
 
+  /// A write refused because another write of this process holds the store's writer, having done
+  /// nothing: made again when that one ends, as one that met the lock is.
+  static var writerHeld: StoreError {
+    var error = StoreError(kind: .busy, code: SQLITE_BUSY, message: "another write of this process holds the store")
+    error.lockHeld = true
+    return error
+  }
+
   /// A write refused while the check of an unclean start runs, having done nothing: made again when
   /// the check ends, as one that met the lock is.
   static var checkRunning: StoreError {

@@ -67,11 +67,8 @@ public struct ReplaySandbox: Sendable {
   /// Copies the store `--store` named (and its write-ahead log) into a private directory.
   public mutating func prepareStore() throws(SystemError) {
     guard let original else { return }
-    let template =
-      (Environment.process["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/inbox-rpc-replay.XXXXXX"
-    var bytes = Array(template.utf8CString)
-    guard mkdtemp(&bytes) != nil else { throw SystemError.current("cannot make a directory for the store's copy") }
-    let made = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let made = try PrivateDirectory.make(
+      in: Environment.process["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp", prefix: "inbox-rpc-replay.")
     directory = made
     try Self.copy(original, to: made + "/inbox.sqlite")
     if Files.exists(original + "-wal") { try Self.copy(original + "-wal", to: made + "/inbox.sqlite-wal") }
@@ -89,12 +86,6 @@ public struct ReplaySandbox: Sendable {
 
   /// Removes the store's copy and everything the server left beside it.
   public func remove() {
-    guard let directory, let handle = opendir(directory) else { return }
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      if name != "." && name != ".." { unlink(directory + "/" + name) }
-    }
-    closedir(handle)
-    rmdir(directory)
+    if let directory { PrivateDirectory.remove(directory) }
   }
 }

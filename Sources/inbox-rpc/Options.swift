@@ -84,7 +84,8 @@ struct Options {
       --log-level LEVEL           error, warn, info or debug (default: warn; env INBOX_RPC_LOG_LEVEL).
       --store PATH                The inbox store, an SQLite file created with mode 0600 (default:
                                   $XDG_DATA_HOME/inbox-rpc/inbox.sqlite, or ~/.local/share/...);
-                                  :memory: for a throwaway store. Refused (exit 3) when it, its -wal or
+                                  :memory: for a throwaway store (a private file on /dev/shm or
+                                  $XDG_RUNTIME_DIR, removed at exit). Refused (exit 3) when it, its -wal or
                                   -shm is a symbolic link, another user's, or writable by others, or
                                   its directory is writable by others without the sticky bit.
       --durability normal|full    normal (default): a committed change survives a crash or kill -9;

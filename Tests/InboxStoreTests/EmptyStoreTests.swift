@@ -4,7 +4,7 @@ import Testing
 
 @testable import InboxStore
 
-/// The empty store an in-memory store loads is exactly what the migrations make from nothing.
+/// The empty store an in-memory store starts from is exactly what the migrations make from nothing.
 /// `script/gen-empty-store` writes Sources/CEmptyStore/empty_store.c again after a migration is
 /// added (this test fails until it is).
 struct EmptyStoreTests {
@@ -24,7 +24,7 @@ struct EmptyStoreTests {
 
   private func migratedFromNothing() throws -> Database {
     let database = try Database(path: ":memory:")
-    try database.configure(durability: .normal, inMemory: true)
+    try database.configure(durability: .normal)
     try Migrator.migrate(database)
     return database
   }
@@ -35,10 +35,14 @@ struct EmptyStoreTests {
     if let out = ProcessInfo.processInfo.environment["INBOX_RPC_WRITE_EMPTY_STORE"] {
       try EmptyStore.source(image: migrated.serialized()).write(toFile: out, atomically: true, encoding: .utf8)
     }
-    let loaded = try Database(path: ":memory:")
-    defer { try? loaded.close() }
     #expect(EmptyStore.image.count > 0, "run script/gen-empty-store")
-    try loaded.load(image: EmptyStore.image)
+    let file = try MemoryStoreFile.make(image: EmptyStore.image)
+    defer {
+      close(file.fd)
+      file.remove()
+    }
+    let loaded = try Database(path: file.path)
+    defer { try? loaded.close() }
     #expect(try contents(loaded) == contents(migrated), "run script/gen-empty-store after changing a migration")
     #expect(try loaded.userVersion == Migrator.latestVersion)
   }

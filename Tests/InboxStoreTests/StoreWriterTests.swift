@@ -1,14 +1,14 @@
 import Dispatch
 import Foundation
 import JSON
+import Posix
 import Synchronization
 import Testing
 
 @testable import InboxStore
 
-/// The store's one writer and another process's write lock: a write handed to its caller fails at
-/// once having done nothing, one that blocks is woken by SQLite's busy handler when the lock is
-/// free, and one that must not wait is skipped.
+/// The store's one writer and another process's write lock: a write that meets either fails at
+/// once having done nothing (`lockHeld`), and one that must not wait is skipped.
 struct StoreWriterTests {
   @Test func aWriteHandedToItsCallerFailsAtOnceHavingDoneNothing() throws {
     let fixture = try TemporaryStore()
@@ -69,6 +69,30 @@ struct StoreWriterTests {
     #expect(try store.setting("k") == .int(2) && handed.committed)
   }
 
+  @Test func aWriteOutsideTheSchedulerIsRefusedAtOnceWhileThisProcesssWriterIsHeld() throws {
+    let fixture = try TemporaryStore()
+    let store = fixture.store
+    let holder = try HeldWriter(store)
+    defer { holder.letGo() }
+    let refused = Mutex<StoreError?>(nil)
+    let returned = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      do {
+        try store.setSetting("k", .int(1))
+      } catch let error as StoreError {
+        refused.withLock { $0 = error }
+      } catch {}
+      returned.signal()
+    }
+    let answered = returned.wait(timeout: .now() + 60) == .success
+    #expect(answered, "the write waited for the writer")
+    #expect(refused.withLock { $0?.lockHeld } == true)
+    holder.letGo()
+    #expect(holder.outcome.wait(timeout: .now() + 60) == .success)
+    try store.setSetting("k", .int(2))
+    #expect(try store.setting("k") == .int(2))
+  }
+
   @Test func aWriteOutsideTheSchedulerFailsBusyAtOnceWhileAnotherProcessHoldsTheLock() throws {
     let fixture = try TemporaryStore()
     let other = try fixture.lockedByAnother()
@@ -94,6 +118,89 @@ struct StoreWriterTests {
     try other.execute("ROLLBACK")
     try other.close()
     #expect(try fixture.store.writeIfFree { _ in 1 } == 1)
+  }
+}
+
+/// The writer as a lock taken only when free: a write that finds it held is refused and told when
+/// it is let go; work handed to the holder is done before it lets go, in the order handed.
+struct WriterHandOffTests {
+  @Test func aRefusedWriteIsToldOnceTheHolderLetsGo() throws {
+    let database = try Database(path: ":memory:")
+    defer { try? database.close() }
+    let freed = Mutex(0)
+    let writer = StoreWriter(database: database) { freed.withLock { $0 += 1 } }
+    let inner = writer.runIfFree { _ in
+      let refused = writer.runIfFree { _ in 1 }
+      #expect(freed.withLock { $0 } == 0, "told while the writer was still held")
+      return refused
+    }
+    #expect(inner == .some(nil))
+    #expect(freed.withLock { $0 } == 1)
+    // A holder that refused nothing tells no one.
+    #expect(writer.runIfFree { _ in 2 } == 2)
+    #expect(freed.withLock { $0 } == 1)
+  }
+
+  @Test func workHandedToTheHolderIsDoneBeforeItLetsGo() throws {
+    let database = try Database(path: ":memory:")
+    defer { try? database.close() }
+    let writer = StoreWriter(database: database) {}
+    let done = Mutex<[String]>([])
+    _ = writer.runIfFree { _ in
+      #expect(!writer.whenFree { _ in done.withLock { $0.append("first") } })
+      #expect(!writer.whenFree { _ in done.withLock { $0.append("second") } })
+      done.withLock { $0.append("write") }
+    }
+    #expect(done.withLock { $0 } == ["write", "first", "second"])
+    #expect(writer.whenFree { _ in done.withLock { $0.append("at once") } })
+    #expect(done.withLock { $0.last } == "at once")
+  }
+
+  @Test func aStoreClosedWhileAWriteHoldsTheWriterClosesAsTheWriteEnds() throws {
+    let store = try InboxStore.openInMemory()
+    let holder = try HeldWriter(store)
+    let directory = try #require(store.memoryDirectory)
+    try store.close()
+    // Closed under the write, it would have failed it; the write ends, then the store closes.
+    #expect(Files.isDirectory(directory))
+    holder.letGo()
+    #expect(holder.outcome.wait(timeout: .now() + 60) == .success)
+    #expect(holder.failure.withLock { $0 } == nil)
+    #expect(!Files.isDirectory(directory))
+  }
+}
+
+/// A write of this process holding the store's writer, on a thread of its own, until `letGo`.
+final class HeldWriter: Sendable {
+  private let release = DispatchSemaphore(value: 0)
+  private let released = Mutex(false)
+  /// Signalled when the write has returned; `failure` is what it threw.
+  let outcome = DispatchSemaphore(value: 0)
+  let failure = Mutex<(any Error)?>(nil)
+
+  init(_ store: InboxStore) throws {
+    let holding = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async { [self] in
+      do {
+        try store.write { _ in
+          holding.signal()
+          release.wait()
+        }
+      } catch {
+        failure.withLock { $0 = error }
+      }
+      outcome.signal()
+    }
+    guard holding.wait(timeout: .now() + 60) == .success else { throw StoreError(kind: .busy, message: "never held") }
+  }
+
+  func letGo() {
+    let first = released.withLock { released in
+      defer { released = true }
+      return !released
+    }
+    guard first else { return }
+    release.signal()
   }
 }
 

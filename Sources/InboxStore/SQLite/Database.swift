@@ -43,9 +43,9 @@ final class Database {
   }
 
   /// WAL, the durability asked for, foreign keys; a close checkpoints again.
-  func configure(durability: StoreDurability, inMemory: Bool = false) throws(StoreError) {
+  func configure(durability: StoreDurability) throws(StoreError) {
     // Two processes creating one store switch it to WAL one after the other (`SignalFile.takeOpeningLock`).
-    if !inMemory { try execute("PRAGMA journal_mode=WAL") }
+    try execute("PRAGMA journal_mode=WAL")
     try execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
     try execute("PRAGMA foreign_keys=ON")
     _ = csq_checkpoint_on_close(handle, 1)
@@ -80,20 +80,7 @@ final class Database {
   /// Makes a running statement on this connection stop with SQLITE_INTERRUPT (any thread may call it).
   func interrupt() { sqlite3_interrupt(handle) }
 
-  /// Replaces this in-memory connection's database with `image`, a database's bytes as `serialized`
-  /// gave them (SQLite's `sqlite3_deserialize`, on a copy SQLite frees when the connection closes).
-  func load(image: UnsafeRawBufferPointer) throws(StoreError) {
-    guard let base = image.baseAddress, let copy = sqlite3_malloc64(UInt64(image.count)) else {
-      throw StoreError(kind: .sqlite, message: "no empty store to load")
-    }
-    copy.copyMemory(from: base, byteCount: image.count)
-    let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
-    let size = Int64(image.count)
-    let code = sqlite3_deserialize(handle, "main", copy.assumingMemoryBound(to: UInt8.self), size, size, flags)
-    guard code == SQLITE_OK else { throw error(code, sql: nil) }
-  }
-
-  /// The bytes of this connection's database (`sqlite3_serialize`), as `load(image:)` takes them.
+  /// The bytes of this connection's database (`sqlite3_serialize`), as an in-memory store's file starts (`EmptyStore`).
   func serialized() -> [UInt8] {
     var size: Int64 = 0
     guard let bytes = sqlite3_serialize(handle, "main", &size, 0) else { return [] }
