@@ -152,7 +152,7 @@ public final class InboxStore: @unchecked Sendable {
     do {
       // Before `configure`, which writes to the file: a foreign one must be refused untouched.
       let version = existing ? try Migrator.identify(writer) : nil
-      try writer.configure(durability: options.durability)
+      try writer.configure(durability: options.durability, throwaway: memory != nil)
       if options.fullCheck, let problem = try IntegrityCheck.run(writer, full: true) { throw problem }
       try Migrator.migrate(writer, known: version)
       let storeID = try Settings.storeID(writer)
@@ -262,7 +262,7 @@ public final class InboxStore: @unchecked Sendable {
     if let identity, !identity.isStill(filePath) { throw identity.gone(filePath) }
     let opened = try Database(path: filePath)
     do throws(StoreError) {
-      try opened.configure(durability: durability)
+      try opened.configure(durability: durability, throwaway: memory != nil)
       if let identity, !identity.isStill(filePath) { throw identity.gone(filePath) }
     } catch {
       try? opened.close()

@@ -36,13 +36,22 @@ struct MemoryStoreFile {
     }
     let path = directory + "/inbox.sqlite"
     let fd = FileName.withCString(path) { open($0, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
-    guard fd >= 0, image.isEmpty || Files.writeAll(fd, Array(image)) else {
+    guard fd >= 0, image.isEmpty || Files.writeAll(fd, walImage(image)) else {
       let reason = String(cString: strerror(errno))
       if fd >= 0 { close(fd) }
       PrivateDirectory.remove(directory)
       throw StoreError(kind: .cannotOpen, message: "cannot make an in-memory store in \(base): \(reason)")
     }
     return MemoryStoreFile(directory: directory, fd: fd)
+  }
+
+  /// `image` marked as a database in WAL mode (the file format's read and write versions, bytes 18
+  /// and 19, are 2), as the switch to WAL would leave it: the switch, a transaction through a
+  /// rollback journal with its syncs, then finds nothing to do.
+  static func walImage(_ image: UnsafeRawBufferPointer) -> [UInt8] {
+    var bytes = Array(image)
+    if bytes.count >= 100 { (bytes[18], bytes[19]) = (2, 2) }
+    return bytes
   }
 
   /// Removes the store's directory and its files (the store is closed).

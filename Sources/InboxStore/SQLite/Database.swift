@@ -42,13 +42,15 @@ final class Database {
     _ = csq_checkpoint_on_close(opened, 0)
   }
 
-  /// WAL, the durability asked for, foreign keys; a close checkpoints again.
-  func configure(durability: StoreDurability) throws(StoreError) {
+  /// WAL, the durability asked for, foreign keys; a close checkpoints again. A `throwaway` store's
+  /// file goes when it closes (`MemoryStoreFile`): nothing is synced, and a close leaves the log.
+  func configure(durability: StoreDurability, throwaway: Bool = false) throws(StoreError) {
     // Two processes creating one store switch it to WAL one after the other (`SignalFile.takeOpeningLock`).
     try execute("PRAGMA journal_mode=WAL")
-    try execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL")")
+    let synchronous = throwaway ? "OFF" : durability == .full ? "FULL" : "NORMAL"
+    try execute("PRAGMA synchronous=\(synchronous)")
     try execute("PRAGMA foreign_keys=ON")
-    _ = csq_checkpoint_on_close(handle, 1)
+    _ = csq_checkpoint_on_close(handle, throwaway ? 0 : 1)
   }
 
   /// Keeps the write-ahead log file (emptied) when the connection closes, so the next open still
