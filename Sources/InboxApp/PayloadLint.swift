@@ -90,23 +90,27 @@ public enum PayloadLint {
     }.flatMap { $0 }
   }
 
-  /// Lints item `index` of a file's payload list, as `lint` lints it among the others.
+  /// Lints item `index` of a file's payload list, as `lint` lints it among the others. `id` gives
+  /// the id a send request's notification derives (`StableID`), when the caller can write its
+  /// canonical bytes more cheaply than from the Swift value; asked only of a send request.
   public static func lint(
     item payload: JSONValue, at index: Int, of list: PayloadList, attributes: Attributes = Attributes(), now: Int64,
-    options: Options = Options()
+    options: Options = Options(), id: (() -> String)? = nil
   ) -> [Report] {
     reports(
-      payload, label: list.label(index), at: list.pointer(index), attributes: attributes, now: now, options: options)
+      payload, label: list.label(index), at: list.pointer(index), attributes: attributes, now: now, options: options,
+      id: id)
   }
 
   private static func reports(
     _ payload: JSONValue, label: String, at pointer: JSONPointer, attributes: Attributes, now: Int64,
-    options: Options
+    options: Options, id: (() -> String)? = nil
   ) -> [Report] {
     let validator = Self.validator
     var problems: [SchemaViolation] = []
     var gaps: [LanguageGap] = []
-    if isSendRequest(payload) {
+    let sendRequest = isSendRequest(payload)
+    if sendRequest {
       if let found = check(payload, against: .sendRequestNotification, at: label, pointer: pointer, validator) {
         problems.append(found)
       }
@@ -121,7 +125,8 @@ public enum PayloadLint {
     let message: InboxMessage
     var ingestWarnings: [Warning]
     do {
-      (message, ingestWarnings) = try Engine.ingest(payload: payload, context: IngestContext(id: nil, now: now))
+      (message, ingestWarnings) = try Engine.ingest(
+        payload: payload, context: IngestContext(id: sendRequest ? id?() : nil, now: now))
     } catch {
       return [
         Report(

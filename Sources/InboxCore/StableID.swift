@@ -8,6 +8,12 @@ import JSON
 public enum StableID {
   /// The derived id of a payload, e.g. `sr-3f9a0c1d2e4b5a69`.
   public static func derive(from payload: JSONValue) -> String {
-    "sr-" + StableHash.hex16(StableHash.fnv1a64(payload.serializedSortingKeys()))
+    derive(canonical: payload.serializedSortingKeys())
+  }
+
+  /// The derived id of the payload whose canonical bytes are `canonical` (a reader that holds
+  /// them already: lint's, from the parser's tree).
+  public static func derive(canonical: [UInt8]) -> String {
+    "sr-" + StableHash.hex16(StableHash.fnv1a64(canonical))
   }
 }

@@ -43,9 +43,11 @@ public struct ListedPayloads: Sendable {
   public func lint(_ index: Int, attributes: Attributes, now: Int64, options: PayloadLint.Options)
     -> (reports: [PayloadLint.Report], subjects: [Report.Subject])?
   {
-    guard let payload = try? items.item(at: index).value() else { return nil }
+    guard let item = try? items.item(at: index), let payload = try? item.value() else { return nil }
+    // The id a notification derives, written from the parser's tree rather than built again.
     let reports = PayloadLint.lint(
-      item: payload, at: index, of: list, attributes: attributes, now: now, options: options)
+      item: payload, at: index, of: list, attributes: attributes, now: now, options: options,
+      id: { StableID.derive(canonical: item.serializedSortingKeys()) })
     let places = PayloadPlaces(text, payloadAt: list.pointer(index), offset: base + items.span(at: index).lowerBound)
     return (reports, reports.map { LintFindings.subject($0, in: file, places: places, payload: payload) })
   }

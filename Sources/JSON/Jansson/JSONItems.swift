@@ -41,6 +41,12 @@ public final class JSONItems: @unchecked Sendable, Hashable {
       try JanssonDecoder.convert(node, depth: depth, options: options)
     }
 
+    /// What `value().serializedSortingKeys()` gives, written from the parser's tree: the item is
+    /// not built again from its Swift value to be written.
+    public func serializedSortingKeys() -> [UInt8] {
+      JanssonEncoder.encode(node, sortingKeys: true)
+    }
+
     /// The compact text when it is at most `limit` bytes, else nil, with its length: byte for byte
     /// what `jsonString` writes for `value()` (the tree keeps member order); a longer one is
     /// measured without being written out.

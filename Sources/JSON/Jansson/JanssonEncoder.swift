@@ -20,6 +20,13 @@ enum JanssonEncoder {
   static func encode(_ value: JSONValue, terminator: UInt8? = nil, sortingKeys: Bool = false) -> [UInt8] {
     guard let root = build(value) else { return Array("null".utf8) }
     defer { json_decref(root) }
+    return encode(root, terminator: terminator, sortingKeys: sortingKeys)
+  }
+
+  /// The compact encoding of a jansson tree (one built, or the parser's), as `encode` writes it.
+  static func encode(_ root: UnsafeMutablePointer<json_t>, terminator: UInt8? = nil, sortingKeys: Bool = false)
+    -> [UInt8]
+  {
     let flags = sortingKeys ? flags | Int(JSON_SORT_KEYS) : flags
     let extra = terminator == nil ? 0 : 1
     let small: [UInt8]? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: stackBytes) { buffer in
