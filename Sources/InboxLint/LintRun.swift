@@ -26,8 +26,8 @@ public struct LintRun {
   public mutating func add(_ files: [LintedFile]) -> String {
     for file in files {
       unreadable = unreadable || file.unreadable
-      fails = fails || file.subjects.contains { failOn.fails($0.findings) }
-      if format == .sarif || format == .junit { kept += file.subjects }
+      fails = fails || failOn.fails(worst: file.worst)
+      if format.writesAtEnd { kept += file.subjects }
       if keepsEntries { entries += file.entries }
     }
     return files.map(\.output).joined()

@@ -3,9 +3,12 @@ import InboxPreview
 import JSON
 import LintReport
 
-/// One file linted: its subjects, and its output when the format writes file by file.
+/// One file linted: what the run needs of it once its output is written.
 public struct LintedFile: Sendable {
+  /// Its subjects, kept for the formats that write at the end (`ReportFormat.writesAtEnd`).
   var subjects: [Report.Subject]
+  /// The most severe of its findings (nil: none), which says whether it fails the run.
+  var worst: Severity?
   var output: String
   var unreadable: Bool
   var entries: [PreviewEntry]
@@ -13,16 +16,28 @@ public struct LintedFile: Sendable {
   /// reason hold the name as given, shown as text for people.
   public var complaint: String?
 
+  /// `subjects` and their output; the subjects themselves are kept only when `format` writes them
+  /// at the end. (A corpus's subjects, gathered and then freed on one core, were a sixth of a run.)
+  init(
+    _ subjects: [Report.Subject], worst: Severity?, output: String, format: ReportFormat, unreadable: Bool = false,
+    entries: [PreviewEntry] = []
+  ) {
+    self.subjects = format.writesAtEnd ? subjects : []
+    self.worst = worst
+    self.output = output
+    self.unreadable = unreadable
+    self.entries = entries
+  }
+
   public static func lint(
     _ path: Result<String, LintInput.FileProblem>, conditions: LintConditions, format: ReportFormat,
     keepsEntries: Bool
   ) -> LintedFile {
     let input: LintInput
-    switch path.flatMap({ file in LintInput.bytes(of: file).map { (file, SourceText($0)) } }) {
-    case .success(let (file, text)):
-      if let listed = ListedPayloads(file: file, text: text),
-        let linted = lint(listed, conditions: conditions, format: format, keepsEntries: keepsEntries)
-      {
+    switch path.flatMap({ file in LintInput.bytes(of: file).map { (file, $0) } }) {
+    case .success(let (file, bytes)):
+      let (text, listed) = ListedPayloads.read(file: file, bytes: bytes)
+      if let listed, let linted = lint(listed, conditions: conditions, format: format, keepsEntries: keepsEntries) {
         return linted
       }
       input = LintInput.parse(file, text)
@@ -32,15 +47,17 @@ public struct LintedFile: Sendable {
     switch input.value {
     case .failure(let problem):
       let subject = LintFindings.subject(problem)
-      let output = format == .json ? LintJSON.line(file: input.file, reports: [], [subject]) : ""
-      var file = LintedFile(subjects: [subject], output: output, unreadable: true, entries: [])
+      let output =
+        format == .json ? LintJSON.line(file: input.file, reports: [], [subject]) : rendered([subject], format)
+      var file = LintedFile([subject], worst: worst([subject]), output: output, format: format, unreadable: true)
       file.complaint = "\(input.file): \(problem.finding.message)".escapingControlCharacters
-      return file.rendered(format)
+      return file
     case .success(let value):
       let (reports, subjects) = verdicts(value, in: input, conditions: conditions)
-      let output = format == .json ? LintJSON.line(file: input.file, reports: reports, subjects) : ""
+      let output =
+        format == .json ? LintJSON.line(file: input.file, reports: reports, subjects) : rendered(subjects, format)
       let entries = keepsEntries ? FeedPreview.entries(file: input.file, reports: reports) : []
-      return LintedFile(subjects: subjects, output: output, unreadable: false, entries: entries).rendered(format)
+      return LintedFile(subjects, worst: worst(subjects), output: output, format: format, entries: entries)
     }
   }
 
@@ -50,30 +67,48 @@ public struct LintedFile: Sendable {
     -> LintedFile?
   {
     let keepsReports = format == .json || keepsEntries
+    let keepsSubjects = format == .json || format.writesAtEnd
     let linted = Parallel.map(Array(0..<listed.count)) { index -> LintedPayload? in
       guard
         let (reports, subjects) = listed.lint(
           index, attributes: conditions.attributes, now: conditions.now, options: conditions.options)
       else { return nil }
-      return LintedPayload(reports: keepsReports ? reports : [], subjects: subjects, output: rendered(subjects, format))
+      return LintedPayload(
+        reports: keepsReports ? reports : [], subjects: keepsSubjects ? subjects : [], worst: Self.worst(subjects),
+        output: rendered(subjects, format))
     }
     var (reports, subjects, output) = ([PayloadLint.Report](), [Report.Subject](), "")
+    var worst: Severity?
+    output.reserveCapacity(linted.reduce(0) { $0 + ($1?.output.utf8.count ?? 0) })
     for payload in linted {
       guard let payload else { return nil }
-      reports += payload.reports
-      subjects += payload.subjects
+      if keepsReports { reports += payload.reports }
+      if keepsSubjects { subjects += payload.subjects }
       output += payload.output
+      worst = worse(worst, payload.worst)
     }
     if format == .json { output = LintJSON.line(file: listed.file, reports: reports, subjects) }
     let entries = keepsEntries ? FeedPreview.entries(file: listed.file, reports: reports) : []
-    return LintedFile(subjects: subjects, output: output, unreadable: false, entries: entries)
+    return LintedFile(subjects, worst: worst, output: output, format: format, entries: entries)
   }
 
   /// One payload of a list linted: what its file's output needs of it.
   private struct LintedPayload: Sendable {
     var reports: [PayloadLint.Report]
     var subjects: [Report.Subject]
+    var worst: Severity?
     var output: String
+  }
+
+  /// The more severe of two (nil: no finding).
+  private static func worse(_ one: Severity?, _ other: Severity?) -> Severity? {
+    guard let one, let other else { return one ?? other }
+    return max(one, other)
+  }
+
+  /// The most severe finding of `subjects`; nil when they have none.
+  private static func worst(_ subjects: [Report.Subject]) -> Severity? {
+    subjects.lazy.flatMap(\.findings).map(\.severity).max()
   }
 
   /// A parsed file's verdicts and, for each, its findings placed in the file.
@@ -87,14 +122,6 @@ public struct LintedFile: Sendable {
       LintFindings.subject($0, in: input.file, places: places, payload: $0.pointer.value(in: value) ?? value)
     }
     return (reports, subjects)
-  }
-
-  /// The text and github formats say each file as soon as it is linted.
-  private func rendered(_ format: ReportFormat) -> LintedFile {
-    guard format == .text || format == .github else { return self }
-    var copy = self
-    copy.output = Self.rendered(subjects, format)
-    return copy
   }
 
   /// What the text and github formats write of `subjects` (each subject's lines stand alone, so a

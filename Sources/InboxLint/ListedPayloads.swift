@@ -19,18 +19,48 @@ public struct ListedPayloads: Sendable {
   /// The list in `text`; nil when the file lists none, or breaks outside its items (it is then
   /// read whole, `LintInput.parse`, which says where).
   public init?(file: String, text: SourceText) {
-    let json = text.json
+    guard let found = Self.find(in: text.bytes) else { return nil }
+    self.init(file: file, text: text, found)
+  }
+
+  private init(file: String, text: SourceText, _ found: Found) {
+    (self.file, self.text, list, items, base) = (file, text, found.list, found.items, found.base)
+  }
+
+  /// A file's text and the list in it. A large file's lines are indexed (`SourceText`) while its
+  /// items are found, each on a core of its own: both read the whole text before any payload can
+  /// be linted.
+  public static func read(file: String, bytes: [UInt8]) -> (text: SourceText, listed: ListedPayloads?) {
+    guard bytes.count >= largeObject else {
+      let text = SourceText(bytes)
+      return (text, ListedPayloads(file: file, text: text))
+    }
+    let (text, found) = Parallel.both({ SourceText(bytes) }, { find(in: bytes) })
+    return (text, found.map { ListedPayloads(file: file, text: text, $0) })
+  }
+
+  /// What `find` reads of a text: the kind of list, its items, where the parsed text starts.
+  private struct Found: Sendable {
+    let list: PayloadLint.PayloadList
+    let items: JSONItems
+    let base: Int
+  }
+
+  /// The list in `bytes`, a file's text; nil when it lists none or breaks outside its items.
+  private static func find(in bytes: [UInt8]) -> Found? {
+    let base = SourceText.bomLength(bytes)
+    let json = bytes[base...]
     let first = json.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
     let list: PayloadLint.PayloadList = first == UInt8(ascii: "[") ? .array : .requestNotifications
     // An object is read whole unless it is large: reaching a request's list parses the members on the
     // way one by one, which a single notification (the usual object file) would pay for nothing.
     guard list == .array || json.count >= Self.largeObject else { return nil }
     // The file's own bytes when no byte order mark comes first: no copy of a corpus's text.
-    let bytes = json.startIndex == 0 ? text.bytes : Array(json)
-    guard let read = try? JSONValue.parse(bytes: bytes, options: LintInput.options, deferringItemsAt: list.path),
+    let text = base == 0 ? bytes : Array(json)
+    guard let read = try? JSONValue.parse(bytes: text, options: LintInput.options, deferringItemsAt: list.path),
       let items = read.items
     else { return nil }
-    (self.file, self.text, self.list, self.items, base) = (file, text, list, items, json.startIndex)
+    return Found(list: list, items: items, base: base)
   }
 
   /// The size from which an object file is read a payload at a time.

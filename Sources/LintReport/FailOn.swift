@@ -7,10 +7,16 @@ public enum FailOn: String, Sendable, CaseIterable {
 
   /// True when `findings` hold one at or above the threshold.
   public func fails(_ findings: [Finding]) -> Bool {
+    fails(worst: findings.lazy.map(\.severity).max())
+  }
+
+  /// True when `worst`, the most severe of some findings (nil: none), is at or above the threshold.
+  public func fails(worst: Severity?) -> Bool {
+    guard let worst else { return false }
     switch self {
-    case .never: false
-    case .warning: findings.contains { $0.severity >= .warning }
-    case .error: findings.contains { $0.severity >= .error }
+    case .never: return false
+    case .warning: return worst >= .warning
+    case .error: return worst >= .error
     }
   }
 }

@@ -23,6 +23,10 @@ public enum ReportFormat: String, Sendable, CaseIterable {
   /// The names, for usage text: `text|json|sarif|junit|github`.
   public static var names: String { allCases.map(\.rawValue).joined(separator: "|") }
 
+  /// SARIF and JUnit write one document at the end of the run, of every file's subjects; the
+  /// others write each file as it is linted.
+  public var writesAtEnd: Bool { self == .sarif || self == .junit }
+
   /// The whole output, ending with a newline.
   public func render(_ report: Report, failOn: FailOn = .warning) -> String {
     switch self {

@@ -103,7 +103,7 @@ enum LintCommand {
       let output = run.add(done)
       if !output.isEmpty { StandardStreams.writeStdout(output) }
     }
-    if format == .sarif || format == .junit { StandardStreams.writeStdout(format.render(run.report, failOn: failOn)) }
+    if format.writesAtEnd { StandardStreams.writeStdout(format.render(run.report, failOn: failOn)) }
     if let html {
       let options = PreviewPage.Options(title: "Lint preview", subtitle: flags.platformName)
       if !PageOutput.write(PreviewPage.html(run.entries, options: options), to: html, command: "lint") { return 3 }

@@ -33,7 +33,7 @@ struct LintedFileTests {
   }
 
   @Test func aListGetsAVerdictPerPayloadAndPerPlatformItNames() throws {
-    let (path, linted) = try Self.lint("[" + Self.payloads.joined(separator: ",\n") + "]")
+    let (path, linted) = try Self.lint("[" + Self.payloads.joined(separator: ",\n") + "]", format: .sarif)
     #expect(linted.subjects.map(\.name) == ["[0]", "[1]", "[2] on ios", "[2] on android"])
     #expect(linted.subjects.allSatisfy { $0.file == path })
     #expect(linted.subjects[0].findings.isEmpty)
@@ -41,6 +41,18 @@ struct LintedFileTests {
     #expect(linted.subjects[1].findings.allSatisfy { $0.position.line == 2 })
     #expect(!linted.unreadable && linted.complaint == nil)
     #expect(linted.entries.count == 4)
+    #expect(linted.worst == .warning)
+  }
+
+  /// The formats that write each file as it is linted keep no subjects for the end of the run,
+  /// only the most severe finding, which says whether the file fails it.
+  @Test func aFileWrittenAsItIsLintedKeepsOnlyItsWorstFinding() throws {
+    for format in [ReportFormat.text, .github, .json] {
+      let (_, linted) = try Self.lint("[" + Self.payloads.joined(separator: ",\n") + "]", format: format)
+      #expect(linted.subjects.isEmpty && linted.worst == .warning && !linted.output.isEmpty)
+    }
+    let (_, clean) = try Self.lint("[" + Self.payloads[0] + "]")
+    #expect(clean.worst == nil)
   }
 
   @Test func theTextFormatSaysEachVerdictThenItsFindings() throws {
@@ -57,7 +69,7 @@ struct LintedFileTests {
     var attributes = Attributes()
     attributes.platform = "android"
     let conditions = LintConditions(attributes: attributes, now: Self.now)
-    let (_, linted) = try Self.lint(Self.payloads[2], conditions: conditions)
+    let (_, linted) = try Self.lint(Self.payloads[2], format: .junit, conditions: conditions)
     #expect(linted.subjects.map(\.name) == ["payload on android"])
   }
 
@@ -71,19 +83,19 @@ struct LintedFileTests {
 
   @Test func aFileThatIsNotJSONIsAFindingAndAComplaint() throws {
     let (path, linted) = try Self.lint(#"[{"content": "a"}, {"a": 1,}]"#)
-    #expect(linted.unreadable)
-    #expect(linted.subjects.map(\.name) == ["file"])
-    #expect(linted.subjects[0].findings.map(\.ruleId) == ["notJSON"])
+    #expect(linted.unreadable && linted.worst == .error)
     #expect(linted.complaint?.hasPrefix("\(path): ") == true)
     #expect(linted.output.hasPrefix("\(path) file\n  \(path):1:"))
+    let (_, kept) = try Self.lint(#"[{"content": "a"}, {"a": 1,}]"#, format: .sarif)
+    #expect(kept.subjects.map(\.name) == ["file"])
+    #expect(kept.subjects.first?.findings.map(\.ruleId) == ["notJSON"])
   }
 
   @Test func aFileThatCannotBeReadIsAFindingAndAComplaint() {
     let path = NSTemporaryDirectory() + "lint-missing-\(UUID().uuidString).json"
     let linted = LintedFile.lint(
       .success(path), conditions: LintConditions(now: Self.now), format: .github, keepsEntries: false)
-    #expect(linted.unreadable)
-    #expect(linted.subjects.flatMap(\.findings).map(\.ruleId) == ["unreadable"])
+    #expect(linted.unreadable && linted.worst == .error && linted.subjects.isEmpty)
     #expect(linted.complaint?.hasPrefix("\(path): ") == true)
     #expect(linted.output.hasPrefix("::error file=\(path),"))
   }

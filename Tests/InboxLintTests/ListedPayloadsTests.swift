@@ -26,6 +26,42 @@ struct ListedPayloadsTests {
     Array((#"{"request": {"application": "A-B", "notifications": ["# + padded.joined(separator: ",\n") + "]}}").utf8),
   ]
 
+  /// A notification's id is derived from its canonical bytes written from the parser's tree, and
+  /// is the id resolving its Swift value derives (`StableID`).
+  @Test func theIdsDerivedAreThoseOfTheWholeFile() throws {
+    let notifications = [
+      #"{"inbox_days": 3, "ios_title": "A", "content": "x", "data": {"b": 1, "a": [1.0, "é\u0000"]}}"#,
+      #"{"content": {"en": "Hi", "de": "Hallo"}, "inbox_days": 1, "platforms": [1, 3]}"#,
+      #"{"inbox_image": "https://e.com/i.png", "content": "\"q\"", "inbox_days": 2}"#,
+    ]
+    let text = SourceText(Array(("[" + notifications.joined(separator: ",\n") + "]").utf8))
+    let listed = try #require(ListedPayloads(file: "f.json", text: text))
+    let ids = (0..<listed.count).flatMap {
+      listed.lint($0, attributes: Attributes(), now: 1_790_000_000, options: .init())?.reports.map(\.card?.id) ?? []
+    }
+    let whole = try LintInput.parse("f.json", text).value.get()
+    let expected = PayloadLint.lint(whole, now: 1_790_000_000).map(\.card?.id)
+    #expect(ids == expected)
+    #expect(ids.count == 4 && ids.allSatisfy { $0?.hasPrefix("sr-") == true })
+  }
+
+  /// A large file's lines are indexed while its items are found, on two cores: the same text and
+  /// list as reading them one after the other.
+  @Test func aLargeFileIsReadAsASmallOneIs() throws {
+    let bytes = Array(("[" + Self.padded.joined(separator: ",\n") + "]").utf8)
+    #expect(bytes.count >= ListedPayloads.largeObject)
+    let (text, listed) = ListedPayloads.read(file: "f.json", bytes: bytes)
+    let read = try #require(listed)
+    let alone = try #require(ListedPayloads(file: "f.json", text: SourceText(bytes)))
+    #expect(text.bytes == bytes && read.count == alone.count && read.count == Self.padded.count)
+    let last = read.count - 1
+    #expect(text.position(atOffset: bytes.count - 1) == SourceText(bytes).position(atOffset: bytes.count - 1))
+    let options = PayloadLint.Options()
+    #expect(
+      read.lint(last, attributes: Attributes(), now: 1, options: options)?.subjects.map(\.findings)
+        == alone.lint(last, attributes: Attributes(), now: 1, options: options)?.subjects.map(\.findings))
+  }
+
   /// The payloads again and again, to make a request large enough to be read a payload at a time.
   static let padded = Array(repeating: payloads, count: ListedPayloads.largeObject / 300).flatMap { $0 }
 
@@ -46,6 +82,7 @@ struct ListedPayloadsTests {
     #expect(linted.count == listed.count)
     #expect(Self.document(linted.flatMap(\.subjects)) == Self.document(expected))
     #expect(linted.flatMap(\.reports).map(\.verdictLabel) == reports.map(\.verdictLabel))
+
     #expect(expected.flatMap(\.findings).count >= 5)
   }
 
