@@ -55,10 +55,10 @@ public final class InboxStore: @unchecked Sendable {
   /// On while the transaction in progress has other processes to tell (`ChangeLog`).
   private let followed: SQLFlag
   /// Whether the change log's triggers are there (`ChangeLog.setTriggers`), and what a transaction
-  /// that changed them makes it once it commits; both only touched on the writer's queue.
+  /// that changed them makes it once it commits; both only touched by the writer's holder.
   private var triggersInstalled = false
   private var triggersAfterCommit: Bool?
-  /// Set, on the writer's queue, once the file was found moved and its log checkpointed.
+  /// Set, by the writer's holder, once the file was found moved and its log checkpointed.
   private var fileAbandoned = false
 
   /// Owns the writing connection.
@@ -257,7 +257,7 @@ public final class InboxStore: @unchecked Sendable {
 
   /// A new reading connection. It is opened by the store's path, so the path must still name the
   /// file the writer opened: a store moved or replaced before a read opens it is `fileGone` (the
-  /// writer checkpoints it at its next turn).
+  /// writer's holder checkpoints it next).
   private func openReader() throws(StoreError) -> Database {
     if let identity, !identity.isStill(filePath) { throw identity.gone(filePath) }
     let opened = try Database(path: filePath)

@@ -2,11 +2,12 @@ internal import CSQLite
 
 /// Who waits when a write meets another process's write lock.
 public enum LockWaits {
-  /// Set within a call whose caller waits for the lock itself, holding no thread: a write there
-  /// throws `StoreError.lockHeld` at once instead of waiting, whether for another process's lock
-  /// (in SQLite's busy handler), for this process's other writes (a sync's, a request's) or for the check
-  /// of an unclean start. The caller runs it again when the lock may be free (the scheduler,
-  /// `RetryLater`).
+  /// Set within a call whose caller waits for the lock itself, holding no thread. No write waits:
+  /// one that meets another process's lock, this process's writer held by another of its writes
+  /// (a sync's, a request's) or the check of an unclean start throws at once, having done nothing
+  /// (`StoreError.lockHeld`, `writerHeld`, `checkRunning`); within this call the caller runs it
+  /// again when the lock may be free (the scheduler, `RetryLater`), and knows whether any of its
+  /// writes committed before (`HandedWrites`).
   @TaskLocal public static var handed: HandedWrites?
 
   /// How long a write may wait for another process's lock before it fails `busy`, in seconds.
@@ -14,8 +15,7 @@ public enum LockWaits {
 }
 
 extension StoreError {
-  /// A write handed to its caller met another process's write lock, or this process's writer taken,
-  /// and did nothing.
+  /// A write met another process's write lock, and did nothing.
   public static var lockHeld: StoreError {
     var error = StoreError(kind: .busy, code: SQLITE_BUSY, message: "another process holds the store's write lock")
     error.lockHeld = true
