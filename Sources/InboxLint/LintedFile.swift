@@ -108,7 +108,7 @@ public struct LintedFile: Sendable {
 
   /// The most severe finding of `subjects`; nil when they have none.
   private static func worst(_ subjects: [Report.Subject]) -> Severity? {
-    subjects.lazy.flatMap(\.findings).map(\.severity).max()
+    subjects.lazy.flatMap(\.findings).worst
   }
 
   /// A parsed file's verdicts and, for each, its findings placed in the file.

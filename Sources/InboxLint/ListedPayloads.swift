@@ -56,8 +56,8 @@ public struct ListedPayloads: Sendable {
     // way one by one, which a single notification (the usual object file) would pay for nothing.
     guard list == .array || json.count >= Self.largeObject else { return nil }
     // The file's own bytes when no byte order mark comes first: no copy of a corpus's text.
-    let text = base == 0 ? bytes : Array(json)
-    guard let read = try? JSONValue.parse(bytes: text, options: LintInput.options, deferringItemsAt: list.path),
+    let parsed = base == 0 ? bytes : Array(json)
+    guard let read = try? JSONValue.parse(bytes: parsed, options: LintInput.options, deferringItemsAt: list.path),
       let items = read.items
     else { return nil }
     return Found(list: list, items: items, base: base)

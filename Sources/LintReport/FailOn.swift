@@ -7,7 +7,7 @@ public enum FailOn: String, Sendable, CaseIterable {
 
   /// True when `findings` hold one at or above the threshold.
   public func fails(_ findings: [Finding]) -> Bool {
-    fails(worst: findings.lazy.map(\.severity).max())
+    fails(worst: findings.worst)
   }
 
   /// True when `worst`, the most severe of some findings (nil: none), is at or above the threshold.

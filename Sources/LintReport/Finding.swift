@@ -54,3 +54,8 @@ public struct Finding: Sendable, Hashable {
     return .object(object)
   }
 }
+
+extension Sequence<Finding> {
+  /// The most severe of the findings; nil when there are none.
+  public var worst: Severity? { lazy.map(\.severity).max() }
+}

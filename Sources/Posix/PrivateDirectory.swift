@@ -16,12 +16,9 @@ public enum PrivateDirectory {
 
   /// Removes `directory` and the files in it (not directories within; it then stays).
   public static func remove(_ directory: String) {
-    guard let handle = FileName.withCString(directory, { opendir($0) }) else { return }
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { FileName.decode($0.prefix { $0 != 0 }) }
-      if name != "." && name != ".." { _ = FileName.withCString(directory + "/" + name) { unlink($0) } }
+    for name in entries(of: directory, startingWith: "") where name != "." && name != ".." {
+      _ = FileName.withCString(directory + "/" + name) { unlink($0) }
     }
-    closedir(handle)
     _ = FileName.withCString(directory) { rmdir($0) }
   }
 

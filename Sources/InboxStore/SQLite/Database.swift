@@ -82,7 +82,8 @@ final class Database {
   /// Makes a running statement on this connection stop with SQLITE_INTERRUPT (any thread may call it).
   func interrupt() { sqlite3_interrupt(handle) }
 
-  /// The bytes of this connection's database (`sqlite3_serialize`), as an in-memory store's file starts (`EmptyStore`).
+  /// The bytes of this connection's database (`sqlite3_serialize`): what an in-memory store's file
+  /// starts as (`EmptyStore`).
   func serialized() -> [UInt8] {
     var size: Int64 = 0
     guard let bytes = sqlite3_serialize(handle, "main", &size, 0) else { return [] }

@@ -3,9 +3,9 @@ internal import CEmptyStore
 /// The database the migrations make from nothing, kept as its bytes (Sources/CEmptyStore, C data
 /// linked in and read in place): an in-memory store (`:memory:`) starts as a file holding it
 /// (`MemoryStoreFile`) rather than running the migrations at every start, which parsed and ran
-/// every statement of the schema, 10 M instructions, more than the rest of a start. The migrations still run after it, so
-/// an image older than the latest migration is slower, never wrong; a test (EmptyStoreTests) fails
-/// until `script/gen-empty-store` has written it again.
+/// every statement of the schema, 10 M instructions, more than the rest of a start. The migrations
+/// still run after it, so an image older than the latest migration is slower, never wrong; a test
+/// (EmptyStoreTests) fails until `script/gen-empty-store` has written it again.
 enum EmptyStore {
   /// The image's bytes; empty before the image is generated (the migrations then make the store).
   static var image: UnsafeRawBufferPointer {
