@@ -60,7 +60,7 @@ extension InboxStore {
     _ options: Options = Options(path: ":memory:")
   ) throws(StoreError) -> InboxStore {
     precondition(options.path == ":memory:", "openInMemory is for \":memory:\" stores")
-    let memory = try MemoryStoreFile.make(image: EmptyStore.image)
+    let memory = try MemoryStoreFile.make(image: EmptyStore.image, warn: options.warn)
     do {
       return try connect(options, file: memory.fd, memory: memory, signals: nil)
     } catch {

@@ -46,7 +46,7 @@ public final class InboxStore: @unchecked Sendable {
   /// An in-memory store's file, removed at close.
   private let memory: MemoryStoreFile?
   /// The directory of an in-memory store's file.
-  var memoryDirectory: String? { memory?.directory }
+  var memoryDirectory: String? { memory?.directory.path }
   /// This open store's random number, stamped on the change-log rows its writes add (`ChangeLog`).
   public let changeOrigin: Int64
   /// Rung after every commit made while other processes have the store open, so they read what

@@ -22,12 +22,17 @@ enum StoreTrust {
     guard stat(shown, &info) == 0 else {
       throw StoreError(kind: .cannotOpen, message: "cannot read the directory \(shown): \(reason())")
     }
-    if info.st_uid != geteuid() && info.st_uid != 0 {
-      throw refusal("the directory \(shown)", "belongs to another user (uid \(info.st_uid))")
-    }
+    if let problem = directoryProblem(info) { throw refusal("the directory \(shown)", problem) }
+  }
+
+  /// Why a directory (its `stat`) is not one only this user and root can change names in: nil when
+  /// it is, or when others can but the sticky bit keeps them from renaming or removing this user's.
+  static func directoryProblem(_ info: stat) -> String? {
+    if info.st_uid != geteuid() && info.st_uid != 0 { return "belongs to another user (uid \(info.st_uid))" }
     if info.st_mode & 0o022 != 0 && info.st_mode & mode_t(S_ISVTX) == 0 {
-      throw refusal("the directory \(shown)", "can be written by other users and has no sticky bit")
+      return "can be written by other users and has no sticky bit"
     }
+    return nil
   }
 
   /// Refuses an opened store file, or a `-wal`/`-shm` beside it, that is not a regular file, belongs

@@ -14,18 +14,38 @@ public enum PrivateDirectory {
     return String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// Removes `directory` and the files in it (not directories within; it then stays).
+  /// Removes `directory` and the files in it (not directories within; it then stays), through
+  /// descriptors (`HeldDirectory`): a link in its place is not followed.
   public static func remove(_ directory: String) {
-    for name in entries(of: directory, startingWith: "") where name != "." && name != ".." {
-      _ = FileName.withCString(directory + "/" + name) { unlink($0) }
+    let parentPath = Files.directory(of: directory)
+    let parent = FileName.withCString(parentPath.isEmpty ? "." : parentPath) {
+      open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     }
-    _ = FileName.withCString(directory) { rmdir($0) }
+    guard parent >= 0 else { return }
+    defer { close(parent) }
+    let name = String(directory.split(separator: "/").last ?? "")
+    HeldDirectory.open(name, in: parent, at: parentPath)?.remove()
   }
 
   /// The names of the entries of `directory` that start with `prefix` (none when it cannot be read).
   public static func entries(of directory: String, startingWith prefix: String) -> [String] {
-    guard let handle = FileName.withCString(directory, { opendir($0) }) else { return [] }
+    let fd = FileName.withCString(directory) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+    guard fd >= 0 else { return [] }
+    defer { close(fd) }
+    return entries(ofDescriptor: fd, startingWith: prefix)
+  }
+
+  /// The names of the entries of the directory open as `fd` that start with `prefix`; `fd` stays
+  /// open (a duplicate is read).
+  public static func entries(ofDescriptor fd: Int32, startingWith prefix: String) -> [String] {
+    let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+    guard copy >= 0 else { return [] }
+    guard let handle = fdopendir(copy) else {
+      close(copy)
+      return []
+    }
     defer { closedir(handle) }
+    rewinddir(handle)  // a duplicate shares the offset of the descriptor it copies
     var names: [String] = []
     while let entry = readdir(handle) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { FileName.decode($0.prefix { $0 != 0 }) }

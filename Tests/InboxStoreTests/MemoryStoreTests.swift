@@ -49,19 +49,79 @@ struct MemoryStoreTests {
     let other = base + "/unrelated"
     for directory in [left, living, mine, other] { try Files.createDirectories(directory, mode: 0o700) }
     FileManager.default.createFile(atPath: left + "/inbox.sqlite", contents: Data([1, 2, 3]))
-    MemoryStoreFile.removeLeftovers(in: base)
+    try withOpenDirectory(base) { MemoryStoreFile.removeLeftovers(in: $0, at: base) }
     #expect(!Files.isDirectory(left))
     #expect(Files.isDirectory(living) && Files.isDirectory(mine) && Files.isDirectory(other))
     for directory in [living, mine, other] { PrivateDirectory.remove(directory) }
   }
 
+  @Test func aLinkNamedAsALeftoverIsNotFollowed() throws {
+    let base = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "memory-stores.")
+    defer { PrivateDirectory.remove(base) }
+    let victim = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "victim.")
+    defer { PrivateDirectory.remove(victim) }
+    FileManager.default.createFile(atPath: victim + "/precious", contents: Data([1]))
+    let link = base + "/" + MemoryStoreFile.prefix + "\(try pidOfAProcessThatHasGone()).abc123"
+    #expect(symlink(victim, link) == 0)
+    try withOpenDirectory(base) { MemoryStoreFile.removeLeftovers(in: $0, at: base) }
+    #expect(Files.exists(victim + "/precious"))
+    unlink(link)
+  }
+
+  @Test func aDirectoryReplacedByALinkIsNotFollowedAtClose() throws {
+    let runtime = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "runtime.")
+    defer { PrivateDirectory.remove(runtime) }
+    let victim = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "victim.")
+    defer { PrivateDirectory.remove(victim) }
+    FileManager.default.createFile(atPath: victim + "/precious", contents: Data([1]))
+    let warnings = Mutex<[String]>([])
+    let file = try MemoryStoreFile.make(
+      image: EmptyStore.image, environment: Environment(["XDG_RUNTIME_DIR": runtime]),
+      warn: { line in warnings.withLock { $0.append(line) } })
+    #expect(file.directory.path.hasPrefix(runtime + "/"))
+    let movedTo = runtime + "/moved"
+    #expect(rename(file.directory.path, movedTo) == 0)
+    #expect(symlink(victim, file.directory.path) == 0)
+    close(file.fd)
+    file.remove()
+    #expect(Files.exists(victim + "/precious"), "the link put in the directory's place was followed")
+    #expect(!Files.exists(movedTo + "/inbox.sqlite"), "the store's own file stays")
+    #expect(warnings.withLock { $0.contains { $0.contains(file.directory.path) && $0.contains("moved or replaced") } })
+    unlink(file.directory.path)
+    rmdir(movedTo)
+  }
+
+  @Test func aPlaceOthersCouldRenameInIsSkippedAndNoneLeftIsRefused() throws {
+    let writable = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "runtime.")
+    defer { PrivateDirectory.remove(writable) }
+    let sticky = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "sticky.")
+    defer { PrivateDirectory.remove(sticky) }
+    #expect(chmod(writable, 0o777) == 0 && chmod(sticky, 0o1777) == 0)
+    let warnings = Mutex<[String]>([])
+    let chosen = try MemoryStoreFile.place([writable, sticky]) { line in warnings.withLock { $0.append(line) } }
+    close(chosen.fd)
+    #expect(chosen.path == sticky)
+    #expect(warnings.withLock { $0.contains { $0.contains(writable) && $0.contains("no sticky bit") } })
+    let refusal = #expect(throws: StoreError.self) { try MemoryStoreFile.place([writable]) { _ in } }
+    #expect(refusal?.kind == .cannotOpen)
+    #expect(refusal?.message.contains("\(writable) can be written by other users and has no sticky bit") == true)
+  }
+
   @Test func theFirstPlaceThisUserMayWriteIsChosen() throws {
     let runtime = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "runtime.")
     defer { PrivateDirectory.remove(runtime) }
-    #expect(MemoryStoreFile.place(Environment(["XDG_RUNTIME_DIR": runtime])) == runtime)
-    let elsewhere = MemoryStoreFile.place(Environment(["XDG_RUNTIME_DIR": runtime + "/missing", "TMPDIR": runtime]))
-    #expect(elsewhere == (access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : runtime))
-    #expect(MemoryStoreFile.place(Environment(["XDG_RUNTIME_DIR": "relative"])) != "relative")
+    #expect(MemoryStoreFile.candidates(Environment(["XDG_RUNTIME_DIR": runtime])).first == runtime)
+    let chosen = try MemoryStoreFile.place([runtime + "/missing", runtime]) { _ in }
+    close(chosen.fd)
+    #expect(chosen.path == runtime)
+    #expect(!MemoryStoreFile.candidates(Environment(["XDG_RUNTIME_DIR": "relative"])).contains("relative"))
+  }
+
+  private func withOpenDirectory(_ path: String, _ body: (Int32) -> Void) throws {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    body(fd)
   }
 
   /// The number of a process that has exited and been reaped.
