@@ -27,6 +27,10 @@ public final class StoreFollower: Sendable {
   public static let startDelay = 0.25
   /// A start asked for and not made yet (`start(after:changed:log:)`).
   private let pending = Mutex<Start?>(nil)
+  /// Set when this process joined a new signal file (`reestablish`): a write another process began
+  /// there before this one was present may still commit, unlogged, so each commit seen is told as
+  /// a note without ids until the log shows a row written since.
+  private let joinedMidWrite = Atomic<Bool>(false)
 
   private struct Start {
     var changed: @Sendable (FeedChange) -> Void
@@ -103,10 +107,15 @@ public final class StoreFollower: Sendable {
   /// The signal file's name names another file: the file was deleted (a cleanup script) and a
   /// process opening the store made it again, or another file was moved there. The processes still
   /// on the old one and those on the new one would never hear each other, so every process that
-  /// sees the new file appear opens it (vetted as at open), watches it and rings it: they are one
-  /// group again. One it cannot hold to the store's rules is said, with what to do. A file deleted
-  /// and not made again is not made here: the servers still share the old one, and a deleted
-  /// directory stays deleted.
+  /// sees the new file appear, or finds it at its first look, opens it (vetted as at open), watches
+  /// it and rings it: they are one group again. One it cannot hold to the store's rules is said,
+  /// with what to do. A file deleted and not made again is not made here: the servers still share
+  /// the old one, and a deleted directory stays deleted.
+  ///
+  /// The processes on the new file saw nobody else present, so what they committed before this
+  /// one joined is not in the change log: it is told as a note without ids (the caches forget
+  /// everything, the host reads the feed again), now and at each commit seen until the log shows
+  /// one written since (a write begun before this process was present may commit meanwhile).
   private func reestablish(
     _ signals: SignalFile, changed: @escaping @Sendable (FeedChange) -> Void,
     log: @escaping @Sendable (String) -> Void
@@ -114,13 +123,24 @@ public final class StoreFollower: Sendable {
     do {
       try signals.reopen()
       try watch(signals, changed: changed, log: log)
+      joinedMidWrite.store(true, ordering: .relaxed)
       signals.ring()
+      try reportUnlogged(changed)
     } catch {
       log(
         "the store's signal file \(signals.path) was deleted or replaced and cannot be used again (\(error)): "
           + "changes other processes make are not reported, nor do syncs take turns with theirs; "
           + "move it away and restart the servers on this store")
     }
+  }
+
+  /// Tells changes the change log may not hold: a note without ids, the caches forgotten, and the
+  /// log followed from where it stands.
+  private func reportUnlogged(_ changed: (FeedChange) -> Void) throws {
+    let tail = try inbox.store.changeLogTail()
+    position.withLock { $0 = tail }
+    inbox.forget(StoreChanges(through: tail, incomplete: true))
+    changed(inbox.counted(FeedChange(.elsewhere)))
   }
 
   /// Logs `line` where `start` was told to (nowhere before it).
@@ -166,6 +186,12 @@ public final class StoreFollower: Sendable {
       return position.withLock { $0 = tail }
     }
     guard let found = try inbox.store.changes(after: after) else { return }
+    if joinedMidWrite.load(ordering: .relaxed) {
+      // A row logged since is a write begun once this process was present: any begun before has
+      // committed by then (one write at a time), and what the log holds from here is complete.
+      if found.through > after { joinedMidWrite.store(false, ordering: .relaxed) }
+      return try reportUnlogged(changed)
+    }
     position.withLock { $0 = found.through }
     guard !found.isEmpty else { return }
     inbox.forget(found)

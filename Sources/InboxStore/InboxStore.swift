@@ -328,7 +328,9 @@ public final class InboxStore: @unchecked Sendable {
       }
       if let installed = triggersAfterCommit { triggersInstalled = installed }
       keepStartSettings(database)
-      if followed.isOn { signals?.ring() }
+      // A write begun alone rings too when another process joined meanwhile: that one was on
+      // another signal file (deleted and made again) and is waiting to hear of it (`StoreFollower`).
+      if followed.isOn || signals?.othersPresent() == true { signals?.ring() }
       return result
     }
   }
