@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -59,7 +58,6 @@ public final class SignalFile: Sendable {
   // descriptor of the file does not drop them.
   private static let getOpenFileLock: Int32 = 36
   private static let setOpenFileLock: Int32 = 37
-  private static let waitForOpenFileLock: Int32 = 38
 
   private static func range(start: Int, type: Int32) -> flock {
     var range = flock()
@@ -110,44 +108,26 @@ public final class SignalFile: Sendable {
   /// anyway). Only processes that can open the file (its owner's) can hold it. `releaseOpeningLock`
   /// ends it.
   ///
-  /// The wait is the kernel's (`F_OFD_SETLKW`), woken by the release, on a thread of its own and
-  /// on a duplicate of the descriptor (one open file description, so the lock it takes is this
-  /// file's); given up at the deadline, that thread releases the lock whenever it gets it.
+  /// No thread waits: the lock is only ever tried (`F_OFD_SETLK`), again each time the file is
+  /// written or a descriptor that wrote it closes (`FileWatcher`): the holder rings as it releases
+  /// the lock, and the kernel closes its descriptor when it ends, `kill -9` included.
   public func takeOpeningLock(waitingAtMost seconds: Double, then: @escaping @Sendable (_ held: Bool) -> Void) {
-    var probe = Self.range(start: 0, type: F_WRLCK)
-    if withDescriptor({ fcntl($0, Self.setOpenFileLock, &probe) == 0 }) == true { return then(true) }
-    guard let waiter = withDescriptor({ dup($0) }), waiter >= 0 else { return then(false) }
-    let outcome = Mutex<Bool?>(nil)  // true: taken in time; false: given up
-    Threads.start {
-      var lock = Self.range(start: 0, type: F_WRLCK)
-      var locked = fcntl(waiter, Self.waitForOpenFileLock, &lock) == 0
-      while !locked && errno == EINTR { locked = fcntl(waiter, Self.waitForOpenFileLock, &lock) == 0 }
-      let decided = outcome.withLock { state -> Bool in
-        guard state == nil else { return false }
-        state = locked
-        return true
-      }
-      if !decided && locked {
-        var unlock = Self.range(start: 0, type: F_UNLCK)
-        _ = fcntl(waiter, Self.setOpenFileLock, &unlock)
-      }
-      Glibc.close(waiter)
-      if decided { then(locked) }
-    }
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(seconds * 1_000_000_000))) {
-      let decided = outcome.withLock { state -> Bool in
-        guard state == nil else { return false }
-        state = false
-        return true
-      }
-      if decided { then(false) }
-    }
+    if tryOpeningLock() { return then(true) }
+    OpeningLockWait(file: self, then: then).start(seconds: seconds)
   }
 
-  /// Releases the opening lock `takeOpeningLock` took.
+  /// Takes the opening lock if it is free; false at once otherwise.
+  func tryOpeningLock() -> Bool {
+    var lock = Self.range(start: 0, type: F_WRLCK)
+    return withDescriptor { fcntl($0, Self.setOpenFileLock, &lock) == 0 } ?? false
+  }
+
+  /// Releases the opening lock `takeOpeningLock` took, and rings when another process has the file
+  /// open: it may be waiting for the lock.
   public func releaseOpeningLock() {
     var unlock = Self.range(start: 0, type: F_UNLCK)
     _ = withDescriptor { fcntl($0, Self.setOpenFileLock, &unlock) }
+    if othersPresent() { ring() }
   }
 
   // MARK: - The lease

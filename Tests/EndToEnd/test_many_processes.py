@@ -500,3 +500,61 @@ def test_a_signal_file_deleted_before_the_watches_began_and_made_again_after_is_
 
 def test_a_signal_file_replaced_after_the_watches_began_is_joined(store_path, servers):
     replaced_signal_file_is_joined(store_path, servers, delete_late=True, make_late=True)
+
+
+def inotify_watches(pid: int) -> int:
+    """How many inotify watches process `pid` holds (its descriptors' fdinfo)."""
+    import glob
+    count = 0
+    for info in glob.glob(f"/proc/{pid}/fdinfo/*"):
+        try:
+            with open(info) as f:
+                count += f.read().count("inotify wd:")
+        except OSError:
+            pass
+    return count
+
+
+def threads_in_fcntl(pid: int) -> int:
+    """How many threads of `pid` are inside fcntl(2) (x86-64 and arm64 numbers), waiting for a lock."""
+    import glob
+    import platform
+    number = {"x86_64": "72", "aarch64": "25"}.get(platform.machine())
+    count = 0
+    for task in glob.glob(f"/proc/{pid}/task/*/syscall"):
+        try:
+            with open(task) as f:
+                count += f.read().split(" ")[0] == number
+        except OSError:
+            pass
+    return count
+
+
+@pytest.mark.parametrize("release", ["unlocked", "closed"])
+def test_a_start_behind_the_opening_lock_opens_once_it_is_released_parking_no_thread(store_path, servers, release):
+    """The holder unlocks and rings (as a server does once open), or its descriptor closes (as when it
+    is killed): the waiting start takes the lock then, not at the 10 s deadline."""
+    import fcntl
+    import os
+    import struct
+    (a,) = peers(store_path, 1, servers)
+    fd = os.open(store_path + "-signal", os.O_RDWR)
+    try:
+        fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqixxxx", fcntl.F_WRLCK, os.SEEK_SET, 0, 1, 0))
+        late = SyncServer(store_path, [], clock=None)
+        servers.append(late)
+        asked = late.send("feed.counts")
+        # Waiting: on a watch, the opening lock's (the others are made once the store is open), or,
+        # as it must not, on a thread inside fcntl.
+        deadline = time.monotonic() + WAIT
+        while inotify_watches(late.proc.pid) == 0 and threads_in_fcntl(late.proc.pid) == 0:
+            assert time.monotonic() < deadline and late.proc.poll() is None, late.stderr_text()[-800:]
+            time.sleep(0.01)
+        assert threads_in_fcntl(late.proc.pid) == 0
+        if release == "unlocked":
+            fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqixxxx", fcntl.F_UNLCK, os.SEEK_SET, 0, 1, 0))
+            os.pwrite(fd, b"\0", 0)
+    finally:
+        os.close(fd)
+    assert late.reply(asked, timeout=60)["result"]["total"] == 10
+    assert "opening it anyway" not in late.stderr_text()
