@@ -41,6 +41,13 @@ def test_the_sources_pass():
     ("sqlite3_busy_timeout(handle, 5000)", "busy timeout"),
     ("database.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)", "busy timeout"),
     ("state.withLock { state in\n  _ = write(fd, bytes, count)\n}", "I/O under a mutex"),
+    ("_ = fcntl(fd, F_SETLKW, &lock)", "blocks for a file lock"),
+    ("_ = fcntl(fd, F_SETLKW64, &lock)", "blocks for a file lock"),
+    ("_ = fcntl(fd, F_OFD_SETLKW, &lock)", "blocks for a file lock"),
+    ("let locked = fcntl(waiter, 38, &lock) == 0", "blocks for a file lock"),
+    ("let waitForLock: Int32 = 38\n  _ = fcntl(fd, Self.waitForLock, &lock)", "blocks for a file lock"),
+    ("_ = flock(fd, LOCK_EX)", "blocks for a file lock"),
+    ("while flock(fd, LOCK_SH) != 0 {}", "blocks for a file lock"),
 ])
 def test_each_rule_fails_the_check(tmp_path, code, rule):
     source = tmp_path / "Bad.swift"
@@ -48,7 +55,7 @@ def test_each_rule_fails_the_check(tmp_path, code, rule):
     done = check(source)
     # The finding names the line of the offending call.
     markers = ("RunOffReader", "pthread", "sleep", "wait(", "sync {", "lock()", "poll(", "usyTimeout", "busy_timeout",
-               "write(")
+               "write(", "fcntl(", "flock(")
     line = 2 + next(i for i, text in enumerate(code.split("\n")) if any(m in text for m in markers))
     assert done.returncode == 1 and rule in done.stdout and f"Bad.swift:{line}:" in done.stdout, done.stdout
 
@@ -60,6 +67,12 @@ def test_each_rule_fails_the_check(tmp_path, code, rule):
     "database.setBusyTimeout(milliseconds: 0)",
     "state.withLock { $0.pending += 1 }",
     "lane.submit { .waits { resume in wake(resume) } }",
+    "_ = fcntl(fd, F_OFD_SETLK, &lock)",
+    "let taken = fcntl(fd, 37, &lock) == 0",
+    "_ = fcntl(fd, F_DUPFD_CLOEXEC, 38)",
+    "while flock(fd, LOCK_EX | LOCK_NB) != 0 {}",
+    "_ = flock(fd, LOCK_UN)",
+    "var range = flock()",
 ])
 def test_what_is_not_polling_passes(tmp_path, code):
     source = tmp_path / "Good.swift"
