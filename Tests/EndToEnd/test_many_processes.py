@@ -282,25 +282,6 @@ def test_a_row_a_third_program_plants_in_the_log_is_not_trusted(store_path, serv
         assert not {"planted-id", "planted-2"} & set(params.get("added", []) + params.get("updated", [])), params
 
 
-def test_a_deleted_signal_file_is_made_again_and_old_and_new_servers_hear_each_other(store_path, servers):
-    import os
-    a, b = peers(store_path, 2, servers)
-    os.unlink(store_path + "-signal")
-    # The old servers still hear each other on the file they share.
-    a.call("message.markRead", {"ids": ["plain-note"]})
-    elsewhere(b, updated=["plain-note"])
-    # A new server makes the file again; the running ones see it appear and join it.
-    c = SyncServer(store_path, [], clock=None)
-    servers.append(c)
-    c.call("message.dismiss", {"id": "welcome"})
-    # Made before they joined the new file, it may not be in the log for them: a note without ids.
-    hears(a, dismissed("welcome"), removed=["welcome"])
-    hears(b, dismissed("welcome"), removed=["welcome"])
-    a.call("message.markRead", {"ids": ["summer-sale"]})
-    elsewhere(c, updated=["summer-sale"])
-    hears(b, read("summer-sale"), updated=["summer-sale"])
-
-
 def test_a_fifo_put_in_place_of_the_signal_file_makes_every_server_warn(store_path, servers):
     import os
     a, b = peers(store_path, 2, servers)
@@ -399,18 +380,32 @@ def test_an_mcp_subscription_to_another_form_of_a_uri_is_notified_in_that_form(s
         mcp.close()
 
 
-def test_a_process_stopped_while_opening_the_store_holds_up_another_start_for_a_bounded_time(store_path, servers):
+def set_opening_lock(fd: int, held: bool) -> None:
+    """Takes or releases what a server opening the store holds: the open-file-description lock on
+    the signal file's first byte."""
     import fcntl
     import os
     import struct
+    kind = fcntl.F_WRLCK if held else fcntl.F_UNLCK
+    fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqixxxx", kind, os.SEEK_SET, 0, 1, 0))
+
+
+def start_behind_the_opening_lock(store_path: str, servers: list) -> tuple[SyncServer, int, SyncServer]:
+    """A server on the store, a descriptor of its signal file holding the opening lock (what a
+    server stopped while opening holds; the caller closes it), and a server started behind it."""
+    import os
     (a,) = peers(store_path, 1, servers)
-    # What a server stopped while opening holds: the open-file-description lock on the signal
-    # file's first byte.
     fd = os.open(store_path + "-signal", os.O_RDWR)
+    set_opening_lock(fd, held=True)
+    late = SyncServer(store_path, [], clock=None)
+    servers.append(late)
+    return a, fd, late
+
+
+def test_a_process_stopped_while_opening_the_store_holds_up_another_start_for_a_bounded_time(store_path, servers):
+    import os
+    a, fd, late = start_behind_the_opening_lock(store_path, servers)
     try:
-        fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqixxxx", fcntl.F_WRLCK, os.SEEK_SET, 0, 1, 0))
-        late = SyncServer(store_path, [], clock=None)
-        servers.append(late)
         assert late.call("feed.counts", timeout=60)["total"] == 10
         assert "opening it anyway" in late.stderr_text()
         # Once open, it hears the others as usual.
@@ -453,7 +448,8 @@ def read(id: str):
 def replaced_signal_file_is_joined(store_path, servers, delete_late: bool, make_late: bool):
     """The signal file deleted, and a third server making a new one, each either inside the running
     servers' first quarter second (before their watches begin) or after it; whatever the moments,
-    the running servers join the new file and hear the third server's changes, and it theirs."""
+    the running servers join the new file and hear the third server's changes, and it theirs. What
+    the third server committed before they joined may come as the note without ids."""
     import os
     first = SyncServer(store_path, ["--sample-feed"], clock=None)
     servers.append(first)
@@ -465,18 +461,19 @@ def replaced_signal_file_is_joined(store_path, servers, delete_late: bool, make_
     for server in (a, b):
         server.call("rpc.ping")
 
-    def watching() -> None:
+    def hear_each_other(first: str, second: str) -> None:
         # A commit of each heard by the other: their watches have begun (their first looks, too).
-        a.call("message.markRead", {"ids": ["new-arrivals"]})
-        elsewhere(b, updated=["new-arrivals"])
-        b.call("message.markRead", {"ids": ["the-reveal"]})
-        elsewhere(a, updated=["the-reveal"])
+        a.call("message.markRead", {"ids": [first]})
+        elsewhere(b, updated=[first])
+        b.call("message.markRead", {"ids": [second]})
+        elsewhere(a, updated=[second])
 
     if delete_late:
-        watching()
+        hear_each_other("new-arrivals", "the-reveal")
     os.unlink(store_path + "-signal")
-    if make_late and not delete_late:
-        watching()
+    if make_late:
+        # The running servers still hear each other on the file they share, its name deleted.
+        hear_each_other("hero-banner", "loyalty-card")
     c = SyncServer(store_path, [], clock=None)
     servers.append(c)
     c.call("message.dismiss", {"id": "welcome"})
@@ -534,15 +531,9 @@ def threads_in_fcntl(pid: int) -> int:
 def test_a_start_behind_the_opening_lock_opens_once_it_is_released_parking_no_thread(store_path, servers, release):
     """The holder unlocks and rings (as a server does once open), or its descriptor closes (as when it
     is killed): the waiting start takes the lock then, not at the 10 s deadline."""
-    import fcntl
     import os
-    import struct
-    (a,) = peers(store_path, 1, servers)
-    fd = os.open(store_path + "-signal", os.O_RDWR)
+    _, fd, late = start_behind_the_opening_lock(store_path, servers)
     try:
-        fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqixxxx", fcntl.F_WRLCK, os.SEEK_SET, 0, 1, 0))
-        late = SyncServer(store_path, [], clock=None)
-        servers.append(late)
         asked = late.send("feed.counts")
         # Waiting: on a watch, the opening lock's (the others are made once the store is open), or,
         # as it must not, on a thread inside fcntl.
@@ -552,7 +543,7 @@ def test_a_start_behind_the_opening_lock_opens_once_it_is_released_parking_no_th
             time.sleep(0.01)
         assert threads_in_fcntl(late.proc.pid) == 0
         if release == "unlocked":
-            fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqixxxx", fcntl.F_UNLCK, os.SEEK_SET, 0, 1, 0))
+            set_opening_lock(fd, held=False)
             os.pwrite(fd, b"\0", 0)
     finally:
         os.close(fd)

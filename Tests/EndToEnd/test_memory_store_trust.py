@@ -16,21 +16,9 @@ import pytest
 
 from conftest import BIN
 from sync_support import SyncServer, push_payload, servers  # noqa: F401
+from test_store_trust import NOBODY, as_other_user
 
-NOBODY = 65534
 PING = b'{"jsonrpc":"2.0","id":1,"method":"rpc.ping"}\n'
-
-
-def as_other_user() -> None:
-    """Skips (printing why) unless this process can act as another user."""
-    reason = None
-    if os.geteuid() != 0:
-        reason = "needs root to act as another user (uid 65534)"
-    elif shutil.which("setpriv") is None:
-        reason = "needs setpriv (util-linux) to act as another user"
-    if reason:
-        print(f"skipped: {reason}")
-        pytest.skip(reason)
 
 
 def as_nobody(script: str) -> subprocess.CompletedProcess:
@@ -70,6 +58,15 @@ def memory_directories(parent: str) -> list[str]:
     return glob.glob(os.path.join(parent, "inbox-rpc-memory.*"))
 
 
+def memory_server(parent: str, servers: list) -> SyncServer:
+    """A server on an in-memory store with `parent` as `$XDG_RUNTIME_DIR`, one message ingested."""
+    server = SyncServer(":memory:", [], env={"XDG_RUNTIME_DIR": parent}, clock=None)
+    servers.append(server)
+    assert server.call("rpc.ping") == "pong"
+    server.call("message.ingest", {"payload": push_payload("kept")})
+    return server
+
+
 def swap_for_link(parent: str, target: str) -> str:
     """What `nobody` does to every in-memory store's directory in `parent`: rename it away and put
     a link to `target` in its place. Returns the shell's output (its refusals)."""
@@ -81,11 +78,12 @@ def swap_for_link(parent: str, target: str) -> str:
 
 def test_a_parent_others_can_write_without_the_sticky_bit_is_skipped_and_the_attack_finds_nothing(
         place, victim, servers):
+    """The reported attack: `nobody` swaps every in-memory store's directory in the parent for a link
+    to a victim's while the server runs. The server made none there: it answers from its store to
+    the end, exits 0, and the victim's files are all there."""
     as_other_user()
     parent = shared(place, 0o777)
-    server = SyncServer(":memory:", [], env={"XDG_RUNTIME_DIR": parent}, clock=None)
-    servers.append(server)
-    server.call("message.ingest", {"payload": push_payload("kept")})
+    server = memory_server(parent, servers)
     assert memory_directories(parent) == [], os.listdir(parent)
     assert f"not in {parent} can be written by other users and has no sticky bit" in server.stderr_text()
     swap_for_link(parent, victim)
@@ -95,26 +93,11 @@ def test_a_parent_others_can_write_without_the_sticky_bit_is_skipped_and_the_att
     assert os.listdir(victim) == ["precious"]
 
 
-def test_the_reported_attack_answers_pong_and_deletes_nothing_of_anyone_elses(place, victim, servers):
-    """`nobody` swaps the store's directory for a link to a victim's while the server runs; the
-    server answers, exits 0, and the victim's files are all there."""
-    as_other_user()
-    parent = shared(place, 0o777)
-    server = SyncServer(":memory:", [], env={"XDG_RUNTIME_DIR": parent}, clock=None)
-    servers.append(server)
-    assert server.call("rpc.ping") == "pong"
-    swap_for_link(parent, victim)
-    assert server.close() == 0
-    assert os.listdir(victim) == ["precious"]
-
-
 def test_in_a_sticky_parent_another_user_can_neither_move_the_directory_nor_link_in_its_place(
         place, victim, servers):
     as_other_user()
     parent = shared(place, 0o1777)
-    server = SyncServer(":memory:", [], env={"XDG_RUNTIME_DIR": parent}, clock=None)
-    servers.append(server)
-    server.call("message.ingest", {"payload": push_payload("kept")})
+    server = memory_server(parent, servers)
     (directory,) = memory_directories(parent)
     assert os.stat(directory).st_mode & 0o777 == 0o700
     refusals = swap_for_link(parent, victim)

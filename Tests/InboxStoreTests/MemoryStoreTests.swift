@@ -40,7 +40,7 @@ struct MemoryStoreTests {
   }
 
   @Test func aDirectoryLeftByAProcessThatHasGoneIsRemoved() throws {
-    let base = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "memory-stores.")
+    let base = try scratch("memory-stores.")
     defer { PrivateDirectory.remove(base) }
     let gone = try pidOfAProcessThatHasGone()
     let left = base + "/" + MemoryStoreFile.prefix + "\(gone).abc123"
@@ -56,11 +56,10 @@ struct MemoryStoreTests {
   }
 
   @Test func aLinkNamedAsALeftoverIsNotFollowed() throws {
-    let base = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "memory-stores.")
+    let base = try scratch("memory-stores.")
     defer { PrivateDirectory.remove(base) }
-    let victim = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "victim.")
+    let victim = try victimDirectory()
     defer { PrivateDirectory.remove(victim) }
-    FileManager.default.createFile(atPath: victim + "/precious", contents: Data([1]))
     let link = base + "/" + MemoryStoreFile.prefix + "\(try pidOfAProcessThatHasGone()).abc123"
     #expect(symlink(victim, link) == 0)
     try withOpenDirectory(base) { MemoryStoreFile.removeLeftovers(in: $0, at: base) }
@@ -69,11 +68,10 @@ struct MemoryStoreTests {
   }
 
   @Test func aDirectoryReplacedByALinkIsNotFollowedAtClose() throws {
-    let runtime = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "runtime.")
+    let runtime = try scratch("runtime.")
     defer { PrivateDirectory.remove(runtime) }
-    let victim = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "victim.")
+    let victim = try victimDirectory()
     defer { PrivateDirectory.remove(victim) }
-    FileManager.default.createFile(atPath: victim + "/precious", contents: Data([1]))
     let warnings = Mutex<[String]>([])
     let file = try MemoryStoreFile.make(
       image: EmptyStore.image, environment: Environment(["XDG_RUNTIME_DIR": runtime]),
@@ -92,9 +90,9 @@ struct MemoryStoreTests {
   }
 
   @Test func aPlaceOthersCouldRenameInIsSkippedAndNoneLeftIsRefused() throws {
-    let writable = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "runtime.")
+    let writable = try scratch("runtime.")
     defer { PrivateDirectory.remove(writable) }
-    let sticky = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "sticky.")
+    let sticky = try scratch("sticky.")
     defer { PrivateDirectory.remove(sticky) }
     #expect(chmod(writable, 0o777) == 0 && chmod(sticky, 0o1777) == 0)
     let warnings = Mutex<[String]>([])
@@ -108,13 +106,25 @@ struct MemoryStoreTests {
   }
 
   @Test func theFirstPlaceThisUserMayWriteIsChosen() throws {
-    let runtime = try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: "runtime.")
+    let runtime = try scratch("runtime.")
     defer { PrivateDirectory.remove(runtime) }
     #expect(MemoryStoreFile.candidates(Environment(["XDG_RUNTIME_DIR": runtime])).first == runtime)
     let chosen = try MemoryStoreFile.place([runtime + "/missing", runtime]) { _ in }
     close(chosen.fd)
     #expect(chosen.path == runtime)
     #expect(!MemoryStoreFile.candidates(Environment(["XDG_RUNTIME_DIR": "relative"])).contains("relative"))
+  }
+
+  /// A private directory of its own under the temporary directory.
+  private func scratch(_ prefix: String) throws -> String {
+    try PrivateDirectory.make(in: FileManager.default.temporaryDirectory.path, prefix: prefix)
+  }
+
+  /// Someone else's directory, as far as a store is concerned, with a file no clean-up may remove.
+  private func victimDirectory() throws -> String {
+    let victim = try scratch("victim.")
+    #expect(FileManager.default.createFile(atPath: victim + "/precious", contents: Data([1])))
+    return victim
   }
 
   private func withOpenDirectory(_ path: String, _ body: (Int32) -> Void) throws {
