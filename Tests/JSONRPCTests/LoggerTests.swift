@@ -44,6 +44,22 @@ struct LoggerTests {
     close(fds[1])
   }
 
+  /// The line logged just before an exit is written by the exiting thread itself: it reaches
+  /// stderr though the log's queue never gets to run (a thread the kernel has not scheduled yet).
+  @Test func aFlushWritesTheLastLinesOnTheCallingThreadWhileTheQueueCannotRun() throws {
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    let logger = Logger(level: .info, fd: fds[1])
+    logger.queue.suspend()
+    logger.warn("the host took no output; exiting")
+    logger.flush(timeout: 60)
+    // Already in the pipe: one read takes it (the logger keeps a descriptor of its own open on it).
+    let text = String(decoding: FileHandle(fileDescriptor: fds[0], closeOnDealloc: true).availableData, as: UTF8.self)
+    #expect(text == "inbox-rpc warn: the host took no output; exiting\n")
+    close(fds[1])
+    logger.queue.resume()
+  }
+
   /// Whether a thread of this process sits in write(2) on `fd` (Linux's /proc; false elsewhere).
   static func aThreadIsWriting(to fd: Int32) -> Bool {
     #if arch(x86_64)
