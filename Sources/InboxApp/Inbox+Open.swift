@@ -39,7 +39,9 @@ extension Inbox {
     let outcome = options.sync.backend.isEmpty ? nil : try sync.configure(options.sync.backend)
     if options.sampleFeed { try SampleFeed.seedIfEmpty(inbox) }
     let follower = StoreFollower(inbox: inbox)
-    if let signals = store.signals { sync.share(through: StoreSyncLease(signals: signals, follower: follower)) }
+    if let signals = store.signals {
+      sync.share(through: StoreSyncLease(signals: signals, follower: follower, patience: options.sync.leasePatience))
+    }
     return OpenedInbox(
       inbox: inbox, startupOutcome: outcome,
       background: options.sync.interval.map { BackgroundSync(inbox: inbox, interval: $0) }, follower: follower)

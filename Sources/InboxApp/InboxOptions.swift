@@ -52,6 +52,9 @@ public struct SyncOptions: Sendable {
   public var libcurl = HTTPBackend.libcurl
   /// Seconds between background syncs (`--sync-interval`); nil: no background sync.
   public var interval: Int?
+  /// Seconds a sync waits for another process's with no sign of life from it before it runs
+  /// without it (`--sync-lease-patience`).
+  public var leasePatience = 15.0
   /// Seconds between two fetches unless forced (`--sync-min-interval`).
   public var minFetchInterval: Int64 = 10
   /// The longest inbox reply read, decoded (`--max-sync-reply-bytes`).

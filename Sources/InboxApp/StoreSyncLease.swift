@@ -16,8 +16,9 @@ import Synchronization
 final class StoreSyncLease: SyncGate {
   /// How often a holder says it is alive.
   static let beatSeconds = 2
-  /// How long a waiter waits without a sign of life before it takes the lease over.
-  static let staleSeconds = 15.0
+  /// How long a waiter waits without a sign of life before it takes the lease over
+  /// (`--sync-lease-patience`, 15 s by default).
+  let staleSeconds: Double
 
   let signals: SignalFile
   let follower: StoreFollower
@@ -25,9 +26,10 @@ final class StoreSyncLease: SyncGate {
   /// The timer that beats while this process holds (or took over) the lease.
   private let beating = Mutex<Repeating?>(nil)
 
-  init(signals: SignalFile, follower: StoreFollower) {
+  init(signals: SignalFile, follower: StoreFollower, patience: Double) {
     self.signals = signals
     self.follower = follower
+    staleSeconds = patience
   }
 
   func acquire(
@@ -55,7 +57,7 @@ final class StoreSyncLease: SyncGate {
       guard isStale(waitingSince: started), decided.claim() else { return }
       follower.log(
         "the process holding the store's sync lease has shown no sign of life for "
-          + "\(Int(Self.staleSeconds)) s (stopped?); syncing without it")
+          + "\(Int(staleSeconds)) s (stopped?); syncing without it")
       grant(true)
     }
     attempt(decided, grant)
@@ -72,7 +74,7 @@ final class StoreSyncLease: SyncGate {
   /// True when this process has waited `staleSeconds` and the holder's last sign of life is older.
   private func isStale(waitingSince started: UInt64) -> Bool {
     let waited = Double(Clock.monotonicNanoseconds - started) / 1_000_000_000
-    return waited >= Self.staleSeconds && (signals.secondsSinceBeat() ?? .infinity) >= Self.staleSeconds
+    return waited >= staleSeconds && (signals.secondsSinceBeat() ?? .infinity) >= staleSeconds
   }
 
   private func startBeating() {

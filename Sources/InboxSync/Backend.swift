@@ -19,16 +19,20 @@ public struct BackendCall: Sendable, Hashable {
   /// A reply read before (`RepeatedReply.lastReply`): an HTTP 200 reply with exactly its body is that
   /// reply again, returned without parsing it (`BackendEnvelope.isRepeat`).
   public var knownReply: BackendEnvelope?
+  /// When the sync this call is part of began (`Clock.monotonicNanoseconds`): a sync's calls share
+  /// one timeout, so each gets only what is left of it (docs/sync.md#what-a-sync-does). Nil: a call alone.
+  public var syncBegan: UInt64?
 
   public init(
     method: BackendMethod, baseURL: BackendURL, request: JSONObject, token: APIToken?,
-    knownReply: BackendEnvelope? = nil
+    knownReply: BackendEnvelope? = nil, syncBegan: UInt64? = nil
   ) {
     self.method = method
     self.baseURL = baseURL
     self.request = request
     self.token = token
     self.knownReply = knownReply
+    self.syncBegan = syncBegan
   }
 
   /// The request body, `{"request": {...}}`, as every SDK wraps it (docs/sync.md#the-backend-contract).

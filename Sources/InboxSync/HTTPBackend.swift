@@ -1,3 +1,5 @@
+import Posix
+
 /// The real backend: `POST {base}/{method}` over HTTP(S) with `HTTPTransfer`, on libcurl
 /// (docs/sync.md#the-backend-contract).
 ///
@@ -9,7 +11,8 @@
 public struct HTTPBackend: Backend {
   /// Seconds allowed to open the connection (TCP and TLS).
   public var connectTimeout: Double
-  /// Seconds allowed for a whole call, connection included.
+  /// Seconds allowed for a whole call, connection included, and for all the calls of one sync
+  /// together (`BackendCall.syncBegan`).
   public var timeout: Double
   public var userAgent: String
   /// A PEM file of the CAs to trust for https instead of the system's store (a private CA); nil:
@@ -43,11 +46,17 @@ public struct HTTPBackend: Backend {
   public func send(_ call: BackendCall, isCancelled: @escaping @Sendable () -> Bool) throws(SyncError)
     -> BackendEnvelope
   {
+    let timeLeft = timeLeft(of: call)
+    guard timeLeft > 0 else {
+      throw .unavailable(
+        method: call.method.rawValue,
+        reason: "not sent: the sync's \(TransferOutcome.seconds(timeout)) s (--backend-timeout) ran out")
+    }
     var headers = ["Content-Type: application/json; charset=utf-8", "Accept: application/json"]
     if let token = call.token { headers.append("Authorization: Token \(token.secret)") }
     let request = HTTPTransfer.Request(
       url: call.baseURL.endpoint(call.method.rawValue), headers: headers, body: call.body,
-      connectTimeout: connectTimeout, timeout: timeout, maxReplyBytes: maxReplyBytes,
+      connectTimeout: min(connectTimeout, timeLeft), timeout: timeLeft, maxReplyBytes: maxReplyBytes,
       userAgent: userAgent, caFile: caFile, proxy: proxy)
     var reply: HTTPTransfer.Reply
     do {
@@ -73,5 +82,12 @@ public struct HTTPBackend: Backend {
     return try BackendEnvelope.decode(
       method: call.method, httpStatus: reply.httpStatus, body: consume body, location: reply.redirectURL,
       isCancelled: isCancelled)
+  }
+
+  /// Seconds `call` may take: the timeout, or what the calls of its sync before it left of it.
+  private func timeLeft(of call: BackendCall) -> Double {
+    guard let began = call.syncBegan else { return timeout }
+    let spent = Double(Clock.monotonicNanoseconds &- began) / 1e9
+    return timeout - spent
   }
 }

@@ -117,7 +117,8 @@ struct HTTPTransfer {
   }
 
   private static func milliseconds(_ seconds: Double) -> Int {
-    Int(min(max(seconds, 0.001), 1e9) * 1000)
+    // Rounded up: a call given what is left of a sync times out at or after its deadline, never before.
+    Int((min(max(seconds, 0.001), 1e9) * 1000).rounded(.up))
   }
 }
 

@@ -50,6 +50,8 @@ final class SyncRun: @unchecked Sendable {
     let current: Account
     let generation: Int
     let now: Int64
+    /// The run's calls share one backend timeout from here (`BackendCall.syncBegan`).
+    let began = Clock.monotonicNanoseconds
   }
 
   let store: InboxStore
@@ -186,7 +188,7 @@ final class SyncRun: @unchecked Sendable {
     let call = BackendCall(
       method: .getInboxMessages, baseURL: begun.current.baseURL,
       request: begun.current.commonFields(version: options.version), token: options.token,
-      knownReply: repeatedReply.lastReply)
+      knownReply: repeatedReply.lastReply, syncBegan: begun.began)
     let fetched = Fetched(try backend.send(call, isCancelled: isCancelled))
     stage = .merge(fetched)
     _ = try made { [account, events] in
@@ -316,7 +318,8 @@ final class SyncRun: @unchecked Sendable {
     request["inbox_code"] = .string(order)
     request["status"] = .int(entry.status.rawValue)
     if let hash = entry.hash { request["hash"] = .string(hash) }
-    let call = BackendCall(method: .inboxStatus, baseURL: account.baseURL, request: request, token: options.token)
+    let call = BackendCall(
+      method: .inboxStatus, baseURL: account.baseURL, request: request, token: options.token, syncBegan: begun.began)
     let write: () throws -> Void
     do {
       let envelope = try backend.send(call, isCancelled: isCancelled)

@@ -53,7 +53,7 @@ struct TransferOutcome {
   }
 
   /// `0.5`, `30`: seconds as they were given.
-  private static func seconds(_ value: Double) -> String {
+  static func seconds(_ value: Double) -> String {
     value == value.rounded() && value < 1e9 ? String(Int(value)) : String(value)
   }
 }

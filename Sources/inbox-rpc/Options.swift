@@ -31,6 +31,7 @@ struct Options {
   /// Where wallet passes are kept; nil: `PassCache.defaultDirectory`.
   var passDirectory: String?
   var backendTimeout: Double = 30
+  var syncLeasePatience: Double?
   /// How long a host may take none of the output waiting for it before it is taken as gone.
   var outputPatience: Double = 30
   var syncInterval: Int?
@@ -128,6 +129,10 @@ struct Options {
                                   are fetched over https only, through the proxy and CA file above.
       --sync-interval SECONDS     Also sync in the background every SECONDS (default: off).
       --sync-min-interval SECONDS Least time between two fetches unless feed.sync {force: true} (default 10).
+      --sync-lease-patience SECONDS
+                                  A sync waiting for another process's on the same store runs without
+                                  it after SECONDS with no sign of life from it (stopped?): default 15,
+                                  at least 4 (twice the holder's 2 s beat).
       --max-sync-reply-bytes N    Largest inbox reply read, decoded (default: 33554432, 16,000 cards of
                                   2 KiB). Larger: the sync fails -32032 and the local inbox is kept.
 
@@ -232,6 +237,12 @@ struct Options {
       case "--backend-timeout": options.backendTimeout = try seconds(flag, try value(), atMost: 3600)
       case "--output-patience": options.outputPatience = try seconds(flag, try value(), atMost: 86400)
       case "--sync-interval": options.syncInterval = try positive(flag, try value())
+      case "--sync-lease-patience":
+        let text = try value()
+        guard let seconds = Double(text), seconds >= 4, seconds <= 3600 else {
+          throw UsageError(description: "--sync-lease-patience needs 4 to 3600 seconds, not \(text)")
+        }
+        options.syncLeasePatience = seconds
       case "--sync-min-interval":
         let text = try value()
         guard let seconds = Int64(text), seconds >= 0 else {

@@ -93,6 +93,7 @@ serverOptions.inbox.sync.backend = options.backend
 serverOptions.inbox.sync.token = token?.0
 serverOptions.inbox.sync.tokenSource = token?.1
 serverOptions.inbox.sync.timeout = options.backendTimeout
+if let patience = options.syncLeasePatience { serverOptions.inbox.sync.leasePatience = patience }
 serverOptions.inbox.messageLimit = MessageSizeLimit(bytes: options.maxMessageBytes)
 serverOptions.inbox.maxReplyBytes = options.maxReplyBytes
 // Without a CA file of our own, the system's store; SSL_CERT_FILE names another, as for the curl tool.

@@ -15,6 +15,7 @@ import itertools
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import threading
@@ -26,6 +27,7 @@ import pytest
 import jsonschema_rs
 
 from contract import CONTRACT
+from other_user import copy_for_other_users, other_user_problem
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("INBOX_RPC_BIN", os.path.join(REPO_ROOT, ".build", "debug", "inbox-rpc"))
@@ -86,6 +88,19 @@ def server_bin() -> str:
     if problem:
         pytest.fail(problem, pytrace=False)
     return BIN
+
+
+@pytest.fixture(scope="session")
+def other_user_bin(server_bin) -> str:
+    """The binary as another user may run it (other_user.py): skips the test where this process
+    cannot act as one."""
+    problem = other_user_problem()
+    if problem:
+        print(f"skipped: {problem}")
+        pytest.skip(problem)
+    directory, path = copy_for_other_users(server_bin)
+    yield path
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 # --------------------------------------------------------------------------

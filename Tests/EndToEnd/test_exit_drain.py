@@ -4,7 +4,9 @@ is given up on after --output-patience (exit 6), before input ends too. On both 
 MCP face.
 
 The host here reads stdout at about 1 MB/s in a thread of its own; nothing is timed but the
-pace of that reading, and every wait has a deadline that only catches a hang."""
+pace of that reading, and every wait has a deadline that only catches a hang. The reply budget is
+2 MiB here (--max-reply-bytes), not the default 16: the rule is the same, still far past what the
+pipe and the server's output queue hold, and reading it takes seconds rather than most of a minute."""
 
 from __future__ import annotations
 
@@ -19,20 +21,22 @@ import pytest
 from conftest import BIN, frame
 
 PACE = 1_000_000  # bytes a second the slow host reads
+REPLY_BUDGET = 2 * 1024 * 1024  # --max-reply-bytes of the slow hosts' servers
+MCP_MEMBERS = 200  # tools/call members of the MCP batch: their pages hold 3 MB beside the 2 MiB budget
 HANG = 240  # seconds: only a hang takes this long
 BATCH_BEGINS = b'[{"jsonrpc"'
 
 
 def big_message(i: int) -> dict:
     return {"jsonrpc": "2.0", "id": f"ingest-{i}", "method": "message.ingest",
-            "params": {"id": f"m{i}", "payload": {"ios_title": "t", "content": "x" * 60_000, "inbox_days": 7}}}
+            "params": {"id": f"m{i}", "payload": {"ios_title": "t", "content": "x" * 15_000, "inbox_days": 7}}}
 
 
 class SlowHost:
     """A server whose stdin is written in full by one thread and whose stdout is read at PACE."""
 
     def __init__(self, args: list[str], input_frames: bytes, close_input: bool = True):
-        self.proc = subprocess.Popen([BIN, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen([BIN, *args, "--max-reply-bytes", str(REPLY_BUDGET)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
         self.output = bytearray()
         self.stderr = b""
@@ -99,7 +103,7 @@ def frames(data: bytes, framing: str) -> list:
 
 
 def batch_input(framing: str, members: int = 1000) -> bytes:
-    """40 messages of 60 KB, then one batch of `members` pages of up to 200 of them."""
+    """40 messages of 15 KB, then one batch of `members` pages of up to 200 of them."""
     ingests = b"".join(frame(big_message(i), framing) for i in range(40))
     batch = [{"jsonrpc": "2.0", "id": i, "method": "feed.list", "params": {"limit": 200}} for i in range(members)]
     return ingests + frame(batch, framing)
@@ -147,7 +151,7 @@ def test_a_slow_host_gets_the_whole_batch_after_shutdown_and_exit(framing):
 @pytest.mark.timeout(HANG)
 @pytest.mark.parametrize("framing", ["ndjson", "lsp"])
 def test_a_slow_host_gets_a_large_reply_begun_before_shutdown_and_exit(framing):
-    # `shutdown` and `exit` once the batch's reply (the reply budget's 16 MiB) has begun to arrive:
+    # `shutdown` and `exit` once the batch's reply (the reply budget's 2 MiB) has begun to arrive:
     # the host reads the rest at its pace, then the shutdown's answer, then the exit status.
     host = SlowHost(["--store", ":memory:", "--framing", framing], batch_input(framing, members=60), close_input=False)
     host.wait_for_batch()
@@ -157,7 +161,7 @@ def test_a_slow_host_gets_a_large_reply_begun_before_shutdown_and_exit(framing):
     host.proc.stdin.close()
     assert status == 0, host.stderr[-800:]
     replies = frames(bytes(host.output), framing)
-    assert len(host.output) > 16_000_000 and replies[-1] == {"jsonrpc": "2.0", "id": "bye", "result": None}
+    assert len(host.output) > REPLY_BUDGET * 0.9 and replies[-1] == {"jsonrpc": "2.0", "id": "bye", "result": None}
     assert_whole_batch(replies[:-1], members=60)
 
 
@@ -187,8 +191,9 @@ def test_a_slow_mcp_host_gets_every_reply_after_end_of_input(tmp_path):
 
 @pytest.mark.timeout(HANG)
 def test_a_slow_mcp_host_gets_the_whole_batch_after_end_of_input(tmp_path):
-    # The batch above on the MCP face: 1,000 list_feed calls over 40 messages of 60 KB, run on the
-    # workers, so the reader meets end of input while the reply is still being made.
+    # The batch above on the MCP face: 200 list_feed calls over 40 messages of 15 KB (each page
+    # larger than the reply budget's share), run on the workers, so the reader meets end of input
+    # while the reply is still being made.
     store = str(tmp_path / "inbox.sqlite")
     seeded = subprocess.run([BIN, "--store", store], input=b"".join(frame(big_message(i), "ndjson") for i in range(40)),
                             capture_output=True, timeout=HANG)
@@ -199,13 +204,13 @@ def test_a_slow_mcp_host_gets_the_whole_batch_after_end_of_input(tmp_path):
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
     ]
     batch = [{"jsonrpc": "2.0", "id": i, "method": "tools/call",
-              "params": {"name": "list_feed", "arguments": {"limit": 200}}} for i in range(1000)]
+              "params": {"name": "list_feed", "arguments": {"limit": 200}}} for i in range(MCP_MEMBERS)]
     host = SlowHost(["mcp", "--store", store], b"".join(frame(m, "ndjson") for m in handshake) + frame(batch, "ndjson"))
     status = host.finish()
     assert status == 0, host.stderr[-800:]
     replies = frames(bytes(host.output), "ndjson")
     answers = [r for r in replies if isinstance(r, list)]
-    assert len(answers) == 1 and sorted(r["id"] for r in answers[0]) == list(range(1000))
+    assert len(answers) == 1 and sorted(r["id"] for r in answers[0]) == list(range(MCP_MEMBERS))
     assert any("result" in r for r in answers[0])
     # Each member: its page, or an error saying why not (over the reply budget, cancelled at end of input).
     assert {r["error"]["code"] for r in answers[0] if "error" in r} <= {-32600, -32800}

@@ -17,6 +17,7 @@ import pytest
 import json
 
 from conftest import BIN, Server, assert_error, frame
+from other_user import as_nobody
 
 T0 = 1_900_000_000  # a pinned clock: every message below is sent before it and expires after it
 
@@ -238,10 +239,10 @@ def test_counts_match_the_listed_feed_and_expired_messages_leave(store_dir):
 # --------------------------------------------------------------------------
 
 
-def run_once(args: list[str], user: int | None = None) -> subprocess.CompletedProcess:
-    cmd = [BIN, *args]
-    if user is not None:
-        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
+def run_once(args: list[str], as_nobody_with: str | None = None) -> subprocess.CompletedProcess:
+    """One ping to a server with `args`; run as `nobody` with the binary `as_nobody_with` (a copy that
+    user may run, `other_user_bin`) when given."""
+    cmd = [BIN, *args] if as_nobody_with is None else as_nobody(as_nobody_with, *args)
     return subprocess.run(cmd, input=b'{"jsonrpc":"2.0","id":1,"method":"rpc.ping"}\n', capture_output=True, timeout=10)
 
 
@@ -278,14 +279,13 @@ def test_a_corrupt_store_is_refused_by_check_store(store_dir):
     assert open(path, "rb").read() == damaged, "a damaged store must not be overwritten"
 
 
-def test_a_store_in_a_read_only_directory_gives_a_clear_error(store_dir):
+def test_a_store_in_a_read_only_directory_gives_a_clear_error(store_dir, request):
     readonly = os.path.join(store_dir, "ro")
     os.mkdir(readonly, 0o555)
     os.chmod(store_dir, 0o755)
-    user = 65534 if os.geteuid() == 0 else None
-    if user is not None and shutil.which("setpriv") is None:
-        pytest.skip("running as root without setpriv: permissions cannot be enforced")
-    done = run_once(["--store", os.path.join(readonly, "inbox.sqlite")], user=user)
+    # Root writes anywhere: the server runs as `nobody` then (skipped where it cannot).
+    binary = request.getfixturevalue("other_user_bin") if os.geteuid() == 0 else None
+    done = run_once(["--store", os.path.join(readonly, "inbox.sqlite")], as_nobody_with=binary)
     assert done.returncode == 3, done.stderr
     assert b"cannot" in done.stderr and done.stdout == b""
     assert os.listdir(readonly) == []

@@ -225,14 +225,14 @@ def test_a_directory_another_user_owns_is_refused(place):
     assert_refused(start(os.path.join(theirs, "inbox.sqlite")), "the directory", "another user (uid 65534)")
 
 
-def test_a_store_another_user_made_cannot_point_the_sync_at_their_port(shared_tmp):
+def test_a_store_another_user_made_cannot_point_the_sync_at_their_port(shared_tmp, other_user_bin):
     """The whole attack: `nobody` makes a store in a shared directory with a clear-text backend URL
     of theirs saved in it; the victim's server refuses the store before reading a setting."""
     as_other_user()
     path = os.path.join(shared_tmp, "inbox.sqlite")
     save = ('{"jsonrpc":"2.0","id":1,"method":"config.set","params":{"backend":'
             '{"baseUrl":"http://127.0.0.1:9/json/1.3/","application":"APP-12345"}}}')
-    run_as_nobody(f"umask 0; echo '{save}' | '{BIN}' --store '{path}' --backend-url http://127.0.0.1:9/json/1.3/ "
+    run_as_nobody(f"umask 0; echo '{save}' | '{other_user_bin}' --store '{path}' --backend-url http://127.0.0.1:9/json/1.3/ "
                   f"> /dev/null 2>&1")
     assert os.stat(path).st_uid == NOBODY and os.path.getsize(path) > 0
     env = {**os.environ, "INBOX_RPC_API_TOKEN": "victim-token"}

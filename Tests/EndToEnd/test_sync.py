@@ -288,7 +288,7 @@ def test_a_push_only_message_deleted_before_it_was_ever_listed_leaves_nothing_pe
 def test_backend_down_is_unavailable(servers, store_path, backend):
     server = start(servers, store_path, backend)
     backend.down()
-    error = server.error_of("feed.sync", {"force": True})
+    error = server.error_of("feed.sync", {"force": True}, timeout=120)
     assert error["code"] == -32030 and error["data"]["method"] == "getInboxMessages", error
     assert error["data"]["reason"], error
 
@@ -320,6 +320,25 @@ def test_a_sync_is_cancellable_mid_transfer(servers, store_path, backend):
     assert reply["error"]["code"] == -32800, reply
     assert server.feed() == {}
     assert server.sync()["added"] == 1
+
+
+def test_a_sync_against_a_backend_that_never_answers_ends_after_one_timeout_not_one_per_call(
+    servers, store_path, backend
+):
+    """--backend-timeout bounds a whole sync (docs/sync.md): a push that used it all up leaves the
+    fetch none, so the fetch is not sent and the sync says unavailable, rather than waiting one
+    timeout more on the same host."""
+    backend.add_message("a")
+    server = start(servers, store_path, backend, "--backend-timeout", "2")
+    server.sync()
+    server.call("message.markRead", {"ids": ["a"]})
+    backend.reset_records()
+    backend.fail("timeout", delay=600, times=10)
+    error = server.error_of("feed.sync", {"force": True}, timeout=120)
+    assert error["code"] == -32030 and error["data"]["method"] == "getInboxMessages", error
+    assert "ran out" in error["data"]["reason"], error
+    assert len(backend.calls("inboxStatus")) == 1
+    assert backend.calls("getInboxMessages") == [], "the fetch was sent with no time left"
 
 
 # --------------------------------------------------------------------------------------------

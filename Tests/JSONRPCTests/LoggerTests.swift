@@ -44,6 +44,27 @@ struct LoggerTests {
     close(fds[1])
   }
 
+  /// The line logged just before an exit is written by the exiting thread itself: it reaches
+  /// stderr though the log's queue never gets to run (a thread the kernel has not scheduled yet).
+  @Test func aFlushWritesTheLastLinesOnTheCallingThreadWhileTheQueueCannotRun() throws {
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    let logger = Logger(level: .info, fd: fds[1])
+    logger.queue.suspend()
+    logger.warn("the host took no output; exiting")
+    logger.flush(timeout: 5)
+    // Already in the pipe, or never: read without waiting.
+    _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+    var bytes = [UInt8](repeating: 0, count: 4096)
+    let count = read(fds[0], &bytes, bytes.count)
+    #expect(
+      String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
+        == "inbox-rpc warn: the host took no output; exiting\n")
+    close(fds[0])
+    close(fds[1])
+    logger.queue.resume()
+  }
+
   /// Whether a thread of this process sits in write(2) on `fd` (Linux's /proc; false elsewhere).
   static func aThreadIsWriting(to fd: Int32) -> Bool {
     #if arch(x86_64)
