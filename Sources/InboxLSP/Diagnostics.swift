@@ -19,7 +19,7 @@ enum Diagnostics {
     let start = document.offset(lintLine: finding.position.line, column: finding.position.column)
     let end =
       finding.ruleId == "notJSON"
-      ? min(start + 1, document.bytes.count) : JSONCursor.valueEnd(document.bytes, at: start)
+      ? min(start + 1, document.bytes.count) : JSONScanner.valueEnd(document.bytes, at: start)
     var object: JSONObject = [
       "range": range(start, end, in: document, encoding: encoding),
       "severity": .int(severity(finding.severity)),
