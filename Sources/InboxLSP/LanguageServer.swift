@@ -303,11 +303,12 @@ public final class LanguageServer: @unchecked Sendable {
     let values = ValueIndex(SourceText(document.bytes))
     // The innermost payload holding the cursor, with every verdict of it (one a platform, a language).
     var best: (start: Int, end: Int, pointer: String)?
-    for report in verdicts {
+    var seen = Set<JSONPointer>()
+    for report in verdicts where seen.insert(report.pointer).inserted {  // a payload's span once
       let start = values.offset(of: report.pointer)
+      guard start <= at, best == nil || start >= best!.start else { continue }
       let end = JSONScanner.valueEnd(document.bytes, at: start)
-      guard start <= at, at <= end else { continue }
-      if best == nil || start >= best!.start { best = (start, end, report.pointer.description) }
+      if at <= end { best = (start, end, report.pointer.description) }
     }
     guard let best else { return .null }
     let reports = verdicts.filter { $0.pointer.description == best.pointer }
