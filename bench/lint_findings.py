@@ -8,9 +8,11 @@ language); N buttons that break the schema (one `schema` finding, N `buttonDropp
   bench/run --lint-findings [--no-build] [--no-write]     the same, from bench/run
 
 Each repetition runs every subject and size once, in turn, so a shared machine's noise falls on all
-of them; figures are medians over the repetitions (wall clock, and CPU time as a cross-check).
-Goal (bench/RESULTS.md): each doubling of the findings at most 2.2x the time, the growth of time
-linear in the payload rather than in the square of its findings.
+of them; figures are medians over the repetitions (wall clock, and CPU time as a cross-check), and
+the best-of ratio divides the fastest repetitions (noise only ever slows a run). Goal
+(bench/RESULTS.md): each doubling of the findings at most 2.2x the time, the growth of time linear
+in the payload rather than in the square of its findings; judged on the medians, INCONCLUSIVE when
+the best-of ratios land on the other side.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def write(path: Path, value: dict, minified: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="4000,8000,16000,32000")
-    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--no-write", action="store_true", help="print the table, leave RESULTS.md")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
@@ -98,23 +100,28 @@ def main() -> None:
     loads.append(os.getloadavg()[0])
 
     t = {key: statistics.median(values) for key, values in times.items()}
+    best = {key: min(values) for key, values in times.items()}
     c = {key: statistics.median(values) for key, values in cpu.items()}
-    rows, met = [], True
+    rows, ratios, best_ratios = [], [], []
     for name in SUBJECTS:
         for before, size in zip([None, *sizes], sizes):
-            key = (name, size)
-            ratio = t[key] / t[(name, before)] if before else None
-            cpu_ratio = c[key] / c[(name, before)] if before else None
+            key, half = (name, size), (name, before)
+            ratio = t[key] / t[half] if before else None
+            best_ratio = best[key] / best[half] if before else None
+            cpu_ratio = c[key] / c[half] if before else None
             if ratio is not None:
-                met = met and ratio <= GOAL
+                ratios.append(ratio)
+                best_ratios.append(best_ratio)
             rows.append((name, f"{size:,}", f"{findings[key]:,}", f"{t[key]:.2f}",
-                         f"{ratio:.2f}" if ratio else "", f"{c[key]:.2f}", f"{cpu_ratio:.2f}" if cpu_ratio else ""))
+                         f"{ratio:.2f}" if ratio else "", f"{best_ratio:.2f}" if best_ratio else "",
+                         f"{c[key]:.2f}", f"{cpu_ratio:.2f}" if cpu_ratio else ""))
     table = markdown_table(["payload", "N", "findings written", "wall time (s)", "x the half size",
-                            "CPU time (s)", "CPU x the half size"], rows)
-    worst = max(t[(name, size)] / t[(name, before)] for name in SUBJECTS for before, size in zip(sizes, sizes[1:]))
-    goals = markdown_table(["goal", "worst ratio", "verdict"],
-                           [(f"each doubling of the findings ≤ {GOAL}x the time", f"{worst:.2f}",
-                             "MET" if met else "NOT MET")])
+                            "best-of x the half size", "CPU time (s)", "CPU x the half size"], rows)
+    met, best_met = max(ratios) <= GOAL, max(best_ratios) <= GOAL
+    verdict = ("MET" if met else "NOT MET") if met == best_met else "INCONCLUSIVE"
+    goals = markdown_table(["goal", "worst ratio (median)", "worst ratio (best-of)", "verdict"],
+                           [(f"each doubling of the findings ≤ {GOAL}x the time", f"{max(ratios):.2f}",
+                             f"{max(best_ratios):.2f}", verdict)])
     text = (f"Measured {now()} by `bench/lint_findings.py` ({args.reps} repetitions, medians; {os.cpu_count()} "
             f"cores, shared with other work: load average {min(loads):.0f} at one end of the run, "
             f"{max(loads):.0f} at the other). One notification a file: a title and a body each written in N "
