@@ -156,8 +156,9 @@ public enum PayloadLint {
   private static func locales(_ message: InboxMessage, _ attributes: Attributes, _ options: Options) -> [String?] {
     guard options.everyLocale else { return [attributes.locale] }
     var codes: [String] = []
+    var seen = Set<LanguageTag?>()
     for code in (message.localizedTitle?.codes ?? []) + (message.localizedBody?.codes ?? [])
-    where !codes.contains(where: { LanguageTag($0) == LanguageTag(code) }) {
+    where seen.insert(LanguageTag(code)).inserted {
       codes.append(code)
     }
     return codes.isEmpty ? [attributes.locale] : codes

@@ -16,8 +16,9 @@ public struct LocalizedText: Sendable, Hashable {
   public private(set) var codes: [String] = []
   /// The text of each of `codes`.
   public private(set) var texts: [String] = []
-  /// Each of `codes` read as a tag once, for every lookup to compare.
-  private var tags: [LanguageTag?] = []
+  /// Where each language's first text is, by its code read as a tag once: a lookup costs the same
+  /// in an object of thousands of languages as in one of two.
+  private var firstIndex: [LanguageTag: Int] = [:]
   private static let defaultTags = LanguageTag(defaultLanguage).map { [$0] } ?? []
 
   /// Reads a string or a language object; nil for anything else (the caller warns).
@@ -28,12 +29,11 @@ public struct LocalizedText: Sendable, Hashable {
     case .object(let members):
       codes.reserveCapacity(members.count)
       texts.reserveCapacity(members.count)
-      tags.reserveCapacity(members.count)
       for member in members {
         if let text = Lenient.text(member.value) {
+          if let tag = LanguageTag(member.key), firstIndex[tag] == nil { firstIndex[tag] = codes.count }
           codes.append(member.key)
           texts.append(text)
-          tags.append(LanguageTag(member.key))
         }
       }
     default:
@@ -47,15 +47,16 @@ public struct LocalizedText: Sendable, Hashable {
   /// Whether `code` (any case) has a text here; a shared text serves every language.
   public func has(_ code: String) -> Bool {
     guard shared == nil else { return true }
-    let wanted = LanguageTag(code)
-    return tags.contains { $0 == wanted }
+    // A code that is no tag (blank) matches a member whose code is none either.
+    guard let wanted = LanguageTag(code) else { return codes.contains { LanguageTag($0) == nil } }
+    return firstIndex[wanted] != nil
   }
 
   /// The text a device in `locale` shows (nil: the default language, then the first).
   public func text(for locale: String? = nil) -> String? {
     if let shared { return shared }
     for tag in (locale.flatMap(LanguageTag.init)?.fallbacks ?? []) + Self.defaultTags {
-      if let index = tags.firstIndex(of: tag) { return texts[index] }
+      if let index = firstIndex[tag] { return texts[index] }
     }
     return texts.first
   }

@@ -10,16 +10,22 @@ enum Diagnostics {
   static func json(
     _ findings: [Finding], in document: TextDocument, encoding: PositionEncoding, rulesPage: String?
   ) -> JSONValue {
-    .array(findings.map { diagnostic($0, in: document, encoding: encoding, rulesPage: rulesPage) })
+    // Where each value ends, found once: many findings sit at one large value (a language object).
+    var ends: [Int: Int] = [:]
+    return .array(
+      findings.map { finding in
+        let start = document.offset(lintLine: finding.position.line, column: finding.position.column)
+        let end =
+          finding.ruleId == "notJSON"
+          ? min(start + 1, document.bytes.count) : ends.memo(start) { JSONScanner.valueEnd(document.bytes, at: start) }
+        return diagnostic(finding, from: start, to: end, in: document, encoding: encoding, rulesPage: rulesPage)
+      })
   }
 
-  static func diagnostic(
-    _ finding: Finding, in document: TextDocument, encoding: PositionEncoding, rulesPage: String?
+  private static func diagnostic(
+    _ finding: Finding, from start: Int, to end: Int, in document: TextDocument, encoding: PositionEncoding,
+    rulesPage: String?
   ) -> JSONValue {
-    let start = document.offset(lintLine: finding.position.line, column: finding.position.column)
-    let end =
-      finding.ruleId == "notJSON"
-      ? min(start + 1, document.bytes.count) : JSONCursor.valueEnd(document.bytes, at: start)
     var object: JSONObject = [
       "range": range(start, end, in: document, encoding: encoding),
       "severity": .int(severity(finding.severity)),
@@ -48,5 +54,15 @@ enum Diagnostics {
     case .warning: 2
     case .note: 3
     }
+  }
+}
+
+extension Dictionary {
+  /// The value at `key`, made by `make` and kept the first time it is asked for.
+  fileprivate mutating func memo(_ key: Key, _ make: () -> Value) -> Value {
+    if let known = self[key] { return known }
+    let made = make()
+    self[key] = made
+    return made
   }
 }

@@ -54,6 +54,17 @@ public struct LintedDocument: Sendable {
 }
 
 /// Lints a document's bytes as `inbox-rpc lint` lints a file: the command line hands the server its
-/// own, so the editor and CI say the same thing about the same file.
-public typealias DocumentLinter =
-  @Sendable (_ file: String, _ bytes: [UInt8], _ settings: LintSettings) -> LintedDocument
+/// own, so the editor and CI say the same thing about the same file. `verdicts` says what each
+/// payload becomes (a hover, the preview) without placing any finding; `lint` adds the findings,
+/// placed in the text (diagnostics), which a large document's many findings make the longer part.
+public struct DocumentLinter: Sendable {
+  public typealias Run<Result> = @Sendable (_ file: String, _ bytes: [UInt8], _ settings: LintSettings) -> Result
+
+  public var verdicts: Run<[PayloadLint.Report]>
+  public var lint: Run<LintedDocument>
+
+  public init(verdicts: @escaping Run<[PayloadLint.Report]>, lint: @escaping Run<LintedDocument>) {
+    self.verdicts = verdicts
+    self.lint = lint
+  }
+}

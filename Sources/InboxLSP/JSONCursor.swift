@@ -1,38 +1,8 @@
-import JSON
+import LintReport
 
-/// Reads a JSON text around one place, tolerating text still being typed: where a value ends, and
-/// which member or element a byte offset is in.
+/// Reads a JSON text around one place, tolerating text still being typed: which member or element
+/// a byte offset is in (where a value ends is `JSONScanner`'s, which lint walks with too).
 enum JSONCursor {
-  /// The offset just past the value starting at `start` (the whole of a string, number, literal,
-  /// object or array); an unfinished value ends at the text's end.
-  static func valueEnd(_ bytes: [UInt8], at start: Int) -> Int {
-    guard start < bytes.count else { return bytes.count }
-    var at = start
-    switch bytes[at] {
-    case UInt8(ascii: "\""):
-      return stringEnd(bytes, at)
-    case UInt8(ascii: "{"), UInt8(ascii: "["):
-      var depth = 0
-      while at < bytes.count {
-        switch bytes[at] {
-        case UInt8(ascii: "\""):
-          at = stringEnd(bytes, at)
-          continue
-        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-          depth -= 1
-          if depth == 0 { return at + 1 }
-        default: break
-        }
-        at += 1
-      }
-      return at
-    default:
-      while at < bytes.count, !delimiters.contains(bytes[at]) { at += 1 }
-      return max(at, start + 1)
-    }
-  }
-
   /// Where the cursor is: the pointer of the innermost value holding `offset`, and whether it is at
   /// a member's name (where a key is typed) rather than its value.
   struct Place: Equatable {
@@ -57,7 +27,7 @@ enum JSONCursor {
       let byte = bytes[at]
       switch byte {
       case UInt8(ascii: "\""):
-        let close = stringEnd(bytes, at)
+        let close = JSONScanner.stringEnd(bytes, at)
         if close > end {  // the cursor is inside this string
           at = end
           continue
@@ -96,23 +66,4 @@ enum JSONCursor {
     }
     return Place(pointer: pointer, atKey: atKey)
   }
-
-  /// The offset just past the string whose opening quote is at `start`.
-  static func stringEnd(_ bytes: [UInt8], _ start: Int) -> Int {
-    var at = start + 1
-    while at < bytes.count {
-      if bytes[at] == UInt8(ascii: "\\") {
-        at += 2
-        continue
-      }
-      if bytes[at] == UInt8(ascii: "\"") { return at + 1 }
-      if bytes[at] == 0x0A { return at }  // an unclosed string stops at its line's end
-      at += 1
-    }
-    return bytes.count
-  }
-
-  private static let delimiters: Set<UInt8> = [
-    UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: " "), 0x0A, 0x0D, 0x09, UInt8(ascii: ":"),
-  ]
 }

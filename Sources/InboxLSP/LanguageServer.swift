@@ -6,7 +6,9 @@ import Posix
 
 /// `inbox-rpc lsp`: an LSP 3.17 server for inbox payload files. Messages are handled one at a time
 /// in arrival order (`handle`); diagnostics are published by `LintScheduler` off that thread, a
-/// debounce after the last edit, and a run whose document changed meanwhile is dropped.
+/// debounce after the last edit, and a run whose document changed meanwhile is dropped. A hover or
+/// the preview needs the verdicts alone: it never waits for a run of diagnostics (it takes the
+/// verdicts that run or an earlier one made, else makes them itself).
 public final class LanguageServer: @unchecked Sendable {
   public static let previewCommand = "inboxRpc.preview"
   /// The configuration section the server asks for.
@@ -16,7 +18,7 @@ public final class LanguageServer: @unchecked Sendable {
   private let send: @Sendable (JSONValue) -> Void
   private let linter: DocumentLinter
   private var documents: [String: TextDocument] = [:]
-  private var cache: [String: (version: Int, settings: LintSettings, linted: LintedDocument)] = [:]
+  private var cache: [String: Cached] = [:]
   private var settings = LintSettings()
   private var encoding = PositionEncoding.utf16
   private var initialized = false
@@ -34,7 +36,7 @@ public final class LanguageServer: @unchecked Sendable {
   private let rulesPage: String?
 
   public init(
-    linter: @escaping DocumentLinter, rulesPage: String? = nil, send: @escaping @Sendable (JSONValue) -> Void
+    linter: DocumentLinter, rulesPage: String? = nil, send: @escaping @Sendable (JSONValue) -> Void
   ) {
     self.linter = linter
     self.rulesPage = rulesPage
@@ -202,22 +204,59 @@ public final class LanguageServer: @unchecked Sendable {
 
   // MARK: features
 
+  /// What was linted of a document: its verdicts, and its findings once a whole lint placed them.
+  private struct Cached {
+    var version: Int
+    var settings: LintSettings
+    var reports: [PayloadLint.Report]
+    var findings: [Finding]?
+  }
+
   /// The document's lint for its current version and settings, from the cache when it has it.
   func linted(_ uri: String) -> (TextDocument, LintedDocument)? {
     let state = lock.withLock { () -> (TextDocument, LintSettings, LintedDocument?)? in
       guard let document = documents[uri] else { return nil }
-      let cached = cache[uri].flatMap { $0.version == document.version && $0.settings == settings ? $0.linted : nil }
+      let cached = fresh(uri, document).flatMap { cached in
+        cached.findings.map { LintedDocument(findings: $0, reports: cached.reports) }
+      }
       return (document, settings, cached)
     }
     guard let (document, settings, cached) = state else { return nil }
     if let cached { return (document, cached) }
     let linted =
       PayloadKind.recognises(document.bytes)
-      ? linter(Self.file(uri), document.bytes, settings) : LintedDocument(findings: [], reports: [])
+      ? linter.lint(Self.file(uri), document.bytes, settings) : LintedDocument(findings: [], reports: [])
     lock.withLock {
-      if documents[uri]?.version == document.version { cache[uri] = (document.version, settings, linted) }
+      if documents[uri]?.version == document.version {
+        cache[uri] = Cached(
+          version: document.version, settings: settings, reports: linted.reports, findings: linted.findings)
+      }
     }
     return (document, linted)
+  }
+
+  /// The document's verdicts for its current version and settings: a lint's, else made alone
+  /// (and kept until a lint's replace them), never waiting for a lint under way.
+  func verdicts(_ uri: String) -> (TextDocument, [PayloadLint.Report])? {
+    let state = lock.withLock { () -> (TextDocument, LintSettings, [PayloadLint.Report]?)? in
+      guard let document = documents[uri] else { return nil }
+      return (document, settings, fresh(uri, document)?.reports)
+    }
+    guard let (document, settings, cached) = state else { return nil }
+    if let cached { return (document, cached) }
+    let reports =
+      PayloadKind.recognises(document.bytes) ? linter.verdicts(Self.file(uri), document.bytes, settings) : []
+    lock.withLock {
+      if documents[uri]?.version == document.version, fresh(uri, document) == nil {
+        cache[uri] = Cached(version: document.version, settings: settings, reports: reports, findings: nil)
+      }
+    }
+    return (document, reports)
+  }
+
+  /// What the cache holds of `document` as it is now, under the settings now; the lock is held.
+  private func fresh(_ uri: String, _ document: TextDocument) -> Cached? {
+    cache[uri].flatMap { $0.version == document.version && $0.settings == settings ? $0 : nil }
   }
 
   /// Lints and publishes, unless the document changed while it was linted (a newer run follows).
@@ -238,7 +277,7 @@ public final class LanguageServer: @unchecked Sendable {
       return ["kind": "full", "items": []]
     }
     let resultId = "\(document.version)"
-    if params?["previousResultId"]?.stringValue == resultId, lock.withLock({ cache[uri] != nil }) {
+    if params?["previousResultId"]?.stringValue == resultId, lock.withLock({ cache[uri]?.findings != nil }) {
       return ["kind": "unchanged", "resultId": .string(resultId)]
     }
     return [
@@ -256,21 +295,23 @@ public final class LanguageServer: @unchecked Sendable {
   }
 
   private func hover(_ params: JSONValue?) -> JSONValue {
-    guard let uri = params?["textDocument"]?["uri"]?.stringValue, let (document, linted) = linted(uri) else {
+    guard let uri = params?["textDocument"]?["uri"]?.stringValue, let (document, verdicts) = verdicts(uri) else {
       return .null
     }
     let at = offset(params, in: document)
-    let source = SourceText(document.bytes)
+    // One index for every payload's start: the array that lists them is walked once.
+    let values = ValueIndex(SourceText(document.bytes))
     // The innermost payload holding the cursor, with every verdict of it (one a platform, a language).
     var best: (start: Int, end: Int, pointer: String)?
-    for report in linted.reports {
-      let start = source.offset(of: report.pointer)
-      let end = JSONCursor.valueEnd(document.bytes, at: start)
-      guard start <= at, at <= end else { continue }
-      if best == nil || start >= best!.start { best = (start, end, report.pointer.description) }
+    var seen = Set<JSONPointer>()
+    for report in verdicts where seen.insert(report.pointer).inserted {  // a payload's span once
+      let start = values.offset(of: report.pointer)
+      guard start <= at, best == nil || start >= best!.start else { continue }
+      let end = JSONScanner.valueEnd(document.bytes, at: start)
+      if at <= end { best = (start, end, report.pointer.description) }
     }
     guard let best else { return .null }
-    let reports = linted.reports.filter { $0.pointer.description == best.pointer }
+    let reports = verdicts.filter { $0.pointer.description == best.pointer }
     let encoding = lock.withLock { self.encoding }
     return [
       "contents": ["kind": "markdown", "value": .string(HoverCard.markdown(reports))],
@@ -325,9 +366,9 @@ public final class LanguageServer: @unchecked Sendable {
   }
 
   private func preview(_ uri: String) -> String? {
-    guard let (_, linted) = linted(uri) else { return nil }
+    guard let (_, reports) = verdicts(uri) else { return nil }
     let options = PreviewPage.Options(title: "Inbox preview", subtitle: lock.withLock { settings.platform })
-    return PreviewPage.html(FeedPreview.entries(file: Self.file(uri), reports: linted.reports), options: options)
+    return PreviewPage.html(FeedPreview.entries(file: Self.file(uri), reports: reports), options: options)
   }
 
   // MARK: output

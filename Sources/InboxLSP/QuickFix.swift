@@ -1,5 +1,6 @@
 import InboxCore
 import JSON
+import LintReport
 
 /// The findings with one obvious fix, as edits of the offending value alone (the file's layout is
 /// kept): an unknown `displayType` or button `action` becomes the nearest known word, and a
@@ -18,7 +19,7 @@ enum QuickFix {
   /// The fix for a diagnostic with rule `code` whose range starts at `start` (the offending value).
   static func fix(code: String, at start: Int, in bytes: [UInt8]) -> Fix? {
     guard start < bytes.count, bytes[start] == UInt8(ascii: "\"") else { return nil }
-    let end = JSONCursor.stringEnd(bytes, start)
+    let end = JSONScanner.stringEnd(bytes, start)
     guard end - 1 > start, bytes[end - 1] == UInt8(ascii: "\"") else { return nil }
     let value = String(decoding: bytes[(start + 1)..<(end - 1)], as: UTF8.self)
     let (from, to) = (start + 1, end - 1)

@@ -15,7 +15,7 @@ import Synchronization
 /// read.
 public enum StdioTransport {
   /// Serves until `exit` or the end of input; returns the exit code LSP gives.
-  public static func serve(input: Int32, output: Int32, linter: @escaping DocumentLinter, rulesPage: String?) -> Int32 {
+  public static func serve(input: Int32, output: Int32, linter: DocumentLinter, rulesPage: String?) -> Int32 {
     let writer = OutputWriter(fd: output)
     writer.use(.lsp)
     let server = LanguageServer(linter: linter, rulesPage: rulesPage) { writer.send($0) }

@@ -1,5 +1,6 @@
 import InboxApp
 import InboxCore
+import JSON
 
 /// What payloads are linted under: the host the cards are resolved for (its platform, which also
 /// narrows a request's `platforms`, and its locale), the send time, and whether each language a
@@ -18,5 +19,10 @@ public struct LintConditions: Sendable {
   /// What the conditions ask of `PayloadLint` beyond the attributes.
   public var options: PayloadLint.Options {
     PayloadLint.Options(platform: attributes.platform, everyLocale: everyLocale)
+  }
+
+  /// What each payload of a parsed file becomes under these conditions, its findings not placed.
+  public func verdicts(of value: JSONValue) -> [PayloadLint.Report] {
+    PayloadLint.lint(value, attributes: attributes, now: now, options: options)
   }
 }

@@ -27,8 +27,9 @@ public enum LintFindings {
       findings.append(finding(report.pointer, "notInboxMessage", .error, "not an inbox message: \(refusal)"))
     }
     let verdict = report.platform.map { "on \($0.name): " } ?? ""
+    let containers = WarningPlace.containers(payload)
     findings += report.warnings.map { warning in
-      let place = WarningPlace.pointer(for: warning, in: payload).map(report.pointer.appending) ?? report.pointer
+      let place = WarningPlace.pointer(for: warning, in: containers).map(report.pointer.appending) ?? report.pointer
       return finding(place, warning.code.rawValue, .warning, verdict + warning.reason)
     }
     findings += report.languageGaps.map { gap in
@@ -54,35 +55,36 @@ public enum LintFindings {
 
 /// Where each payload of a file starts, found in one walk of the array that holds them (or known
 /// from reading the list a payload at a time), so a finding is placed from its payload rather than
-/// from the file's start: a file of thousands of payloads costs time linear in its length.
-public struct PayloadPlaces: Sendable {
-  private let text: SourceText
+/// from the file's start, and the objects and arrays on the way to it are walked once for all the
+/// payload's findings (`ValueIndex`): a file of thousands of payloads, or a payload of thousands of
+/// findings, costs time linear in its length.
+public struct PayloadPlaces {
+  private let index: ValueIndex
   /// Each payload's byte offset, by the payload's pointer.
   private var starts: [JSONPointer: Int] = [:]
 
   public init(_ text: SourceText, reports: [PayloadLint.Report]) {
-    self.text = text
-    var walked: [JSONPointer: [Int]] = [:]
+    index = ValueIndex(text)
     for report in reports {
-      guard let parent = Self.parent(report.pointer), let index = report.pointer.tokens.last.flatMap({ Int($0) })
+      guard let parent = Self.parent(report.pointer), let item = report.pointer.tokens.last.flatMap({ Int($0) })
       else { continue }
-      if walked[parent] == nil { walked[parent] = text.elementOffsets(of: parent) }
-      if let offsets = walked[parent], offsets.indices.contains(index) { starts[report.pointer] = offsets[index] }
+      let offsets = index.elements(ofArrayAt: index.offset(of: parent))
+      if offsets.indices.contains(item) { starts[report.pointer] = offsets[item] }
     }
   }
 
   /// The one payload at `pointer`, which starts at byte `offset` of `text`.
   public init(_ text: SourceText, payloadAt pointer: JSONPointer, offset: Int) {
-    self.text = text
+    index = ValueIndex(text)
     starts = [pointer: offset]
   }
 
   func position(of pointer: JSONPointer, in report: PayloadLint.Report) -> SourcePosition {
     let base = report.pointer.tokens
     guard let offset = starts[report.pointer], pointer.tokens.starts(with: base) else {
-      return text.position(of: pointer)
+      return index.text.position(atOffset: index.offset(of: pointer))
     }
-    return text.position(of: JSONPointer(Array(pointer.tokens.dropFirst(base.count))), inValueAt: offset)
+    return index.position(of: JSONPointer(Array(pointer.tokens.dropFirst(base.count))), inValueAt: offset)
   }
 
   private static func parent(_ pointer: JSONPointer) -> JSONPointer? {

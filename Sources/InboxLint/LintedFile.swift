@@ -115,8 +115,7 @@ public struct LintedFile: Sendable {
   public static func verdicts(_ value: JSONValue, in input: LintInput, conditions: LintConditions)
     -> (reports: [PayloadLint.Report], subjects: [Report.Subject])
   {
-    let reports = PayloadLint.lint(
-      value, attributes: conditions.attributes, now: conditions.now, options: conditions.options)
+    let reports = conditions.verdicts(of: value)
     let places = PayloadPlaces(input.text, reports: reports)
     let subjects = reports.map {
       LintFindings.subject($0, in: input.file, places: places, payload: $0.pointer.value(in: value) ?? value)

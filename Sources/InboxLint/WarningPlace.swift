@@ -10,8 +10,7 @@ import JSON
 /// inside a string that encodes JSON stops at the string; a code about no one field (or a field the
 /// payload lacks) stays at the payload.
 enum WarningPlace {
-  static func pointer(for warning: Warning, in payload: JSONValue) -> JSONPointer? {
-    let places = containers(payload)
+  static func pointer(for warning: Warning, in places: [Container]) -> JSONPointer? {
     if warning.code == .invalidCustomData { return places.last?.pointer }
     if let first = warning.field.first {
       for place in places where place.value.objectValue?[first] != nil {
@@ -48,13 +47,14 @@ enum WarningPlace {
 
   /// Where custom data may be, in the engine's order of lookup; `encoded` when the value was
   /// decoded from a JSON string in the file (the string is as deep as a position can go).
-  private struct Container {
+  struct Container {
     var pointer: JSONPointer
     var value: JSONValue
     var encoded: Bool
   }
 
-  private static func containers(_ payload: JSONValue) -> [Container] {
+  /// A payload's containers, found (and their strings decoded) once for all its warnings.
+  static func containers(_ payload: JSONValue) -> [Container] {
     if payload["inbox_id"] == nil && payload["pw_inbox"] == nil {
       return [Container(pointer: JSONPointer(["data"]), value: payload["data"] ?? .null, encoded: false)]
     }

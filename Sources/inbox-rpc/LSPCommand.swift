@@ -33,7 +33,9 @@ enum LSPCommand {
     }
     StandardStreams.ignoreSIGPIPE()
     let output = StandardStreams.reserveStdoutForProtocol()
-    return StdioTransport.serve(input: STDIN_FILENO, output: output, linter: lint, rulesPage: rulesPage())
+    return StdioTransport.serve(
+      input: STDIN_FILENO, output: output, linter: DocumentLinter(verdicts: verdicts, lint: lint),
+      rulesPage: rulesPage())
   }
 
   /// The rules' page beside this binary, as a `file:` URI: the package's
@@ -54,6 +56,12 @@ enum LSPCommand {
     return "file://" + PercentEncoding.encode(page, keeping: "/")
   }
 
+  /// What each payload of a buffer becomes, as `lint` resolves it, without placing its findings.
+  @Sendable static func verdicts(_ file: String, _ bytes: [UInt8], _ settings: LintSettings) -> [PayloadLint.Report] {
+    guard case .success(let value) = LintInput.parse(file, bytes).value else { return [] }
+    return conditions(settings).verdicts(of: value)
+  }
+
   /// A buffer linted as `inbox-rpc lint --platform --locale [--wallet-passes]` lints the saved file.
   @Sendable static func lint(_ file: String, _ bytes: [UInt8], _ settings: LintSettings) -> LintedDocument {
     let input = LintInput.parse(file, bytes)
@@ -61,9 +69,13 @@ enum LSPCommand {
     case .failure(let problem):
       return LintedDocument(findings: [problem.finding], reports: [])
     case .success(let value):
-      let conditions = LintConditions(attributes: settings.attributes, now: Clock.unixSeconds)
-      let (reports, subjects) = LintedFile.verdicts(value, in: input, conditions: conditions)
+      let (reports, subjects) = LintedFile.verdicts(value, in: input, conditions: conditions(settings))
       return LintedDocument(findings: subjects.flatMap(\.findings), reports: reports)
     }
+  }
+
+  /// The conditions the editor's settings ask for, at the time of the lint.
+  private static func conditions(_ settings: LintSettings) -> LintConditions {
+    LintConditions(attributes: settings.attributes, now: Clock.unixSeconds)
   }
 }

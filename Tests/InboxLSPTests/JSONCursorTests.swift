@@ -1,3 +1,4 @@
+import LintReport
 import Testing
 
 @testable import InboxLSP
@@ -9,7 +10,7 @@ struct JSONCursorTests {
     ("{\"a\": tru", 6, 9), ("{\"a\": {\"b\": [", 6, 13),
   ])
   func valueEnds(text: String, start: Int, end: Int) {
-    #expect(JSONCursor.valueEnd(Array(text.utf8), at: start) == end)
+    #expect(JSONScanner.valueEnd(Array(text.utf8), at: start) == end)
   }
 
   @Test func placeAtAKeyOrAValue() {

@@ -18,7 +18,10 @@ struct StdioTransportTests {
 
   @Test func serverAnswersCancelledAndRefusesBeforeInitialize() {
     let sent = Sent()
-    let server = LanguageServer(linter: { _, _, _ in LintedDocument(findings: [], reports: []) }) { sent.add($0) }
+    let server = LanguageServer(
+      linter: DocumentLinter(
+        verdicts: { _, _, _ in [] }, lint: { _, _, _ in LintedDocument(findings: [], reports: []) })
+    ) { sent.add($0) }
     server.handle(["jsonrpc": "2.0", "id": 1, "method": "textDocument/hover"])
     server.handle(["jsonrpc": "2.0", "id": 2, "method": "initialize", "params": ["capabilities": [:]]])
     server.handle(["jsonrpc": "2.0", "id": 3, "method": "textDocument/hover"], cancelled: true)

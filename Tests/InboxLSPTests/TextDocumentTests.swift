@@ -41,3 +41,26 @@ struct TextDocumentTests {
     #expect(PositionEncoding.negotiate(["latin-1"]) == .utf16)
   }
 }
+
+/// Conversions on long lines (a minified document) agree with counting from the line's start, in
+/// every encoding, far past one stride and across characters the strides cut.
+struct LongLineTests {
+  @Test(arguments: PositionEncoding.allCases)
+  func agreesWithCountingFromTheLineStart(encoding: PositionEncoding) {
+    let pieces = ["a", "é", "€", "😀", "\"", " "]
+    var text = "{\n"
+    for index in 0..<3000 { text += pieces[(index * 7 + index / 5) % pieces.count] }
+    text += "\r\nz"
+    let document = TextDocument(uri: "u", version: 1, text: text)
+    let bytes = Array(text.utf8)
+    var units = 0
+    var at = 2
+    while at < bytes.count - 3 {
+      #expect(document.position(ofOffset: at, encoding: encoding) == (1, units), "offset \(at)")
+      #expect(document.offset(line: 1, character: units, encoding: encoding) == at, "character \(units)")
+      units += encoding.units(lead: bytes[at])
+      at += PositionEncoding.utf8.units(lead: bytes[at])
+    }
+    #expect(document.offset(line: 1, character: units + 5, encoding: encoding) == bytes.count - 3)
+  }
+}

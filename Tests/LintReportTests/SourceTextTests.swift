@@ -110,3 +110,36 @@ private struct SplitMix {
     return z ^ (z >> 31)
   }
 }
+
+/// One index answers many pointers into the same objects and arrays, in any order, as a walk from
+/// the start finds them: each key's value, the first of a duplicated name, escaped names, elements.
+struct ValueIndexTests {
+  @Test func manyPointersThroughTheSameContainers() {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var generator = SplitMix(seed: seed)
+    var text = "{\"list\": ["
+    var expected: [(JSONPointer, Int)] = []
+    for index in 0..<500 {
+      if index > 0 { text += index % 3 == 0 ? ",\r\n " : "," }
+      expected.append((JSONPointer(["list", String(index)]), text.utf8.count))
+      text += "{\"k\": [\"]\", {}], \"n\": \(index)}"
+    }
+    text += "], \"keys\": {"
+    for index in 0..<500 {
+      let key = index % 7 == 0 ? "q\\\"\(index)" : "k\(index)"
+      text += "\"\(key)\": "
+      expected.append((JSONPointer(["keys", index % 7 == 0 ? "q\"\(index)" : "k\(index)"]), text.utf8.count))
+      text += "\"é😀\(index)\", "
+    }
+    text += "\"k1\": \"a duplicate: the first is the one\"}}"
+    let bytes = Array(text.utf8)
+    let index = ValueIndex(SourceText(bytes))
+    for round in 0..<3 * expected.count {
+      let (pointer, offset) = expected[Int(generator.next() % UInt64(expected.count))]
+      #expect(index.offset(of: pointer) == offset, "seed \(seed), \(pointer)")
+      // A pointer asked alone walks the same way.
+      if round % 50 == 0 { #expect(SourceText(bytes).offset(of: pointer) == offset, "seed \(seed), \(pointer)") }
+    }
+    #expect(index.elements(ofArrayAt: index.offset(of: JSONPointer(["list"]))).count == 500)
+  }
+}
