@@ -32,6 +32,8 @@ else:
 
 log = logging.getLogger("inbox_rpc_client")
 BUILD_PATHS = (".build/release/inbox-rpc", ".build/debug/inbox-rpc")
+#: The repository this package sits in, when it is run from a checkout (clients/python/inbox_rpc_client).
+CHECKOUT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 NO_CONTRACT = Contract({})  # until the contract is read, every error is the base class
 Path = Union[str, "os.PathLike[str]"]
 
@@ -72,17 +74,21 @@ def _main_thread_signals(body: Callable[..., None]) -> Callable[..., None]:
 
 
 def find_server(binary: Optional[Path] = None) -> str:
-    """`binary`, else $INBOX_RPC_BIN, else the `inbox-rpc` wheel's, else PATH's, else a build here."""
+    """`binary`, else $INBOX_RPC_BIN, else the `inbox-rpc` wheel's, else PATH's, else, when
+    $INBOX_RPC_BUILD asks for it, the build of the checkout holding this package. Never a file
+    because it lies in the current directory: in someone else's repository, that is their program."""
     if binary is not None or os.environ.get("INBOX_RPC_BIN"):
         return os.fspath(binary if binary is not None else os.environ["INBOX_RPC_BIN"])
     try:
         candidates: List[Optional[str]] = [importlib.import_module("inbox_rpc").binary()]
     except ImportError:
         candidates = []
-    for candidate in [*candidates, shutil.which("inbox-rpc"), *BUILD_PATHS]:
+    builds = [os.path.join(CHECKOUT, path) for path in BUILD_PATHS] if os.environ.get("INBOX_RPC_BUILD") else []
+    for candidate in [*candidates, shutil.which("inbox-rpc"), *builds]:
         if candidate and os.access(candidate, os.X_OK):
             return os.path.abspath(candidate)
-    raise FileNotFoundError(f"inbox-rpc not found: set INBOX_RPC_BIN, put it on PATH, or build {BUILD_PATHS[1]}")
+    raise FileNotFoundError("inbox-rpc not found: set INBOX_RPC_BIN, put it on PATH, or set INBOX_RPC_BUILD=1 to run "
+                            f"{os.path.join(CHECKOUT, BUILD_PATHS[1])}")
 
 
 class Call:
