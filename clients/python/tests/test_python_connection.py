@@ -16,6 +16,7 @@ from typing import List
 
 import pytest
 
+from client_test_fixtures import plant
 from inbox_rpc_client import Client, InboxRpcError, Notification, ServerExited, find_server
 
 
@@ -259,14 +260,6 @@ def test_find_server_takes_the_argument_the_environment_the_wheel_then_path(
     with pytest.raises(FileNotFoundError, match="INBOX_RPC_BIN"):
         find_server()
     assert not mark.exists()
-
-
-def plant(path: Path, mark: Path, then: str = "exit 1") -> Path:
-    """A script at `path` that leaves `mark` when run, then does `then`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"#!/bin/sh\necho \"$0\" >> '{mark}'\n{then}\n")
-    path.chmod(0o755)
-    return path
 
 
 def test_a_build_in_the_current_directory_is_never_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

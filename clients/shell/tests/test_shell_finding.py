@@ -16,15 +16,9 @@ from typing import Dict
 from shell_support import INBOX
 from shell_support import base_env, server_bin, store, watchdog  # noqa: F401  (fixtures)
 
+from client_test_fixtures import plant  # noqa: E402  (shell_support puts clients/ on sys.path)
+
 BARE_PATH = "/usr/bin:/bin"  # jq and the shell's tools, and no inbox-rpc
-
-
-def plant(path: Path, mark: Path, then: str = "exit 1") -> Path:
-    """A script at `path` that leaves its own path in `mark` when run, then does `then`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"#!/bin/sh\necho \"$0\" >> '{mark}'\n{then}\n")
-    path.chmod(0o755)
-    return path
 
 
 def run(script: Path, env: Dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess:
