@@ -37,6 +37,15 @@ SAMPLE_IDS = [
 ]
 
 
+def plant(path: Path, mark: Path, then: str = "exit 1") -> Path:
+    """A script at `path` that leaves its own path in `mark` when run, then does `then`: a planted
+    binary shows whether a client ran it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\necho \"$0\" >> '{mark}'\n{then}\n")
+    path.chmod(0o755)
+    return path
+
+
 @pytest.fixture(scope="session", autouse=True)
 def server_bin() -> str:
     if not (os.path.isfile(SERVER_BIN) and os.access(SERVER_BIN, os.X_OK)):

@@ -3,7 +3,10 @@
 // contract (its OpenRPC document), so nothing here lists a method or an error code.
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { accessSync, constants, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** An error reply. A named error of the contract is a subclass whose `name` is its key there. */
 export class InboxRpcError extends Error {
@@ -346,8 +349,29 @@ export class InboxRpcClient extends EventEmitter {
   }
 }
 
+function runnable(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Starts inbox-rpc (`command`, else $INBOX_RPC_BIN, else `inbox-rpc` on PATH) with `args`, or
+ * $INBOX_RPC_BIN, else `inbox-rpc` on PATH, else, when $INBOX_RPC_BUILD asks for it, the build of the
+ * checkout holding this file. Never one because it lies in the current directory: in someone else's
+ * repository, that is their program.
+ */
+function defaultCommand({ INBOX_RPC_BIN, INBOX_RPC_BUILD, PATH = '' }) {
+  const onPath = () => PATH.split(delimiter).some((dir) => dir && runnable(join(dir, 'inbox-rpc')));
+  if (INBOX_RPC_BIN || !INBOX_RPC_BUILD || onPath()) return INBOX_RPC_BIN || 'inbox-rpc';
+  const build = (kind) => fileURLToPath(new URL(`../../.build/${kind}/inbox-rpc`, import.meta.url));
+  return [build('release'), build('debug')].find(runnable) ?? 'inbox-rpc';
+}
+
+/**
+ * Starts inbox-rpc (`command`, else the default: see defaultCommand) with `args`, or
  * talks over `streams: {input, output}`; then reads the contract — `contract` (a document, or
  * the path of one) or else the server's `rpc.discover` — and resolves with the client.
  */
@@ -355,7 +379,8 @@ export async function connect(options = {}) {
   if (options.timeout !== undefined && !(options.timeout > 0)) {
     throw new RangeError(`timeout must be a number of milliseconds above 0, not ${options.timeout}`);
   }
-  const { command = process.env.INBOX_RPC_BIN || 'inbox-rpc', args = [], env, cwd, stderr = 'inherit' } = options;
+  const { args = [], env, cwd, stderr = 'inherit' } = options;
+  const command = options.command ?? defaultCommand(env ?? process.env);
   let client;
   if (options.streams) {
     client = new InboxRpcClient({ ...options, ...options.streams });

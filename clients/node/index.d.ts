@@ -100,7 +100,7 @@ export interface ClientOptions {
 }
 
 export interface ConnectOptions extends ClientOptions {
-  /** The server to start: default $INBOX_RPC_BIN, else `inbox-rpc` on PATH. */
+  /** The server to start: default $INBOX_RPC_BIN, else `inbox-rpc` on PATH, else with $INBOX_RPC_BUILD set the checkout's build. */
   command?: string;
   args?: string[];
   env?: Record<string, string | undefined>;

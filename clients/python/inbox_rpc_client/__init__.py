@@ -1,19 +1,9 @@
-"""A thin client for `inbox-rpc`, the stdio JSON-RPC 2.0 server of a mobile-inbox engine.
-
-    from inbox_rpc_client import Client
-
-    with Client(store="inbox.sqlite", sample_feed=True) as inbox:
-        for card in inbox.feed.list(limit=5)["items"]:
-            print(card["id"], card["kind"], card["title"])
-        try:
-            inbox.message.get(id="nope")
-        except inbox.errors.MessageNotFound as error:
-            print(error.name, error.code, error.data)
+"""A thin client for `inbox-rpc`, the stdio JSON-RPC 2.0 server of a mobile-inbox engine:
+`with Client(store="inbox.sqlite") as inbox: inbox.feed.list(limit=5)`, `except inbox.errors.MessageNotFound`.
 
 Methods, params and errors come from the server's contract (`rpc.discover`), not from this
-package. Standard library only; Python 3.9 or later.
+package; README.md shows the rest. Standard library only; Python 3.9 or later.
 """
-
 from ._framing import Framing
 from .client import Call, Client, Notification, ServerExited, find_server
 from .contract import Contract, InboxRpcError

@@ -8,6 +8,7 @@ methods, params and errors come from the contract (`contract.py`), read at its f
 from __future__ import annotations
 
 import collections
+import contextlib
 import importlib
 import itertools
 import json
@@ -32,6 +33,8 @@ else:
 
 log = logging.getLogger("inbox_rpc_client")
 BUILD_PATHS = (".build/release/inbox-rpc", ".build/debug/inbox-rpc")
+#: The repository this package sits in, when it is run from a checkout (clients/python/inbox_rpc_client).
+CHECKOUT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 NO_CONTRACT = Contract({})  # until the contract is read, every error is the base class
 Path = Union[str, "os.PathLike[str]"]
 
@@ -72,17 +75,21 @@ def _main_thread_signals(body: Callable[..., None]) -> Callable[..., None]:
 
 
 def find_server(binary: Optional[Path] = None) -> str:
-    """`binary`, else $INBOX_RPC_BIN, else the `inbox-rpc` wheel's, else PATH's, else a build here."""
+    """`binary`, else $INBOX_RPC_BIN, else the `inbox-rpc` wheel's, else PATH's, else, when
+    $INBOX_RPC_BUILD asks for it, the build of the checkout holding this package. Never a file
+    because it lies in the current directory: in someone else's repository, that is their program."""
     if binary is not None or os.environ.get("INBOX_RPC_BIN"):
         return os.fspath(binary if binary is not None else os.environ["INBOX_RPC_BIN"])
     try:
         candidates: List[Optional[str]] = [importlib.import_module("inbox_rpc").binary()]
     except ImportError:
         candidates = []
-    for candidate in [*candidates, shutil.which("inbox-rpc"), *BUILD_PATHS]:
+    builds = [os.path.join(CHECKOUT, path) for path in BUILD_PATHS] if os.environ.get("INBOX_RPC_BUILD") else []
+    for candidate in [*candidates, shutil.which("inbox-rpc"), *builds]:
         if candidate and os.access(candidate, os.X_OK):
             return os.path.abspath(candidate)
-    raise FileNotFoundError(f"inbox-rpc not found: set INBOX_RPC_BIN, put it on PATH, or build {BUILD_PATHS[1]}")
+    raise FileNotFoundError("inbox-rpc not found: set INBOX_RPC_BIN, put it on PATH, or set INBOX_RPC_BUILD=1 to run "
+                            f"{os.path.join(CHECKOUT, BUILD_PATHS[1])}")
 
 
 class Call:
@@ -112,10 +119,8 @@ class Call:
     def cancel(self) -> None:
         """`$/cancelRequest`: the server answers -32800 (RequestCancelled) unless the reply is sent."""
         if not self.reply.done():
-            try:
+            with contextlib.suppress(OSError):  # the server is gone: nothing left to cancel
                 self._client.notify("$/cancelRequest", id=self.id)
-            except OSError:
-                pass  # the server is gone: nothing left to cancel
 
 
 class Client(Methods):
@@ -125,8 +130,6 @@ class Client(Methods):
 
     _pending: Dict[int, Call]
     _drainer: Optional[threading.Thread] = None
-    #: The last lines of the server's stderr (when `stderr` was left to the client).
-    stderr_tail: "Deque[str]"
     _listeners: List[Tuple[Optional[str], Callable[[Notification], None]]]
 
     def __init__(self, binary: Optional[Path] = None, *, store: Optional[Path] = None, sample_feed: bool = False,
@@ -135,7 +138,7 @@ class Client(Methods):
         """Starts the server (`--store`, `--sample-feed`, then `args`). Its stderr goes to `stderr`
         (a file, or subprocess.DEVNULL); by default its last lines are kept in `stderr_tail`.
         `options` are `attach`'s."""
-        self.stderr_tail = collections.deque(maxlen=20)
+        self.stderr_tail: "Deque[str]" = collections.deque(maxlen=20)  # the end of the server's stderr, if it was ours
         self.command = [find_server(binary), *(["--store", os.fspath(store)] if store is not None else [])]
         self.command += [*(["--sample-feed"] if sample_feed else []), *args]
         self.process: Optional["subprocess.Popen[bytes]"] = subprocess.Popen(
@@ -227,10 +230,8 @@ class Client(Methods):
     def _error(self, error: Dict[str, Any], method: str) -> InboxRpcError:
         contract = self._contract
         if contract is None and method != "rpc.discover":
-            try:
+            with contextlib.suppress(InboxRpcError, OSError, TimeoutError):  # without rpc.discover: the base class
                 contract = self.contract
-            except (InboxRpcError, OSError, TimeoutError):
-                pass  # a server without rpc.discover: its errors are the base class
         return (contract or NO_CONTRACT).error(error, method)
 
     # MARK: - Calls
@@ -279,9 +280,8 @@ class Client(Methods):
             self._listeners.append(entry)
 
         def remove() -> None:
-            with self._lock:
-                if entry in self._listeners:
-                    self._listeners.remove(entry)
+            with self._lock, contextlib.suppress(ValueError):  # removed already
+                self._listeners.remove(entry)
 
         return remove
 
@@ -328,12 +328,7 @@ class Client(Methods):
 
     def _end(self) -> None:
         """The server's output ended: every pending call fails now rather than waiting for ever."""
-        returncode = None
-        if self.process is not None:
-            try:
-                returncode = self.process.wait(self.close_timeout)
-            except subprocess.TimeoutExpired:
-                pass
+        returncode = self._exit_status()
         if self._drainer is not None:
             self._drainer.join(self.close_timeout)
         with self._lock:
@@ -348,27 +343,26 @@ class Client(Methods):
     def returncode(self) -> Optional[int]:
         return None if self.process is None else self.process.poll()
 
+    def _exit_status(self) -> Optional[int]:
+        """The started server's exit status once it exits within `close_timeout`, else None."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            return None if self.process is None else self.process.wait(self.close_timeout)
+        return None
+
     def close(self) -> Optional[int]:
         """`shutdown`, `exit`, end of input; kills a server not gone after `close_timeout`.
         Returns its exit status (0 after a clean shutdown)."""
         if not self._closed:
             self._closed = True
-            try:
+            with contextlib.suppress(OSError, FutureTimeout):  # gone or stuck: the kill below settles it
                 if not self._shut_down:  # unless the host called shutdown itself
                     self.start("shutdown").reply.result(self.close_timeout)
                 self.notify("exit")
-            except (OSError, FutureTimeout):
-                pass  # gone or stuck: end of input and the kill below settle it
-        try:
+        with contextlib.suppress(OSError):
             self._out.close()
-        except OSError:
-            pass
-        if self.process is not None:
-            try:
-                self.process.wait(self.close_timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.process is not None and self._exit_status() is None:
+            self.process.kill()
+            self.process.wait()
         if self._reader is not threading.current_thread():
             self._reader.join(self.close_timeout)
         if self.process is not None and self.process.stdout is not None:

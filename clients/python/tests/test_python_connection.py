@@ -3,7 +3,7 @@ given streams, and where the server binary is found."""
 
 from __future__ import annotations
 
-from python_client_support import inbox, replies_fit_the_contract, server_bin, stand_in_server, store, watchdog  # noqa: F401  (fixtures; first: it finds the package)
+from python_client_support import REPO_ROOT, inbox, replies_fit_the_contract, server_bin, stand_in_server, store, watchdog  # noqa: F401  (fixtures; first: it finds the package)
 
 import os
 import signal
@@ -16,6 +16,7 @@ from typing import List
 
 import pytest
 
+from client_test_fixtures import plant
 from inbox_rpc_client import Client, InboxRpcError, Notification, ServerExited, find_server
 
 
@@ -242,11 +243,14 @@ def test_find_server_takes_the_argument_the_environment_the_wheel_then_path(
     monkeypatch.delitem(sys.modules, "inbox_rpc", raising=False)
     monkeypatch.setenv("PATH", str(on_path))
     monkeypatch.setenv("INBOX_RPC_BIN", server_bin)
+    monkeypatch.delenv("INBOX_RPC_BUILD", raising=False)
     monkeypatch.chdir(tmp_path)
     assert find_server("/explicit/inbox-rpc") == "/explicit/inbox-rpc"
     assert find_server() == server_bin
     monkeypatch.delenv("INBOX_RPC_BIN")
     assert find_server() == str(package / "inbox-rpc")
+    mark = tmp_path / "ran"
+    plant(tmp_path / ".build" / "debug" / "inbox-rpc", mark)  # in the current directory: never run
     with Client(args=["--store", ":memory:", "--sample-feed"], timeout=10) as client:
         assert client.command[0] == str(package / "inbox-rpc")
         assert client.feed.counts()["total"] == 10
@@ -255,6 +259,46 @@ def test_find_server_takes_the_argument_the_environment_the_wheel_then_path(
     (on_path / "inbox-rpc").unlink()
     with pytest.raises(FileNotFoundError, match="INBOX_RPC_BIN"):
         find_server()
+    assert not mark.exists()
+
+
+def test_a_build_in_the_current_directory_is_never_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # A cloned repository someone else wrote: its .build is their program, not a server to start.
+    mark, here = tmp_path / "ran", tmp_path / "their-checkout"
+    for build in ("release", "debug"):
+        plant(here / ".build" / build / "inbox-rpc", mark)
+    monkeypatch.delenv("INBOX_RPC_BIN", raising=False)
+    monkeypatch.setitem(sys.modules, "inbox_rpc", None)  # no wheel
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.chdir(here)
+    for asked in ("", "1"):  # asking for the checkout's build means this package's checkout, not the directory
+        monkeypatch.setenv("INBOX_RPC_BUILD", asked)
+        monkeypatch.setattr("inbox_rpc_client.client.CHECKOUT", str(tmp_path / "no-build"))
+        with pytest.raises(FileNotFoundError, match="INBOX_RPC_BUILD"):
+            Client(timeout=10)
+    assert not mark.exists(), mark.read_text()
+
+
+def test_the_checkout_s_build_is_run_when_asked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, server_bin: str) -> None:
+    import inbox_rpc_client.client as module
+
+    assert module.CHECKOUT == str(REPO_ROOT), "the package of this checkout finds the checkout"
+    mark, checkout = tmp_path / "ran", tmp_path / "checkout"
+    debug = plant(checkout / ".build" / "debug" / "inbox-rpc", mark, f"exec '{server_bin}' \"$@\"")
+    monkeypatch.setattr(module, "CHECKOUT", str(checkout))
+    monkeypatch.delenv("INBOX_RPC_BIN", raising=False)
+    monkeypatch.setitem(sys.modules, "inbox_rpc", None)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.delenv("INBOX_RPC_BUILD", raising=False)
+    with pytest.raises(FileNotFoundError):
+        find_server()
+    monkeypatch.setenv("INBOX_RPC_BUILD", "1")
+    with Client(args=["--store", ":memory:", "--sample-feed"], timeout=10) as client:
+        assert client.command[0] == str(debug)
+        assert client.feed.counts()["total"] == 10
+    release = plant(checkout / ".build" / "release" / "inbox-rpc", mark)
+    assert find_server() == str(release), "the release build first, as script/server builds it"
+    assert mark.read_text().splitlines() == [str(debug)]
 
 
 def test_from_env_reads_the_store_and_flags_like_the_shell_client(monkeypatch: pytest.MonkeyPatch, server_bin: str, store: str) -> None:
