@@ -394,8 +394,8 @@ export interface Degradation {
  * Always an object. Invalid params: {param, reason, rule?, sent?}. Parse errors: {reason, kind,
  * line, column, position}. Invalid requests: {reason, limit?, size?, ran?}. Unknown method:
  * {method}. Message not found: {id}. Not an inbox message: {reason, code}. Store failure: {kind,
- * message}. Sync errors: {method, reason?, httpStatus?, statusCode?, statusMessage?, location?,
- * path?, missing?, pushed, pending}.
+ * message}. Gesture disabled: {gesture, attribute}. Sync errors: {method, reason?, httpStatus?,
+ * statusCode?, statusMessage?, location?, path?, missing?, pushed, pending}.
  */
 export interface ErrorData {
   /** Invalid params: the parameter's path, such as payload.buttons[2] or limit. */
@@ -464,6 +464,13 @@ export interface ErrorData {
   pushed?: number;
   /** Sync errors: status changes still queued. */
   pending?: number;
+  /**
+   * Gesture disabled: the gesture refused (swipe: message.dismiss with swipe: true; pull:
+   * feed.sync with pull: true).
+   */
+  gesture?: "swipe" | "pull";
+  /** Gesture disabled: the attribute that is off. */
+  attribute?: "swipeToDelete" | "pullToRefresh";
   [key: string]: unknown;
 }
 

@@ -179,8 +179,9 @@ class ErrorData(TypedDict):
     """Always an object. Invalid params: {param, reason, rule?, sent?}. Parse errors: {reason,
     kind, line, column, position}. Invalid requests: {reason, limit?, size?, ran?}. Unknown
     method: {method}. Message not found: {id}. Not an inbox message: {reason, code}. Store
-    failure: {kind, message}. Sync errors: {method, reason?, httpStatus?, statusCode?,
-    statusMessage?, location?, path?, missing?, pushed, pending}.
+    failure: {kind, message}. Gesture disabled: {gesture, attribute}. Sync errors: {method,
+    reason?, httpStatus?, statusCode?, statusMessage?, location?, path?, missing?, pushed,
+    pending}.
     """
     param: NotRequired[str]
     reason: NotRequired[str]
@@ -205,6 +206,8 @@ class ErrorData(TypedDict):
     missing: NotRequired[List[str]]
     pushed: NotRequired[int]
     pending: NotRequired[int]
+    gesture: NotRequired[Literal["swipe", "pull"]]
+    attribute: NotRequired[Literal["swipeToDelete", "pullToRefresh"]]
 
 class FeedPage(TypedDict):
     """One page of the feed in feed order: pinned first, then newest first, ties by id."""
