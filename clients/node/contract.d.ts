@@ -830,7 +830,7 @@ export interface VideoDescriptor {
    * screen reader announces a media control rather than an image (the preview's HTML: role=button,
    * aria-haspopup=dialog for the full-screen player).
    */
-  accessibilityTraits: ["button", "startsMediaSession"];
+  accessibilityTraits: ("button" | "startsMediaSession")[];
   /** A stable identifier for UI tests. */
   accessibilityIdentifier: "inboxkit.video.play";
 }

@@ -393,7 +393,7 @@ class VideoDescriptor(TypedDict):
     poster: Optional[str]
     playsWhenSilenced: Literal[True]
     accessibilityLabel: Literal["Play video", "Video abspielen", "Reproducir video", "Reproduzir v\u00eddeo", "\u64ad\u653e\u89c6\u9891"]
-    accessibilityTraits: Literal[['button', 'startsMediaSession']]
+    accessibilityTraits: List[Literal["button", "startsMediaSession"]]
     accessibilityIdentifier: Literal["inboxkit.video.play"]
 
 class WalletCard(CardCommon):
