@@ -9,8 +9,7 @@ public enum FeedPreview {
   /// Every visible message of `store` in feed order, resolved under the attributes saved with the
   /// store with `patch` (an AttributesPatch, such as `{"platform": "ios"}`) applied over them.
   public static func entries(store: InboxStore, patch: JSONValue, now: Int64) throws -> [PreviewEntry] {
-    let saved = try store.setting(Inbox.attributesKey).map { try Attributes(json: $0) } ?? Attributes()
-    let attributes = try saved.merging(patch)
+    let attributes = try self.attributes(store: store, patch: patch)
     var entries: [PreviewEntry] = []
     var cursor: FeedCursor?
     repeat {
@@ -23,6 +22,12 @@ public enum FeedPreview {
       cursor = page.next
     } while cursor != nil
     return entries
+  }
+
+  /// The attributes saved with `store` with `patch` applied over them: what its preview is drawn under.
+  public static func attributes(store: InboxStore, patch: JSONValue) throws -> Attributes {
+    let saved = try store.setting(Inbox.attributesKey).map { try Attributes(json: $0) } ?? Attributes()
+    return try saved.merging(patch)
   }
 
   /// One entry per linted payload, labelled with its file and place in it, schema breaks beside it.

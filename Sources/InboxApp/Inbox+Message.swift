@@ -125,8 +125,10 @@ extension Inbox {
   }
 
   /// Dismisses a message for good, persistently (docs/engine.md#dismissal); a dismissed message never comes back.
-  /// Unknown ids are refused; an expired one not purged yet is dismissed as any other.
-  public func dismiss(id: String) throws -> DismissOutcome {
+  /// Unknown ids are refused; an expired one not purged yet is dismissed as any other. A `swipe`
+  /// is refused first, with nothing read or changed, while `swipeToDelete` is off.
+  public func dismiss(id: String, swipe: Bool = false) throws -> DismissOutcome {
+    if swipe { try allow(.swipe) }
     var effects = Effects()
     let dismissed = try store.editMessage(id: id, now: clock.now) { edit in
       guard edit != nil else { throw InboxError.messageNotFound(id: id) }

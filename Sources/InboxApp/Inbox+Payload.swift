@@ -105,7 +105,8 @@ extension Inbox {
     }
     let entry = PreviewEntry(card: resolved.card, warnings: resolved.effects.warnings)
     return RenderedCard(
-      card: resolved.card, html: PreviewPage.fragment(entry, theme: theme), css: PreviewStyle.css,
+      card: resolved.card, html: PreviewPage.fragment(entry, theme: theme, swipeToDelete: attributes.swipeToDelete),
+      css: PreviewStyle.css,
       effects: resolved.effects)
   }
 }

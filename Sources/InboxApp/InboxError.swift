@@ -13,12 +13,15 @@ public enum InboxError: Error, Sendable, Hashable, CustomStringConvertible {
   /// to add a pass), a degraded one included: `kind` is the kind it renders as, `degradation` why the
   /// expected kind fell back, when it did.
   case wrongKind(id: String, expected: CardKind, kind: String, degradation: String?)
+  /// A swipe or a pull while the attribute that allows it is off (`Gesture`); nothing changed.
+  case gestureDisabled(Gesture)
 
   public var description: String {
     switch self {
     case .messageNotFound(let id): "no visible message has the id \(id)"
     case .invalidArgument(let argument, let reason): "\(argument): \(reason)"
     case .wrongKind(let id, let expected, let kind, _): "message \(id) is a \(kind) card, not a \(expected) card"
+    case .gestureDisabled(let gesture): "a \(gesture.rawValue) is refused: \(gesture.attribute) is off"
     }
   }
 }

@@ -16,6 +16,8 @@ extension ErrorCode {
   public static let notAWalletCard = ErrorCode(rawValue: -32003)
   /// The wallet pass could not be downloaded or kept. `data: {id, code, reason, httpStatus?}`.
   public static let walletPassFailed = ErrorCode(rawValue: -32004)
+  /// A swipe or a pull while the attribute that allows it is off; nothing changed. `data: {gesture, attribute}`.
+  public static let gestureDisabled = ErrorCode(rawValue: -32005)
   /// The payload is not an inbox message; nothing was stored. `data: {reason, code}`.
   public static let notAnInboxMessage = ErrorCode(rawValue: -32010)
   /// The store failed (busy, damaged, disk full). `data: {kind, message}`.
@@ -45,6 +47,10 @@ extension InboxError: RPCErrorConvertible {
       RPCError(
         expected == .wallet ? .notAWalletCard : .notAVideoCard, "Not a \(expected) card",
         data: ["id": .string(id), "kind": .string(kind), "degradation": degradation.map(JSONValue.string) ?? .null])
+    case .gestureDisabled(let gesture):
+      RPCError(
+        .gestureDisabled, "Gesture disabled",
+        data: ["gesture": .string(gesture.rawValue), "attribute": .string(gesture.attribute)])
     }
   }
 }

@@ -5,7 +5,7 @@ import JSON
 /// JSON (every member optional on input; `null` resets a member to its default):
 /// ```
 /// {"forceCellKind": "classic", "platform": "ios", "walletPasses": true, "unreadFirst": false,
-///  "allowedSchemes": ["file"], "locale": "de-AT"}
+///  "allowedSchemes": ["file"], "swipeToDelete": false, "locale": "de-AT"}
 /// ```
 /// Unknown members are ignored, so a server can carry switches of its own next to these.
 public struct Attributes: Sendable, Hashable {
@@ -24,6 +24,12 @@ public struct Attributes: Sendable, Hashable {
   /// InboxKit's `automaticReadOnDisappear` (on there by default, and here): unread rows the host
   /// reports leaving the screen (`feed.seen`) become read.
   public var automaticReadOnDisappear = true
+  /// InboxKit's swipe to delete (on by default): a swipe (`message.dismiss` with `swipe: true`)
+  /// dismisses the row; off, a swipe is refused and the preview draws no delete action.
+  public var swipeToDelete = true
+  /// InboxKit's pull to refresh (on by default): a pull (`feed.sync` with `pull: true`) syncs; off,
+  /// a pull is refused and the preview draws no refresh control. Other syncs are unaffected.
+  public var pullToRefresh = true
   /// The user's language as a BCP 47 tag (`de-AT`): picks a send request's title and body from its
   /// language objects (`LocalizedText`) and the language of the accessibility labels. Nil: the
   /// payload's default language and English labels.
@@ -116,6 +122,12 @@ public struct Attributes: Sendable, Hashable {
     if let value = object["automaticReadOnDisappear"] {
       merged.automaticReadOnDisappear = try Self.flag(value, "automaticReadOnDisappear", default: true)
     }
+    if let value = object["swipeToDelete"] {
+      merged.swipeToDelete = try Self.flag(value, "swipeToDelete", default: true)
+    }
+    if let value = object["pullToRefresh"] {
+      merged.pullToRefresh = try Self.flag(value, "pullToRefresh", default: true)
+    }
     if let value = object["locale"] {
       switch value {
       case .null: merged.locale = nil
@@ -160,9 +172,18 @@ public struct Attributes: Sendable, Hashable {
     return schemes
   }
 
+  /// The screen's switches a feed page carries (`gestures`), so a host draws the affordances the
+  /// server honours: `{swipeToDelete, pullToRefresh, automaticReadOnDisappear}`.
+  public var gesturesJSON: JSONValue {
+    [
+      "swipeToDelete": .bool(swipeToDelete), "pullToRefresh": .bool(pullToRefresh),
+      "automaticReadOnDisappear": .bool(automaticReadOnDisappear),
+    ]
+  }
+
   /// Every member, unset ones as null:
   /// `{"forceCellKind", "platform", "walletPasses", "unreadFirst", "allowedSchemes",
-  /// "automaticReadOnDisappear", "locale"}` (sorted).
+  /// "automaticReadOnDisappear", "swipeToDelete", "pullToRefresh", "locale"}` (sorted).
   public var json: JSONValue {
     .object([
       "forceCellKind": forceCellKind.map { .string($0.rawValue) } ?? .null,
@@ -171,6 +192,8 @@ public struct Attributes: Sendable, Hashable {
       "unreadFirst": .bool(unreadFirst),
       "allowedSchemes": .array(allowedSchemes.sorted().map(JSONValue.string)),
       "automaticReadOnDisappear": .bool(automaticReadOnDisappear),
+      "swipeToDelete": .bool(swipeToDelete),
+      "pullToRefresh": .bool(pullToRefresh),
       "locale": locale.map(JSONValue.string) ?? .null,
     ])
   }

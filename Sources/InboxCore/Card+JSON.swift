@@ -24,9 +24,9 @@ extension Card {
   /// - banner, captioned: none;
   /// - classic: `avatar: {initial, color}`;
   /// - carousel: `carousel: [{image, title|null, url|null, accessibilityLabel, position: "1 of 3"}]`;
-  /// - video: `video: {url, poster|null, accessibilityLabel: "Play video",
-  ///   accessibilityIdentifier: "inboxkit.video.play"}`;
-  ///   the labels in the language of `attributes.locale` (`AccessibilityLabels`).
+  /// - video: `video: {url, poster|null, playsWhenSilenced: true, accessibilityLabel: "Play video",
+  ///   accessibilityTraits: ["button", "startsMediaSession"], accessibilityIdentifier: "inboxkit.video.play"}`;
+  ///   the labels in the language of `attributes.locale` (`CardWords`).
   /// - wallet: `wallet: {pass, image|null, accessibilityIdentifier: "inboxkit.wallet.add"}`.
   public var json: JSONValue {
     var object: JSONObject = [

@@ -64,7 +64,7 @@ public struct Card: Sendable, Hashable {
   /// The kind-specific fields.
   public var content: Content
   /// The VoiceOver labels, in the language of the host's locale.
-  public var labels: AccessibilityLabels = .english
+  public var labels: CardWords = .english
 
   /// The kind that is rendered.
   public var kind: CardKind { content.kind }

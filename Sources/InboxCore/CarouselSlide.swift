@@ -31,7 +31,7 @@ public struct CarouselSlide: Sendable, Hashable {
 
   /// The VoiceOver label: the caption, or `labels.slide` ("Slide") when there is none (InboxKit
   /// accessibility).
-  public func accessibilityLabel(_ labels: AccessibilityLabels = .english) -> String { title ?? labels.slide }
+  public func accessibilityLabel(_ labels: CardWords = .english) -> String { title ?? labels.slide }
 
   /// The slide's own tap action: `openURL` for an http(s) url, `deeplink` for any other; nil without url.
   public var tapAction: RowAction? { url.map(RowAction.link) }

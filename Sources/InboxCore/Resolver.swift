@@ -61,7 +61,7 @@ public enum Resolver {
       actionPerformed: status.isActionPerformed || state?.opened == true, pinned: message.isPinned,
       buttons: buttons, customData: message.customData,
       rowAction: schemes.rowAction(RowAction(actionParams: message.actionParams), &diagnostics),
-      content: content, labels: AccessibilityLabels.forLocale(attributes.locale))
+      content: content, labels: CardWords.forLocale(attributes.locale))
     return (card, diagnostics.stamped(requested: requested, used: content.kind))
   }
 

@@ -24,12 +24,23 @@ public struct VideoContent: Sendable, Hashable {
   /// The stable UI-test identifier of the poster button.
   public static let accessibilityIdentifier = "inboxkit.video.play"
 
-  /// The card's `video` member and `video.play`'s descriptor: `{url, poster|null, accessibilityLabel,
-  /// accessibilityIdentifier}`, the label in the language of `labels`.
-  public func json(labels: AccessibilityLabels) -> JSONValue {
+  /// The poster's accessibility traits, as InboxKit sets them: a button that starts a media
+  /// session, so VoiceOver announces a media control rather than an image.
+  public static let accessibilityTraits = ["button", "startsMediaSession"]
+
+  /// InboxKit's player plays with sound whatever the ringer (Ring/Silent) switch says: on iOS, an
+  /// audio session of the `playback` category. Always true; said so that a host knows to do the same.
+  public static let playsWhenSilenced = true
+
+  /// The card's `video` member and `video.play`'s descriptor: `{url, poster|null, playsWhenSilenced,
+  /// accessibilityLabel, accessibilityTraits, accessibilityIdentifier}`, the label in the language of
+  /// `labels`.
+  public func json(labels: CardWords) -> JSONValue {
     [
       "url": .string(url), "poster": poster.map(JSONValue.string) ?? .null,
+      "playsWhenSilenced": .bool(Self.playsWhenSilenced),
       "accessibilityLabel": .string(labels.playVideo),
+      "accessibilityTraits": .array(Self.accessibilityTraits.map(JSONValue.string)),
       "accessibilityIdentifier": .string(Self.accessibilityIdentifier),
     ]
   }

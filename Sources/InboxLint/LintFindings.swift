@@ -35,6 +35,7 @@ public enum LintFindings {
     findings += report.languageGaps.map { gap in
       finding(report.pointer.appending(gap.field), LintRules.missingLanguage, .warning, gap.message)
     }
+    findings += LabelFallbacks.messages(report).map { finding(report.pointer, LabelFallbacks.rule, .note, $0) }
     return Report.Subject(file: file, name: report.verdictLabel, summary: summary(report), findings: findings)
   }
 

@@ -20,6 +20,9 @@ public enum LintRules {
     warning(.unsafeScheme, "A link or image uses a scheme the host does not allow."),
     Rule(
       id: missingLanguage, summary: "A language has a title but no body, or a body but no title.", severity: .warning),
+    Rule(
+      id: LabelFallbacks.rule, summary: "A word the card draws has no wording in the locale's language; it is English.",
+      severity: .note),
   ]
 
   /// A text field of a send request lacks a language another field is written in.

@@ -4,7 +4,8 @@ import InboxCore
 /// resolved card, every payload string escaped, no script, classes from `PreviewStyle`.
 public enum CardHTML {
   /// `<section class="ik-entry">`: the card, then its notes (degradation, warnings, dates, row action).
-  public static func entry(_ entry: PreviewEntry) -> String {
+  /// `swipeToDelete` draws the row's delete action, as InboxKit shows it when the row is swiped.
+  public static func entry(_ entry: PreviewEntry, swipeToDelete: Bool = true) -> String {
     guard let card = entry.card else {
       var html = "<section class=\"ik-entry ik-refused\"\(HTML.attribute("data-label", entry.label))>"
       html += "<p class=\"ik-refusal\">not an inbox message: \(HTML.escape(entry.refusal ?? ""))</p>"
@@ -13,19 +14,31 @@ public enum CardHTML {
     var html = "<section class=\"ik-entry\"\(HTML.attribute("data-id", card.id))"
     html += " data-kind=\"\(card.kind.rawValue)\" data-requested-kind=\"\(card.requestedKind.rawValue)\""
     html += HTML.attribute("data-label", entry.label) + ">"
-    return html + article(card) + Notes.aside(entry) + "</section>"
+    return html + article(card) + (swipeToDelete ? deleteAction(card.labels) : "") + Notes.aside(entry) + "</section>"
   }
 
-  /// `<article class="ik-card ik-KIND">`: the cell itself.
+  /// The action a swipe reveals, in the card's language: it stands for `message.dismiss {swipe: true}`.
+  static func deleteAction(_ words: CardWords) -> String {
+    "<div class=\"ik-swipe\"><button type=\"button\" class=\"ik-delete\" title=\"message.dismiss (swipe)\">"
+      + HTML.escape(words[.delete]) + "</button></div>"
+  }
+
+  /// `<article class="ik-card ik-KIND">`: the cell itself, every word it draws in the card's language
+  /// (`CardWords`).
   static func article(_ card: Card) -> String {
+    let words = card.labels
     var html = "<article class=\"ik-card ik-\(card.kind.rawValue)\(card.read ? "" : " ik-is-unread")\">"
-    if !card.read { html += "<span class=\"ik-unread\" role=\"img\" aria-label=\"Unread\"></span>" }
-    if card.pinned { html += "<span class=\"ik-pin\" role=\"img\" aria-label=\"Pinned\">\(Glyph.pin)</span>" }
+    if !card.read {
+      html += "<span class=\"ik-unread\" role=\"img\"\(HTML.attribute("aria-label", words[.unread]))></span>"
+    }
+    if card.pinned {
+      html += "<span class=\"ik-pin\" role=\"img\"\(HTML.attribute("aria-label", words[.pinned]))>\(Glyph.pin)</span>"
+    }
     switch card.content {
     case .banner:
-      html += Media.image(card.image, alt: card.title ?? card.body ?? "Banner image")
+      html += Media.image(card.image, alt: card.title ?? card.body ?? words[.bannerImage])
     case .captioned:
-      html += Media.image(card.image, alt: card.title ?? "Image") + text(card) + Buttons.row(card.buttons)
+      html += Media.image(card.image, alt: card.title ?? words[.image]) + text(card) + Buttons.row(card.buttons)
     case .classic(let avatar):
       html += "<div class=\"ik-row\"><span class=\"ik-avatar\" aria-hidden=\"true\""
       html += HTML.attribute("style", "background-color:\(safeColor(avatar.color))") + ">"
@@ -35,7 +48,7 @@ public enum CardHTML {
     case .video(let video):
       html += Media.poster(video, labels: card.labels) + text(card)
     case .wallet(let pass):
-      html += Media.walletHero(pass) + text(card) + Media.walletButton(pass)
+      html += Media.walletHero(pass, labels: words) + text(card) + Media.walletButton(pass, labels: words)
     }
     return html + "</article>"
   }

@@ -7,8 +7,9 @@ import InboxCore
 /// No script: the strip scrolls sideways with CSS scroll snapping, and each slide carries its own
 /// indicator, so the one in view is always the current position.
 enum Carousel {
-  static func strip(_ slides: [CarouselSlide], rowAction: RowAction, labels: AccessibilityLabels) -> String {
-    var html = "<div class=\"ik-strip\" role=\"group\" aria-roledescription=\"carousel\" aria-label=\"Slides\">"
+  static func strip(_ slides: [CarouselSlide], rowAction: RowAction, labels: CardWords) -> String {
+    var html = "<div class=\"ik-strip\" role=\"group\" aria-roledescription=\"carousel\""
+    html += HTML.attribute("aria-label", labels[.slides]) + ">"
     for (index, slide) in slides.enumerated() {
       let position = labels.position(index: index, count: slides.count)
       html += "<div class=\"ik-slide\" role=\"group\" aria-roledescription=\"slide\""

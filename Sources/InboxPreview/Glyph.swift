@@ -12,4 +12,7 @@ enum Glyph {
     + "<rect x=\"3\" y=\"8\" width=\"18\" height=\"3\" fill=\"#34aadc\"/>"
     + "<rect x=\"3\" y=\"11\" width=\"18\" height=\"3\" fill=\"#ff9500\"/>"
     + "<rect x=\"3\" y=\"14\" width=\"18\" height=\"2\" fill=\"#ff3b30\"/></svg>"
+  static let refresh =
+    "<svg viewBox=\"0 0 24 24\" width=\"16\" height=\"16\" aria-hidden=\"true\"><path fill=\"currentColor\" "
+    + "d=\"M17.6 6.4A8 8 0 1 0 20 12h-2a6 6 0 1 1-1.8-4.2L13 11h7V4z\"/></svg>"
 }

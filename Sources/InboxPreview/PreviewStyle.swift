@@ -42,7 +42,13 @@ public enum PreviewStyle {
     background:var(--ik-accent);box-shadow:0 0 0 2px var(--ik-card)}\
     .ik-pin{position:absolute;z-index:2;top:8px;right:8px;width:24px;height:24px;border-radius:50%;\
     display:grid;place-items:center;color:#fff;background:#ff9500}\
-    .ik-refusal{margin:0;padding:12px 14px;border-radius:14px;background:var(--ik-note-bg);color:var(--ik-note)}
+    .ik-refusal{margin:0;padding:12px 14px;border-radius:14px;background:var(--ik-note-bg);color:var(--ik-note)}\
+    .ik-swipe{display:flex;justify-content:flex-end;margin-top:4px}\
+    .ik-delete{border:0;border-radius:8px;padding:5px 12px;background:#ff3b30;color:#fff;font:inherit;font-size:13px;\
+    font-weight:600}\
+    .ik-refresh{display:flex;justify-content:center;margin:0 0 10px}\
+    .ik-refresh-control{display:flex;align-items:center;gap:6px;border:0;border-radius:16px;padding:5px 14px;\
+    background:var(--ik-card);color:var(--ik-muted);font:inherit;font-size:13px;box-shadow:0 0 0 1px var(--ik-line)}
 
     """
 

@@ -165,7 +165,9 @@ def test_playing_a_video_answers_the_player_and_reads_the_message(servers, store
     played = server.call("video.play", {"id": "v"})
     assert played["video"] == {
         "url": "https://cdn.example.com/clip.mp4", "poster": "https://cdn.example.com/p.jpg",
-        "accessibilityLabel": "Play video", "accessibilityIdentifier": "inboxkit.video.play",
+        # InboxKit's player: sound on even with the ringer switch on silent; the poster's traits.
+        "playsWhenSilenced": True, "accessibilityLabel": "Play video",
+        "accessibilityTraits": ["button", "startsMediaSession"], "accessibilityIdentifier": "inboxkit.video.play",
     }
     assert played["video"] == played["message"]["video"]
     assert played["message"]["read"] is True and played["message"]["actionPerformed"] is False

@@ -96,9 +96,11 @@ CHECK_JSONSCHEMA = os.path.join(os.path.dirname(sys.executable), "check-jsonsche
 @pytest.mark.parametrize("cwd", ["elsewhere", "root"])
 def test_check_jsonschema_resolves_the_shapes_from_any_directory(tmp_path, cwd):
     # The shapes' absolute $ids and bundles let any validator resolve "Card.schema.json" offline.
-    valid = {"items": [], "nextCursor": None, "counts": {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0}}
+    gestures = {"swipeToDelete": True, "pullToRefresh": True, "automaticReadOnDisappear": True}
+    valid = {"items": [], "nextCursor": None, "counts": {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0},
+             "gestures": gestures}
     invalid = {"items": [{"kind": "nonsense"}], "nextCursor": None,
-               "counts": {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0}}
+               "counts": {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0}, "gestures": gestures}
     (tmp_path / "valid.json").write_text(json.dumps(valid))
     (tmp_path / "invalid.json").write_text(json.dumps(invalid))
     schema = os.path.join(SCHEMAS, "shapes", "FeedPage.schema.json")

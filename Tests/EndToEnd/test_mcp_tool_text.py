@@ -28,6 +28,9 @@ COUNTS = {"total", "unread", "unactioned", "pinned", "changed", "added", "update
 LINT_PARAMS = {"payload", "attributes", "now"}
 
 
+GESTURELESS = {"dismiss_message": {"swipe"}, "sync_inbox": {"pull"}}
+
+
 def cases() -> list[tuple[str, str, dict]]:
     table = []
     for tool, method in TOOL_METHODS.items():
@@ -36,6 +39,8 @@ def cases() -> list[tuple[str, str, dict]]:
                 params = example["params"]
                 if tool == "lint_payload":
                     params = {k: v for k, v in params.items() if k in LINT_PARAMS}
+                elif tool in GESTURELESS:  # an agent neither swipes nor pulls: the tool takes no such param
+                    params = {k: v for k, v in params.items() if k not in GESTURELESS[tool]}
                 table.append((f"{tool}: {example['name']}", tool, params))
     return table
 

@@ -248,3 +248,58 @@ def test_labels_in_the_locales_language(browser, workdir, locale):
         assert events.errors == [] and events.dialogs == []
     finally:
         page.close()
+
+
+# Every word the page draws, as each product page words it (the Russian page keeps the English
+# for the poster, the slide and the Wallet button); "Unread" no page gives, so it stays English.
+PAGE_WORDS = {
+    "de": {"wallet": "Zu Apple Wallet hinzufügen", "play": "Video abspielen", "slides": "Folien",
+           "delete": "Löschen", "refresh": "Aktualisieren", "hero": "Hero-Image"},
+    "es": {"wallet": "Añadir a Apple Wallet", "play": "Reproducir video", "slides": "Diapositivas",
+           "delete": "Eliminar", "refresh": "Actualizar", "hero": "Imagen principal"},
+    "pt": {"wallet": "Adicionar à Carteira da Apple", "play": "Reproduzir vídeo", "slides": "Slides",
+           "delete": "Excluir", "refresh": "Atualizar", "hero": "Imagem de herói"},
+    "zh": {"wallet": "添加到 Apple Wallet", "play": "播放视频", "slides": "幻灯片",
+           "delete": "删除", "refresh": "刷新", "hero": "主图"},
+    "ru": {"wallet": "Add to Apple Wallet", "play": "Play video", "slides": "Слайды",
+           "delete": "Delete", "refresh": "Refresh", "hero": "Изображение-герой"},
+}
+
+
+@pytest.mark.parametrize("locale", sorted(PAGE_WORDS))
+def test_every_drawn_word_is_the_pages_own(browser, workdir, locale):
+    """The Wallet button, the poster, the strip, the hero image, the delete action and the refresh
+    control in the page's language, read from Chromium's accessibility tree, each card kept as a
+    screenshot; with both gestures off, no delete action and no refresh control."""
+    page_path = workdir / f"words-{locale}.html"
+    cli("preview", "--platform", "ios", "--locale", locale, "--now", str(CLOCK),
+        str(DATA / "preview" / "page-words.json"), "-o", str(page_path))
+    words = PAGE_WORDS[locale]
+    page, events = open_page(browser, page_path)
+    try:
+        nodes = ax_nodes(page)
+        names = {(n["role"], n["name"]) for n in nodes}
+        (wallet,) = [n for n in nodes if n["role"] == "button" and n["testid"] == "inboxkit.wallet.add"]
+        assert wallet["name"] == words["wallet"]
+        (poster,) = [n for n in nodes if n["role"] == "button" and n["testid"] == "inboxkit.video.play"]
+        assert poster["name"] == words["play"]
+        assert ("group", words["slides"]) in names and ("image", words["hero"]) in names
+        assert ("button", words["refresh"]) in names
+        assert sum(1 for n in nodes if n["role"] == "button" and n["name"] == words["delete"]) == 3
+        assert ("image", "Unread") in names
+        assert page.get_attribute("html", "lang") == locale
+        for kind in ("video", "carousel", "wallet"):
+            assert screenshot(page, f"section.ik-entry[data-kind={kind}]", f"words-{locale}-{kind}").stat().st_size > 1000
+        assert events.errors == [] and events.dialogs == []
+    finally:
+        page.close()
+    off_path = workdir / f"words-{locale}-off.html"
+    cli("preview", "--platform", "ios", "--locale", locale, "--no-swipe-to-delete", "--no-pull-to-refresh",
+        "--now", str(CLOCK), str(DATA / "preview" / "page-words.json"), "-o", str(off_path))
+    page, _ = open_page(browser, off_path)
+    try:
+        names = {(n["role"], n["name"]) for n in ax_nodes(page)}
+        assert ("button", words["delete"]) not in names and ("button", words["refresh"]) not in names
+        assert page.locator(".ik-delete").count() == 0 and page.locator(".ik-refresh-control").count() == 0
+    finally:
+        page.close()

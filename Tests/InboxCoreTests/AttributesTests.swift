@@ -21,7 +21,7 @@ import Testing
       Attributes().json
         == [
           "forceCellKind": nil, "platform": nil, "walletPasses": nil, "unreadFirst": false, "allowedSchemes": [],
-          "automaticReadOnDisappear": true,
+          "automaticReadOnDisappear": true, "swipeToDelete": true, "pullToRefresh": true,
           "locale": nil,
         ])
   }
@@ -50,7 +50,21 @@ import Testing
     BadRow(
       json: ["automaticReadOnDisappear": 0], path: "attributes.automaticReadOnDisappear",
       reason: "expected a boolean, got integer"),
+    BadRow(json: ["swipeToDelete": "no"], path: "attributes.swipeToDelete", reason: "expected a boolean, got string"),
+    BadRow(json: ["pullToRefresh": 0], path: "attributes.pullToRefresh", reason: "expected a boolean, got integer"),
   ]
+
+  /// The screen's switches: on by default (as in InboxKit), turned off and back on by null, each on
+  /// its own, and carried by a feed page as `gestures`.
+  @Test func swipeToDeleteAndPullToRefreshAreSwitches() throws {
+    let off = try Attributes().merging(["swipeToDelete": false])
+    #expect(!off.swipeToDelete && off.pullToRefresh && off.json["swipeToDelete"] == false)
+    #expect(off.gesturesJSON == ["swipeToDelete": false, "pullToRefresh": true, "automaticReadOnDisappear": true])
+    let bothOff = try off.merging(["pullToRefresh": false])
+    #expect(!bothOff.swipeToDelete && !bothOff.pullToRefresh)
+    let reset = try bothOff.merging(["swipeToDelete": .null, "pullToRefresh": .null])
+    #expect(reset.swipeToDelete && reset.pullToRefresh)
+  }
 
   /// Wrong types and unknown kinds throw with the member's path and a reason naming what was expected.
   @Test(arguments: badRows)

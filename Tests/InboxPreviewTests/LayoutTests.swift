@@ -71,8 +71,9 @@ import Testing
     let (_, html) = try Self.card(["displayType": "video", "video": video])
     #expect(
       html.contains(
-        "<a class=\"ik-poster\" role=\"button\" href=\"https://x.example/v.mp4\" aria-label=\"Play video\" "
-          + "data-testid=\"inboxkit.video.play\">"))
+        "<a class=\"ik-poster\" role=\"button\" aria-haspopup=\"dialog\" href=\"https://x.example/v.mp4\" "
+          + "aria-label=\"Play video\" data-testid=\"inboxkit.video.play\" "
+          + "data-accessibility-traits=\"button startsMediaSession\" data-plays-when-silenced=\"true\">"))
   }
 
   @Test func walletHasTheAddButtonOnIOSAndDegradesElsewhere() throws {

@@ -35,6 +35,20 @@ export interface Attributes {
    * (feed.seen) become read. On by default, as in InboxKit.
    */
   automaticReadOnDisappear: boolean;
+  /**
+   * InboxKit's swipe to delete: a row swiped away is dismissed (message.dismiss with swipe: true).
+   * Off, a swipe is refused with GestureDisabled and nothing changes, and the preview draws no
+   * delete action; message.dismiss without swipe (a button, a menu) is unaffected. On by default,
+   * as in InboxKit.
+   */
+  swipeToDelete: boolean;
+  /**
+   * InboxKit's pull to refresh: a pull syncs with the backend (feed.sync with pull: true). Off, a
+   * pull is refused with GestureDisabled and nothing is synced, and the preview draws no refresh
+   * control; feed.sync without pull and the periodic sync are unaffected. On by default, as in
+   * InboxKit.
+   */
+  pullToRefresh: boolean;
   /** A BCP 47 tag (de-AT): the language of titles, bodies and labels. */
   locale: string | null;
   [key: string]: unknown;
@@ -76,6 +90,20 @@ export interface AttributesPatch {
    * (feed.seen) become read; null resets it to the default, on (as in InboxKit).
    */
   automaticReadOnDisappear?: boolean | null;
+  /**
+   * InboxKit's swipe to delete: a row swiped away is dismissed (message.dismiss with swipe: true).
+   * Off, a swipe is refused with GestureDisabled and nothing changes, and the preview draws no
+   * delete action; message.dismiss without swipe (a button, a menu) is unaffected; null resets it
+   * to the default, on (as in InboxKit).
+   */
+  swipeToDelete?: boolean | null;
+  /**
+   * InboxKit's pull to refresh: a pull syncs with the backend (feed.sync with pull: true). Off, a
+   * pull is refused with GestureDisabled and nothing is synced, and the preview draws no refresh
+   * control; feed.sync without pull and the periodic sync are unaffected; null resets it to the
+   * default, on (as in InboxKit).
+   */
+  pullToRefresh?: boolean | null;
   /** A BCP 47 tag (de-AT): the language of titles, bodies and labels. */
   locale?: string | null;
   [key: string]: unknown;
@@ -366,8 +394,8 @@ export interface Degradation {
  * Always an object. Invalid params: {param, reason, rule?, sent?}. Parse errors: {reason, kind,
  * line, column, position}. Invalid requests: {reason, limit?, size?, ran?}. Unknown method:
  * {method}. Message not found: {id}. Not an inbox message: {reason, code}. Store failure: {kind,
- * message}. Sync errors: {method, reason?, httpStatus?, statusCode?, statusMessage?, location?,
- * path?, missing?, pushed, pending}.
+ * message}. Gesture disabled: {gesture, attribute}. Sync errors: {method, reason?, httpStatus?,
+ * statusCode?, statusMessage?, location?, path?, missing?, pushed, pending}.
  */
 export interface ErrorData {
   /** Invalid params: the parameter's path, such as payload.buttons[2] or limit. */
@@ -436,6 +464,13 @@ export interface ErrorData {
   pushed?: number;
   /** Sync errors: status changes still queued. */
   pending?: number;
+  /**
+   * Gesture disabled: the gesture refused (swipe: message.dismiss with swipe: true; pull:
+   * feed.sync with pull: true).
+   */
+  gesture?: "swipe" | "pull";
+  /** Gesture disabled: the attribute that is off. */
+  attribute?: "swipeToDelete" | "pullToRefresh";
   [key: string]: unknown;
 }
 
@@ -453,6 +488,24 @@ export interface FeedPage {
    * messages the filter selects (the tab's badge).
    */
   counts: Counts;
+  /**
+   * The screen's switches in force (the attributes of the same names), so a host draws the page
+   * with the affordances the server will honour.
+   */
+  gestures: FeedPageGestures;
+}
+
+/**
+ * The screen's switches in force (the attributes of the same names), so a host draws the page with
+ * the affordances the server will honour.
+ */
+export interface FeedPageGestures {
+  /** Whether a row may be swiped away (message.dismiss with swipe: true). */
+  swipeToDelete: boolean;
+  /** Whether the feed may be pulled to refresh (feed.sync with pull: true). */
+  pullToRefresh: boolean;
+  /** Whether unread rows reported leaving the screen (feed.seen) become read. */
+  automaticReadOnDisappear: boolean;
 }
 
 /**
@@ -748,18 +801,36 @@ export interface VideoCard extends CardCommon {
   /** The kind the host renders. */
   kind: "video";
   /** The video descriptor. */
-  video: VideoCardVideo;
+  video: VideoDescriptor;
   [key: string]: unknown;
 }
 
-/** The video descriptor. */
-export interface VideoCardVideo {
+/**
+ * What a video card plays and how its poster is announced: the card's video member and
+ * video.play's descriptor.
+ */
+export interface VideoDescriptor {
   /** The http(s) stream or file. */
   url: string;
   /** The poster image URL, null when none. */
   poster: string | null;
-  /** The screen reader's label in the locale's language (English for languages without their own). */
+  /**
+   * The player plays with sound whatever the ringer (Ring/Silent) switch says, as InboxKit's does
+   * (on iOS an audio session of the playback category); always true. A web page has no ringer
+   * switch to honour.
+   */
+  playsWhenSilenced: true;
+  /**
+   * The poster button's screen-reader label in the locale's language (English for languages
+   * without their own; the Russian page keeps Play video).
+   */
   accessibilityLabel: "Play video" | "Video abspielen" | "Reproducir video" | "Reproduzir v\u00eddeo" | "\u64ad\u653e\u89c6\u9891";
+  /**
+   * The poster's accessibility traits, as InboxKit sets them: .button + .startsMediaSession, so a
+   * screen reader announces a media control rather than an image (the preview's HTML: role=button,
+   * aria-haspopup=dialog for the full-screen player).
+   */
+  accessibilityTraits: ("button" | "startsMediaSession")[];
   /** A stable identifier for UI tests. */
   accessibilityIdentifier: "inboxkit.video.play";
 }
@@ -1003,6 +1074,11 @@ export interface FeedDismissAllResult {
 export interface FeedSyncParams {
   /** Fetch even when the last fetch is more recent than the minimum interval. */
   force?: boolean | null;
+  /**
+   * The user pulled the feed to refresh (InboxKit's pull to refresh): refused with GestureDisabled
+   * while pullToRefresh is off.
+   */
+  pull?: boolean | null;
 }
 
 export type FeedSyncResult = SyncReport;
@@ -1109,26 +1185,11 @@ export interface VideoPlayParams {
 export interface VideoPlayResult {
   /**
    * The player's descriptor, as the card's video member: the url passed the scheme rules (http or
-   * https).
+   * https), the player plays with sound even with the ringer switch on silent.
    */
-  video: VideoPlayResultVideo;
+  video: VideoDescriptor;
   /** The card after the play. */
   message: Card;
-}
-
-/**
- * The player's descriptor, as the card's video member: the url passed the scheme rules (http or
- * https).
- */
-export interface VideoPlayResultVideo {
-  /** The http(s) stream or file. */
-  url: string;
-  /** The poster image URL, null when none. */
-  poster: string | null;
-  /** The screen reader's label in the locale's language (English for languages without their own). */
-  accessibilityLabel: "Play video" | "Video abspielen" | "Reproducir video" | "Reproduzir v\u00eddeo" | "\u64ad\u653e\u89c6\u9891";
-  /** A stable identifier for UI tests. */
-  accessibilityIdentifier: "inboxkit.video.play";
 }
 
 /** The params of wallet.download. */
@@ -1187,6 +1248,11 @@ export interface WalletReportResult {
 export interface MessageDismissParams {
   /** The message id. */
   id: string;
+  /**
+   * The user swiped the row away (InboxKit's swipe to delete): refused with GestureDisabled while
+   * swipeToDelete is off.
+   */
+  swipe?: boolean | null;
 }
 
 /** The outcome. */
@@ -1467,7 +1533,10 @@ export interface Methods {
    * reply or the merge within milliseconds and the request answers -32800; a cancelled merge is
    * rolled back (nothing half-merged). A message in the reply past --max-message-bytes is skipped
    * with a warning (log, code messageSkipped), the rest merged. Sync errors carry pushed and
-   * pending in their data; the local feed keeps working.
+   * pending in their data; the local feed keeps working. A pull says so (pull: true): with the
+   * pullToRefresh attribute off it is refused with GestureDisabled before anything is sent or
+   * merged, as InboxKit draws no refresh control then; a sync without pull (a button, force) and
+   * the periodic sync are never refused for it.
    */
   "feed.sync": { params: FeedSyncParams; result: FeedSyncResult };
   /** Returns the card of one visible message. */
@@ -1512,7 +1581,9 @@ export interface Methods {
    * The user plays a video card's video: answers the player's descriptor and marks the message
    * read. As InboxKit when its full-screen player opens: the message becomes read (not opened: the
    * row action did not run), its status queued for the backend. A card that renders as another
-   * kind, a video degraded to classic included, is refused with NotAVideoCard.
+   * kind, a video degraded to classic included, is refused with NotAVideoCard. The descriptor says
+   * how to play: with sound whatever the ringer switch says (playsWhenSilenced), and the poster's
+   * accessibility traits (.button + .startsMediaSession).
    */
   "video.play": { params: VideoPlayParams; result: VideoPlayResult };
   /**
@@ -1547,7 +1618,10 @@ export interface Methods {
   "wallet.report": { params: WalletReportParams; result: WalletReportResult };
   /**
    * Removes a message from the feed for good, persisted before the reply. dismissed is false when
-   * it already was. A dismissed message never comes back, whatever a later sync returns.
+   * it already was. A dismissed message never comes back, whatever a later sync returns. A swipe
+   * says so (swipe: true): with the swipeToDelete attribute off it is refused with GestureDisabled
+   * and nothing changes, as InboxKit draws no swipe action then; a dismiss from a button or a menu
+   * (swipe absent or false) is never refused for it.
    */
   "message.dismiss": { params: MessageDismissParams; result: MessageDismissResult };
   /** Marks messages read; lenient: unknown, dismissed and already read ids change nothing. */
@@ -1610,4 +1684,4 @@ export interface HostNotifications {
 }
 
 /** The names of the contract's components/errors. */
-export type ErrorName = "InvalidParams" | "InternalError" | "MessageNotFound" | "NotAVideoCard" | "NotAWalletCard" | "WalletPassFailed" | "NotAnInboxMessage" | "StoreFailure" | "RequestCancelled" | "BackendUnavailable" | "BackendRefused" | "BackendMalformedReply" | "BackendNotConfigured" | "MCPHandshake";
+export type ErrorName = "InvalidParams" | "InternalError" | "MessageNotFound" | "NotAVideoCard" | "NotAWalletCard" | "WalletPassFailed" | "GestureDisabled" | "NotAnInboxMessage" | "StoreFailure" | "RequestCancelled" | "BackendUnavailable" | "BackendRefused" | "BackendMalformedReply" | "BackendNotConfigured" | "MCPHandshake";

@@ -3,8 +3,9 @@ import InboxCore
 import JSON
 import JSONRPC
 
-/// `feed.list {cursor?, limit?, unreadOnly?, kinds?}` -> `{items, nextCursor, counts}` in feed order
-/// (`Inbox.list`; bounds such as `limit` ≤ 200 are the contract's, in Schemas/).
+/// `feed.list {cursor?, limit?, unreadOnly?, kinds?}` -> `{items, nextCursor, counts, gestures}` in feed
+/// order (`Inbox.list`; bounds such as `limit` ≤ 200 are the contract's, in Schemas/); `gestures`, the
+/// screen's switches in force.
 public enum FeedList: Operation {
   static let name = "feed.list"
 
@@ -15,6 +16,7 @@ public enum FeedList: Operation {
       "items": .array(page.cardsJSON),
       "nextCursor": page.next.map { .string($0.token) } ?? .null,
       "counts": page.counts.json,
+      "gestures": context.inbox.attributes.gesturesJSON,
     ]
   }
 }

@@ -13,13 +13,20 @@ import JSONRPC
 /// `feed.changed {reason: "sync"}` once the merge has committed. Runs on the synchronizer's queue; `$/cancelRequest`
 /// aborts a transfer in flight and answers -32800, leaving the store consistent. Errors: -32030
 /// unavailable, -32031 refused, -32032 malformed reply, -32033 not configured, each with
-/// `data.pushed` and `data.pending`; the local feed keeps working.
+/// `data.pushed` and `data.pending`; the local feed keeps working. A pull (`pull: true`) is refused
+/// with `GestureDisabled` (-32005) before anything is sent while `pullToRefresh` is off.
 enum FeedSync: DeferredOperation {
   typealias Params = FeedSyncParams
   static let name = "feed.sync"
 
   /// Queued behind the sync in progress, if any, on the synchronizer's own queue: no thread waits.
   static func start(_ params: FeedSyncParams, _ context: OperationContext, _ reply: Reply) {
+    if params.pull == true {
+      do { try context.inbox.allow(.pull) } catch {
+        reply(.failure(error))
+        return
+      }
+    }
     context.inbox.sync(
       force: params.force ?? false, observer: context.syncObserver(progress: true), cancellation: context.cancellation
     ) { outcome in

@@ -78,12 +78,18 @@ extension ParamsReader {
 /// `feed.sync {force?}`.
 public struct FeedSyncParams: OperationParams, Hashable {
   public var force: Bool?
+  /// The user pulled the feed to refresh: refused while `pullToRefresh` is off.
+  public var pull: Bool?
 
-  public init(_ params: ParamsReader) throws(RPCError) { force = try params.bool("force") }
+  public init(_ params: ParamsReader) throws(RPCError) {
+    force = try params.bool("force")
+    pull = try params.bool("pull")
+  }
 
   public var json: JSONObject {
     var out = ParamsWriter()
     out.set("force", force.map(JSONValue.bool))
+    out.set("pull", pull.map(JSONValue.bool))
     return out.object
   }
 }

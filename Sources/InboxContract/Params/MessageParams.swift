@@ -1,13 +1,31 @@
 import JSON
 import JSONRPC
 
-/// `{id}`: `message.get`, `message.dismiss`, `video.play`, `wallet.download`.
+/// `{id}`: `message.get`, `video.play`, `wallet.download`.
 public struct MessageID: OperationParams, Hashable {
   public var id: String
 
   public init(id: String) { self.id = id }
   public init(_ params: ParamsReader) throws(RPCError) { id = try params.required("id", params.string) }
   public var json: JSONObject { ["id": .string(id)] }
+}
+
+/// `message.dismiss {id, swipe?}`: `swipe` says the user swiped the row away.
+public struct MessageDismissParams: OperationParams, Hashable {
+  public var id: String
+  public var swipe: Bool?
+
+  public init(_ params: ParamsReader) throws(RPCError) {
+    id = try params.required("id", params.string)
+    swipe = try params.bool("swipe")
+  }
+
+  public var json: JSONObject {
+    var out = ParamsWriter()
+    out.set("id", .string(id))
+    out.set("swipe", swipe.map(JSONValue.bool))
+    return out.object
+  }
 }
 
 /// `message.tap {id, performDefault?}`.

@@ -16,6 +16,8 @@ class Attributes(TypedDict):
     unreadFirst: bool
     allowedSchemes: List[str]
     automaticReadOnDisappear: bool
+    swipeToDelete: bool
+    pullToRefresh: bool
     locale: Optional[str]
 
 class AttributesPatch(TypedDict):
@@ -28,6 +30,8 @@ class AttributesPatch(TypedDict):
     unreadFirst: NotRequired[bool]
     allowedSchemes: NotRequired[Optional[List[str]]]
     automaticReadOnDisappear: NotRequired[Optional[bool]]
+    swipeToDelete: NotRequired[Optional[bool]]
+    pullToRefresh: NotRequired[Optional[bool]]
     locale: NotRequired[Optional[str]]
 
 class Backend(TypedDict):
@@ -175,8 +179,9 @@ class ErrorData(TypedDict):
     """Always an object. Invalid params: {param, reason, rule?, sent?}. Parse errors: {reason,
     kind, line, column, position}. Invalid requests: {reason, limit?, size?, ran?}. Unknown
     method: {method}. Message not found: {id}. Not an inbox message: {reason, code}. Store
-    failure: {kind, message}. Sync errors: {method, reason?, httpStatus?, statusCode?,
-    statusMessage?, location?, path?, missing?, pushed, pending}.
+    failure: {kind, message}. Gesture disabled: {gesture, attribute}. Sync errors: {method,
+    reason?, httpStatus?, statusCode?, statusMessage?, location?, path?, missing?, pushed,
+    pending}.
     """
     param: NotRequired[str]
     reason: NotRequired[str]
@@ -201,12 +206,23 @@ class ErrorData(TypedDict):
     missing: NotRequired[List[str]]
     pushed: NotRequired[int]
     pending: NotRequired[int]
+    gesture: NotRequired[Literal["swipe", "pull"]]
+    attribute: NotRequired[Literal["swipeToDelete", "pullToRefresh"]]
 
 class FeedPage(TypedDict):
     """One page of the feed in feed order: pinned first, then newest first, ties by id."""
     items: List[Card]
     nextCursor: Optional[str]
     counts: Counts
+    gestures: FeedPageGestures
+
+class FeedPageGestures(TypedDict):
+    """The screen's switches in force (the attributes of the same names), so a host draws the page
+    with the affordances the server will honour.
+    """
+    swipeToDelete: bool
+    pullToRefresh: bool
+    automaticReadOnDisappear: bool
 
 class InboxHandshake(TypedDict):
     """What the inbox's own handshake tells a host: the server, the contract's version, every
@@ -367,13 +383,17 @@ class SyncReportPushError(TypedDict):
 
 class VideoCard(CardCommon):
     """A poster with a play button; a tap plays the video. Needs `data.video.url` with http(s)."""
-    video: VideoCardVideo
+    video: VideoDescriptor
 
-class VideoCardVideo(TypedDict):
-    """The video descriptor."""
+class VideoDescriptor(TypedDict):
+    """What a video card plays and how its poster is announced: the card's video member and
+    video.play's descriptor.
+    """
     url: str
     poster: Optional[str]
+    playsWhenSilenced: Literal[True]
     accessibilityLabel: Literal["Play video", "Video abspielen", "Reproducir video", "Reproduzir v\u00eddeo", "\u64ad\u653e\u89c6\u9891"]
+    accessibilityTraits: List[Literal["button", "startsMediaSession"]]
     accessibilityIdentifier: Literal["inboxkit.video.play"]
 
 class WalletCard(CardCommon):
@@ -484,17 +504,8 @@ class FeedSeenResult(TypedDict):
 
 class VideoPlayResult(TypedDict):
     """The play's outcome."""
-    video: VideoPlayResultVideo
+    video: VideoDescriptor
     message: Card
-
-class VideoPlayResultVideo(TypedDict):
-    """The player's descriptor, as the card's video member: the url passed the scheme rules (http
-    or https).
-    """
-    url: str
-    poster: Optional[str]
-    accessibilityLabel: Literal["Play video", "Video abspielen", "Reproducir video", "Reproduzir v\u00eddeo", "\u64ad\u653e\u89c6\u9891"]
-    accessibilityIdentifier: Literal["inboxkit.video.play"]
 
 # The download's outcome.
 WalletDownloadResult = TypedDict("WalletDownloadResult", {"pass": WalletDownloadResultPass, "message": Card})
@@ -583,7 +594,7 @@ class FeedMethods:
         all" action.
         """
         ...
-    def sync(self, *, force: Optional[bool] = ...) -> FeedSyncResult:
+    def sync(self, *, force: Optional[bool] = ..., pull: Optional[bool] = ...) -> FeedSyncResult:
         """feed.sync: Pull-to-refresh: pushes queued status changes, fetches the inbox from the
         backend, merges it.
         """
@@ -603,7 +614,7 @@ class MessageMethods:
         returns its row action and custom data.
         """
         ...
-    def dismiss(self, *, id: str) -> MessageDismissResult:
+    def dismiss(self, *, id: str, swipe: Optional[bool] = ...) -> MessageDismissResult:
         """message.dismiss: Removes a message from the feed for good, persisted before the reply."""
         ...
     def markRead(self, *, ids: List[str]) -> MessageMarkReadResult:
@@ -726,6 +737,13 @@ class WalletPassFailed(InboxRpcError):
     """
     name: Literal["WalletPassFailed"]
 
+class GestureDisabled(InboxRpcError):
+    """-32005: A swipe (message.dismiss with swipe: true) or a pull (feed.sync with pull: true)
+    while the attribute that allows it is off; nothing changed: data {gesture, attribute},
+    gesture swipe or pull, attribute swipeToDelete or pullToRefresh.
+    """
+    name: Literal["GestureDisabled"]
+
 class NotAnInboxMessage(InboxRpcError):
     """-32010: The payload is not an inbox message, or is past the per-message size limit; nothing
     was stored: data {reason, code}, code notAnInboxMessage or messageTooLarge.
@@ -786,6 +804,7 @@ class Errors:
     NotAVideoCard: Type[NotAVideoCard]
     NotAWalletCard: Type[NotAWalletCard]
     WalletPassFailed: Type[WalletPassFailed]
+    GestureDisabled: Type[GestureDisabled]
     NotAnInboxMessage: Type[NotAnInboxMessage]
     StoreFailure: Type[StoreFailure]
     RequestCancelled: Type[RequestCancelled]
