@@ -77,6 +77,8 @@ PRODUCERS: Dict[str, Callable[[str, str, Path], None]] = {
     "InvalidParams": on_sample_feed(lambda c: c.feed.list(limit=0)),
     "MessageNotFound": on_sample_feed(lambda c: c.message.get(id="no-such-message")),
     "NotAVideoCard": on_sample_feed(lambda c: c.video.play(id="summer-sale")),
+    "GestureDisabled": on_sample_feed(lambda c: (c.config.set(attributes={"swipeToDelete": False}),
+                                                 c.message.dismiss(id="summer-sale", swipe=True))),
     "NotAWalletCard": on_sample_feed(lambda c: c.wallet.download(id="summer-sale")),
     "WalletPassFailed": on_sample_feed(pass_over_http),
     "NotAnInboxMessage": on_sample_feed(lambda c: c.message.ingest(payload={"aps": {"alert": "a plain push"}})),
