@@ -61,17 +61,11 @@ class ServerExited(ConnectionError):
         super().__init__(f"{how}{during}" + (f": {tail[-1]}" if tail else ""))
 
 
-def _main_thread_signals(body: Callable[..., None]) -> Callable[..., None]:
-    """`body` run with SIGINT and SIGTERM blocked, so the kernel delivers them to the main thread. A
-    signal that lands on a thread of the client's instead would only be noted there, and a main
-    thread waiting for a reply (`Call.result`) would not see its Ctrl-C until the reply came."""
-
-    def run(*args: Any) -> None:
-        if hasattr(signal, "pthread_sigmask"):
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-        body(*args)
-
-    return run
+def _leave_signals_to_main_thread() -> None:
+    """Blocks SIGINT and SIGTERM on the calling thread of the client's, so the kernel delivers them to
+    the main thread: a main thread waiting for a reply (`Call.result`) sees its Ctrl-C at once."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
 def find_server(binary: Optional[Path] = None) -> str:
@@ -145,8 +139,7 @@ class Client(Methods):
             self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
             stderr=subprocess.PIPE if stderr is None else stderr)
         if stderr is None:  # drained, so the server never blocks on it; the end is kept for ServerExited
-            self._drainer = threading.Thread(target=_main_thread_signals(self._drain), args=(self.process.stderr,),
-                                             daemon=True)
+            self._drainer = threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True)
             self._drainer.start()
         try:
             self._open(self.process.stdout, self.process.stdin, **options)
@@ -196,7 +189,7 @@ class Client(Methods):
         self._closed = self._shut_down = False
         if on_notification is not None:
             self.on(None, on_notification)
-        self._reader = threading.Thread(target=_main_thread_signals(self._read), name="inbox-rpc reader", daemon=True)
+        self._reader = threading.Thread(target=self._read, name="inbox-rpc reader", daemon=True)
         self._reader.start()
 
     # MARK: - The contract
@@ -286,6 +279,7 @@ class Client(Methods):
         return remove
 
     def _read(self) -> None:
+        _leave_signals_to_main_thread()
         try:
             while (body := _framing.read_frame(self._in, self.framing, self.max_frame_bytes)) is not None:
                 try:
@@ -323,6 +317,7 @@ class Client(Methods):
             call.reply.set_result(message)
 
     def _drain(self, stream: IO[bytes]) -> None:
+        _leave_signals_to_main_thread()
         for line in stream:
             self.stderr_tail.append(line.decode(errors="replace").rstrip("\n"))
 
