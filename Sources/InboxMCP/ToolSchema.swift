@@ -40,7 +40,7 @@ enum ToolSchema {
 
   /// A card as a tool's output gives it: an object, its members named by the contract.
   static let compactCard: JSONValue = [
-    "type": "object", "description": "A card; every member: inbox://schemas/openrpc.json#/components/schemas/Card",
+    "type": "object", "description": "Card: inbox://schemas/openrpc.json#/components/schemas/Card",
   ]
 
   private static func method(_ name: String, in contract: JSONValue) -> JSONValue? {

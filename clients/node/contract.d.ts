@@ -5,18 +5,18 @@
 /** The feed-wide switches in force. */
 export interface Attributes {
   /**
-   * Forces one kind for every card of the feed (it still degrades when the payload lacks its
-   * fields); null for none.
+   * One kind for every card of the feed (it still degrades when the payload lacks its fields);
+   * null for none.
    */
   forceCellKind: CardKind | null;
   /**
-   * The host platform (ios, maccatalyst, android, linux, ...); decides whether wallet cards can
-   * render when walletPasses is null.
+   * The host platform (ios, maccatalyst, android, linux, ...): with walletPasses null, whether
+   * wallet cards render.
    */
   platform: string | null;
   /**
-   * Whether the host can add Apple Wallet passes; null derives it from platform (ios, ipados and
-   * maccatalyst can).
+   * Whether the host can add Apple Wallet passes; null: from platform (ios, ipados and maccatalyst
+   * can).
    */
   walletPasses: boolean | null;
   /**
@@ -25,28 +25,24 @@ export interface Attributes {
    */
   unreadFirst: boolean;
   /**
-   * Schemes of the deny-list (javascript, vbscript, data, file, intent) this host accepts all the
-   * same in row links, button URLs, slide targets and images; empty by default, so none of them
-   * reaches the host (each is dropped with an unsafeScheme warning).
+   * Deny-listed schemes (javascript, vbscript, data, file, intent) this host accepts anyway in
+   * links, buttons, slides and images; empty by default: each is dropped with an unsafeScheme
+   * warning.
    */
   allowedSchemes: string[];
   /**
-   * InboxKit's automaticReadOnDisappear: unread rows the host reports leaving the screen
-   * (feed.seen) become read. On by default, as in InboxKit.
+   * InboxKit's automaticReadOnDisappear: unread rows reported leaving the screen (feed.seen)
+   * become read. On by default, as in InboxKit.
    */
   automaticReadOnDisappear: boolean;
   /**
-   * InboxKit's swipe to delete: a row swiped away is dismissed (message.dismiss with swipe: true).
-   * Off, a swipe is refused with GestureDisabled and nothing changes, and the preview draws no
-   * delete action; message.dismiss without swipe (a button, a menu) is unaffected. On by default,
-   * as in InboxKit.
+   * InboxKit's swipe to delete: off, message.dismiss with swipe: true is refused with
+   * GestureDisabled. On by default, as in InboxKit.
    */
   swipeToDelete: boolean;
   /**
-   * InboxKit's pull to refresh: a pull syncs with the backend (feed.sync with pull: true). Off, a
-   * pull is refused with GestureDisabled and nothing is synced, and the preview draws no refresh
-   * control; feed.sync without pull and the periodic sync are unaffected. On by default, as in
-   * InboxKit.
+   * InboxKit's pull to refresh: off, feed.sync with pull: true is refused with GestureDisabled. On
+   * by default, as in InboxKit.
    */
   pullToRefresh: boolean;
   /** A BCP 47 tag (de-AT): the language of titles, bodies and labels. */
@@ -60,18 +56,18 @@ export interface Attributes {
  */
 export interface AttributesPatch {
   /**
-   * Forces one kind for every card of the feed (it still degrades when the payload lacks its
-   * fields); null for none.
+   * One kind for every card of the feed (it still degrades when the payload lacks its fields);
+   * null for none.
    */
   forceCellKind?: CardKind | null;
   /**
-   * The host platform (ios, maccatalyst, android, linux, ...); decides whether wallet cards can
-   * render when walletPasses is null.
+   * The host platform (ios, maccatalyst, android, linux, ...): with walletPasses null, whether
+   * wallet cards render.
    */
   platform?: string | null;
   /**
-   * Whether the host can add Apple Wallet passes; null derives it from platform (ios, ipados and
-   * maccatalyst can).
+   * Whether the host can add Apple Wallet passes; null: from platform (ios, ipados and maccatalyst
+   * can).
    */
   walletPasses?: boolean | null;
   /**
@@ -80,28 +76,24 @@ export interface AttributesPatch {
    */
   unreadFirst?: boolean;
   /**
-   * Schemes of the deny-list (javascript, vbscript, data, file, intent) this host accepts all the
-   * same in row links, button URLs, slide targets and images; null or [] for none (the default),
-   * so none of them reaches the host (each is dropped with an unsafeScheme warning).
+   * Deny-listed schemes (javascript, vbscript, data, file, intent) this host accepts anyway in
+   * links, buttons, slides and images; null or [] for none (the default): each is dropped with an
+   * unsafeScheme warning.
    */
   allowedSchemes?: string[] | null;
   /**
-   * InboxKit's automaticReadOnDisappear: unread rows the host reports leaving the screen
-   * (feed.seen) become read; null resets it to the default, on (as in InboxKit).
+   * InboxKit's automaticReadOnDisappear: unread rows reported leaving the screen (feed.seen)
+   * become read; null resets it to the default, on (as in InboxKit).
    */
   automaticReadOnDisappear?: boolean | null;
   /**
-   * InboxKit's swipe to delete: a row swiped away is dismissed (message.dismiss with swipe: true).
-   * Off, a swipe is refused with GestureDisabled and nothing changes, and the preview draws no
-   * delete action; message.dismiss without swipe (a button, a menu) is unaffected; null resets it
-   * to the default, on (as in InboxKit).
+   * InboxKit's swipe to delete: off, message.dismiss with swipe: true is refused with
+   * GestureDisabled; null resets it to the default, on (as in InboxKit).
    */
   swipeToDelete?: boolean | null;
   /**
-   * InboxKit's pull to refresh: a pull syncs with the backend (feed.sync with pull: true). Off, a
-   * pull is refused with GestureDisabled and nothing is synced, and the preview draws no refresh
-   * control; feed.sync without pull and the periodic sync are unaffected; null resets it to the
-   * default, on (as in InboxKit).
+   * InboxKit's pull to refresh: off, feed.sync with pull: true is refused with GestureDisabled;
+   * null resets it to the default, on (as in InboxKit).
    */
   pullToRefresh?: boolean | null;
   /** A BCP 47 tag (de-AT): the language of titles, bodies and labels. */
