@@ -29,9 +29,6 @@ public final class LanguageServer: @unchecked Sendable {
   private let completion = SchemaCompletion()
   private lazy var scheduler = LintScheduler { [unowned self] uri in self.publish(uri) }
 
-  /// Set when `exit` arrives: 0 after `shutdown`, 1 before it.
-  public private(set) var exitCode: Int32?
-
   /// A `file:` URI of the rules' page the diagnostics link to; nil: they link to none.
   private let rulesPage: String?
 
@@ -45,8 +42,8 @@ public final class LanguageServer: @unchecked Sendable {
 
   // MARK: dispatch
 
-  /// Handles one message from the client; `cancelled` says the request was cancelled before it ran.
-  public func handle(_ message: JSONValue, cancelled: Bool = false) {
+  /// Handles one message from the client (`exit` and `$/cancelRequest` are the transport's).
+  public func handle(_ message: JSONValue) {
     guard let method = message["method"]?.stringValue else {
       if let id = message["id"] { response(to: id, message["result"]) }
       return
@@ -56,7 +53,6 @@ public final class LanguageServer: @unchecked Sendable {
       notification(method, params)
       return
     }
-    if cancelled { return reply(id, error: -32800, "request cancelled") }
     if !(lock.withLock { initialized }), method != "initialize" {
       return reply(id, error: -32002, "the server is not initialized")
     }
@@ -64,10 +60,12 @@ public final class LanguageServer: @unchecked Sendable {
     switch method {
     case "initialize": reply(id, initialize(params))
     case "shutdown":
-      lock.withLock { shuttingDown = true }
-      scheduler.stop()
+      shutDown()
       reply(id, .null)
-    case "textDocument/diagnostic": reply(id, pullDiagnostics(params))
+    case "textDocument/diagnostic":
+      // A document not open has no diagnostics to report, not none: one over the frame limit was refused.
+      guard let report = pullDiagnostics(params) else { return reply(id, error: -32803, "the document is not open") }
+      reply(id, report)
     case "textDocument/hover": reply(id, hover(params))
     case "textDocument/completion": reply(id, complete(params))
     case "textDocument/codeAction": reply(id, codeActions(params))
@@ -80,18 +78,19 @@ public final class LanguageServer: @unchecked Sendable {
     }
   }
 
+  /// `shutdown`: requests are refused from now on, and no more diagnostics are made.
+  public func shutDown() {
+    lock.withLock { shuttingDown = true }
+    scheduler.stop()
+  }
+
   private func notification(_ method: String, _ params: JSONValue?) {
-    if method == "exit" {
-      lock.withLock { exitCode = shuttingDown ? 0 : 1 }
-      scheduler.stop()
-      return
-    }
     guard lock.withLock({ initialized && !shuttingDown }) else { return }
     switch method {
     case "initialized": if lock.withLock({ asksConfiguration }) { askConfiguration() }
     case "workspace/didChangeConfiguration":
-      if let section = params?["settings"]?[Self.section] {
-        lock.withLock { settings.update(from: section) }
+      if let given = params?["settings"], LintSettings.holdsAny(given, section: Self.section) {
+        lock.withLock { settings.update(from: given, section: Self.section) }
         relintAll()
       } else if lock.withLock({ asksConfiguration }) {
         askConfiguration()
@@ -162,7 +161,7 @@ public final class LanguageServer: @unchecked Sendable {
       encoding = chosen
       initialized = true
       asksConfiguration = capabilities?["workspace"]?["configuration"]?.boolValue == true
-      settings.update(from: params?["initializationOptions"])
+      settings.update(from: params?["initializationOptions"], section: Self.section)
       workspaceFolders = (params?["workspaceFolders"]?.arrayValue ?? []).compactMap { $0["uri"]?.stringValue }
     }
     return [
@@ -194,7 +193,7 @@ public final class LanguageServer: @unchecked Sendable {
   /// A reply to the server's own request: the configuration asked for.
   private func response(to id: JSONValue, _ result: JSONValue?) {
     guard id.stringValue?.hasPrefix("configuration-") == true, let first = result?.arrayValue?.first else { return }
-    lock.withLock { settings.update(from: first) }
+    lock.withLock { settings.update(from: first, section: Self.section) }
     relintAll()
   }
 
@@ -272,9 +271,9 @@ public final class LanguageServer: @unchecked Sendable {
       ])
   }
 
-  private func pullDiagnostics(_ params: JSONValue?) -> JSONValue {
+  private func pullDiagnostics(_ params: JSONValue?) -> JSONValue? {
     guard let uri = params?["textDocument"]?["uri"]?.stringValue, let (document, linted) = linted(uri) else {
-      return ["kind": "full", "items": []]
+      return nil
     }
     let resultId = "\(document.version)"
     if params?["previousResultId"]?.stringValue == resultId, lock.withLock({ cache[uri]?.findings != nil }) {

@@ -42,6 +42,14 @@ public final class Connection: @unchecked Sendable {
     public var onEndOfInput: (@Sendable () -> Void)?
     /// Gets every frame's body as it is read (`--trace`); the writer's own tracer gets the replies.
     public var tracer: Tracer?
+    /// A face that sends requests of its own (the LSP's `workspace/configuration`) gets the host's
+    /// responses here, in arrival order among the messages; nil: they are ignored.
+    public var onResponse: (@Sendable (JSONValue) -> Void)?
+    /// Runs when `shutdown` is accepted, before it is answered: a face stops its own timers.
+    public var onShutdown: (@Sendable () -> Void)?
+    /// Runs on the reader when a frame over `maxFrameBytes` is skipped (after its -32600), with the
+    /// limit and the frame's size when its header said it: the LSP face tells the editor's user.
+    public var onTooLarge: (@Sendable (_ limit: Int, _ size: Int?) -> Void)?
 
     public init(framing: Framing? = nil) { self.framing = framing }
   }
@@ -96,6 +104,12 @@ public final class Connection: @unchecked Sendable {
     }
     return finish()
   }
+
+  /// `exit` has been read: the host wants the process gone (what it leaves unread, it does not want).
+  public var exitRequested: Bool { lifecycle.exitRequested }
+
+  /// The code the process leaves with when the session ends now (`Lifecycle.exitCode`).
+  public var exitCode: Int32 { lifecycle.exitCode }
 
   /// Handles bytes as they arrive: every complete frame in them is answered before this returns
   /// (or handed to a worker). Call it from one thread only: the reader.

@@ -27,8 +27,12 @@ extension Dispatcher {
     case .notification(let method, let params):
       runNotification(method, params, out: out)
       return .answered(nil)
-    case .response:
-      logger.info("a response object was received and ignored: the server sends no requests")
+    case .response(let response):
+      if let onResponse {
+        onResponse(response)
+      } else {
+        logger.info("a response object was received and ignored: the server sends no requests")
+      }
       return .answered(nil)
     case .request(let id, let method, let params):
       logger.debug("request \(method) id \(id.jsonString)")

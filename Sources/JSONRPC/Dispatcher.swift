@@ -26,6 +26,8 @@ final class Dispatcher: Sendable {
   let gate: ReaderGate
   /// The notification that cancels a request: it waits for nothing (`Scheduler.Kind.immediate`).
   private let cancelMethod: String
+  /// Gets the host's responses (`Connection.Configuration.onResponse`).
+  let onResponse: (@Sendable (JSONValue) -> Void)?
 
   /// Serves `registry` and the lifecycle's own methods.
   init(
@@ -39,7 +41,9 @@ final class Dispatcher: Sendable {
       let found = inFlight.cancel(id, writer: answers ? writer : nil)
       logger.debug("cancel \(id.jsonString): \(found ? "cancelled" : "not in flight")")
     }
-    for method in lifecycle.methods(notification: configuration.cancelNotification, cancel: cancel) {
+    let methods = lifecycle.methods(
+      notification: configuration.cancelNotification, onShutdown: configuration.onShutdown, cancel: cancel)
+    for method in methods {
       registry.register(method)
     }
     self.registry = registry
@@ -49,12 +53,16 @@ final class Dispatcher: Sendable {
     self.logger = logger
     gate = ReaderGate(inputLimit: 2 * configuration.maxFrameBytes, output: writer)
     cancelMethod = configuration.cancelNotification.method
+    onResponse = configuration.onResponse
     replyBudget = ReplyBudget(limit: configuration.maxReplyBytes)
   }
 
   /// Runs the messages of one frame (`inputBytes` long). A batch gets one array reply, and none
   /// when every member was a notification.
   func dispatch(_ messages: [Incoming], asBatch: Bool, inputBytes: Int) {
+    if messages.contains(where: { if case .request(_, "shutdown", _) = $0 { true } else { false } }) {
+      lifecycle.noteShutdownRead()
+    }
     let kind = asBatch ? .background : kind(of: messages[0])
     if runHere(kind, messages[0]) { return }
     let tokens = messages.map { message -> CancellationToken? in
@@ -87,10 +95,12 @@ final class Dispatcher: Sendable {
   }
 
   /// Where a message's method runs: a request or notification by its method's placement; anything
-  /// else (an invalid message, a response) is answered as a read.
+  /// else (an invalid message, a response) is answered as a read. `exit` waits for nothing either:
+  /// queued behind work, it would be run after the reader went back to `read`, which then waits for
+  /// input a host that said `exit` never sends; the drain lets the work before it finish.
   private func kind(of message: Incoming) -> Scheduler.Kind {
     switch message {
-    case .notification(let method, _) where method == cancelMethod:
+    case .notification(let method, _) where method == cancelMethod || method == "exit":
       .immediate
     case .request(_, let method, let params), .notification(let method, let params):
       switch registry[method]?.placement(params) {

@@ -8,9 +8,10 @@ enum Incoming: Sendable {
   case notification(method: String, params: JSONValue?)
   /// Not a valid request; `id` is the one recovered, if it was readable, else null.
   case invalid(id: JSONValue, error: RPCError)
-  /// A response object (`result` or `error`, no `method`): the server sends no requests, so it is
-  /// ignored rather than answered, which could make two peers answer each other forever.
-  case response
+  /// A response object (`result` or `error`, no `method`): never answered, which could make two
+  /// peers answer each other forever; given to a face that sends requests of its own
+  /// (`Connection.Configuration.onResponse`), else ignored.
+  case response(JSONValue)
 
   init(_ value: JSONValue) {
     guard case .object(let object) = value else {
@@ -24,7 +25,7 @@ enum Incoming: Sendable {
     }
     let replyID = id ?? .null
     if object["method"] == nil, id != nil, object["result"] != nil || object["error"] != nil {
-      self = .response
+      self = .response(value)
       return
     }
     guard object["jsonrpc"] == .string("2.0") else {

@@ -93,9 +93,13 @@ public struct MethodRegistry: Sendable {
   public private(set) var methods: [String: Method] = [:]
   /// Names in registration order, for `initialize` and drift tests.
   public private(set) var names: [String] = []
+  /// What runs every name no method has: a face that dispatches by itself (the LSP's) is one
+  /// method for all; nil: such a name is not found (-32601).
+  public var fallback: Method?
 
-  public init(_ methods: [Method] = []) {
+  public init(_ methods: [Method] = [], fallback: Method? = nil) {
     for method in methods { register(method) }
+    self.fallback = fallback
   }
 
   /// Adds a method; registering a name twice is a programming error.
@@ -105,5 +109,5 @@ public struct MethodRegistry: Sendable {
     names.append(method.name)
   }
 
-  public subscript(name: String) -> Method? { methods[name] }
+  public subscript(name: String) -> Method? { methods[name] ?? fallback }
 }

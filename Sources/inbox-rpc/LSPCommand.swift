@@ -2,6 +2,7 @@ import InboxApp
 import InboxLSP
 import InboxLint
 import JSON
+import JSONRPC
 import LintReport
 import Posix
 
@@ -13,29 +14,46 @@ import Posix
 /// very lint `inbox-rpc lint` runs (docs/editors.md).
 enum LSPCommand {
   static let help = """
-    USAGE: inbox-rpc lsp [--stdio]
+    USAGE: inbox-rpc lsp [--stdio] [--output-patience SECONDS] [--max-frame-bytes N]
 
     A Language Server Protocol (3.17) server for inbox payload files on standard input and output:
     lint findings as diagnostics, the card a payload becomes on hover, completion from Schemas/,
     quick fixes, and the card preview as HTML (command inboxRpc.preview). Settings (section
     inboxRpc): platform, locale, walletPasses, debounceMilliseconds. See docs/editors.md.
+
+      --output-patience SECONDS   give up on an editor that takes no output this long (default 30):
+                                  exit 6, or the exit code asked for once it sent exit
+      --max-frame-bytes N         the largest message read (default 16 MiB); a larger one is
+                                  refused with -32600 and a window/showMessage
     """
 
   static func run(_ arguments: [String]) -> Int32 {
-    for argument in arguments {
+    var configuration = Connection.Configuration(framing: .lsp)
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
       switch argument {
       case "--stdio": continue  // what editors pass; standard input and output are all it speaks
       case "-h", "--help":
         StandardStreams.writeStdout(help + "\n")
         return 0
+      case "--output-patience":
+        guard let seconds = rest.popFirst().flatMap(Double.init), seconds > 0, seconds <= 86400 else {
+          return PayloadFlags.usage("lsp", "--output-patience needs a number of seconds above 0 (at most 86400)")
+        }
+        configuration.outputPatience = seconds
+      case "--max-frame-bytes":
+        guard let bytes = rest.popFirst().flatMap({ Int($0) }), bytes > 0 else {
+          return PayloadFlags.usage("lsp", "--max-frame-bytes needs a positive whole number")
+        }
+        configuration.maxFrameBytes = bytes
       default: return PayloadFlags.usage("lsp", "unknown option \(argument)")
       }
     }
     StandardStreams.ignoreSIGPIPE()
     let output = StandardStreams.reserveStdoutForProtocol()
-    return StdioTransport.serve(
-      input: STDIN_FILENO, output: output, linter: DocumentLinter(verdicts: verdicts, lint: lint),
-      rulesPage: rulesPage())
+    return LanguageServerFace.serve(
+      input: STDIN_FILENO, output: output, configuration: configuration, logger: Logger(level: .warn),
+      linter: DocumentLinter(verdicts: verdicts, lint: lint), rulesPage: rulesPage())
   }
 
   /// The rules' page beside this binary, as a `file:` URI: the package's

@@ -87,8 +87,6 @@ struct HoverWhileLintingTests {
     held.release.signal()
     let published = events.first { $0["method"]?.stringValue == "textDocument/publishDiagnostics" }
     #expect(published?["params"]?["version"]?.intValue == 1)
-    server.handle(["jsonrpc": "2.0", "id": 3, "method": "shutdown"])
-    server.handle(["jsonrpc": "2.0", "method": "exit"])
-    #expect(server.exitCode == 0)
+    server.shutDown()
   }
 }
