@@ -244,3 +244,38 @@ def test_settings_are_read_the_way_each_editor_gives_them(tmp_path, way):
     client.open(uri, path.read_text())
     assert placed(client.diagnostics(uri)["diagnostics"]) == android
     assert client.close() == 0
+
+
+def data_script(*parts):
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", *parts)
+
+
+def test_neovim_takes_the_settings_from_init_options_as_documented(tmp_path):
+    import shutil
+    nvim = shutil.which("nvim")
+    assert nvim, "no nvim: script/bootstrap installs Debian's neovim"
+    payload, out = tmp_path / "request.json", tmp_path / "out.txt"
+    payload.write_text(json.dumps(PUSH, indent=2) + "\n")
+    android = lint(payload, "--platform", "android")
+    assert android != lint(payload), "the platform setting changes nothing here"
+    subprocess.run([nvim, "--headless", "--clean", "-n", "-u", "NONE", "-c", f"luafile {data_script('neovim', 'settings-session.lua')}"],
+                   env=dict(os.environ, INBOX_RPC_BIN=BIN, INBOX_LSP_FILE=str(payload), OUT=str(out),
+                            INIT_OPTIONS=json.dumps({"inboxRpc": {"platform": "android"}})),
+                   stdin=subprocess.DEVNULL, capture_output=True, timeout=DEADLINE)
+    assert out.read_text().splitlines() == sorted(f"{line} {code} {message}" for line, _, code, message in android)
+
+
+def test_eglot_takes_the_settings_from_its_workspace_configuration_as_documented(tmp_path):
+    import shutil
+    emacs = shutil.which("emacs")
+    assert emacs, "no emacs: script/bootstrap installs Debian's emacs-nox and elpa-eglot"
+    payload = tmp_path / "request.json"
+    payload.write_text(json.dumps(PUSH, indent=2) + "\n")
+    android = lint(payload, "--platform", "android")
+    done = subprocess.run([emacs, "--batch", "-l", data_script("eglot", "settings.el")], capture_output=True, text=True,
+                          timeout=DEADLINE, env=dict(os.environ, INBOX_RPC_BIN=BIN, INBOX_LSP_FILE=str(payload)),
+                          stdin=subprocess.DEVNULL)
+    shown = done.stdout.splitlines()
+    assert len(shown) == len(android), done
+    for (line, _, code, message), text in zip(sorted(android, key=lambda f: (f[0], f[2], f[3])), sorted(shown)):
+        assert text.startswith(f"{line} ") and message in text, (text, message)
