@@ -84,6 +84,23 @@ public final class LanguageServer: @unchecked Sendable {
     scheduler.stop()
   }
 
+  /// A document whose message was refused (over the frame limit): it is not open here any more,
+  /// and its one diagnostic says why, so the editor shows it neither clean nor linted as it was.
+  public func refuse(_ uri: String, because reason: String) {
+    lock.withLock {
+      documents[uri] = nil
+      cache[uri] = nil
+    }
+    scheduler.forget(uri)
+    let start: JSONValue = ["line": 0, "character": 0]
+    var diagnostic: JSONObject = [
+      "range": ["start": start, "end": start], "severity": 1, "code": "tooLarge", "source": "inbox-rpc",
+      "message": .string(reason),
+    ]
+    if let rulesPage { diagnostic["codeDescription"] = ["href": .string(Diagnostics.href("tooLarge", on: rulesPage))] }
+    notify("textDocument/publishDiagnostics", ["uri": .string(uri), "diagnostics": [.object(diagnostic)]])
+  }
+
   private func notification(_ method: String, _ params: JSONValue?) {
     guard lock.withLock({ initialized && !shuttingDown }) else { return }
     switch method {

@@ -38,10 +38,11 @@ public enum LanguageServerFace {
     configuration.framing = .lsp
     configuration.onResponse = { server.handle($0) }
     configuration.onShutdown = { server.shutDown() }
-    configuration.onTooLarge = { limit, size in
+    configuration.onTooLarge = { limit, size, head in
       let text = OversizeMessage.text(limit: limit, size: size)
       logger.warn(text)
       writer.send(Self.showMessage(text))
+      if let uri = OversizeMessage.documentURI(in: head) { server.refuse(uri, because: text) }
     }
     let registry = MethodRegistry(fallback: Self.everyMethod(server, answers))
     let connection = Connection(configuration: configuration, registry: registry, writer: writer, logger: logger)
@@ -82,6 +83,30 @@ enum OversizeMessage {
     let mebibytes = limit % (1 << 20) == 0 ? ", \(limit >> 20) MiB" : ""
     return "inbox-rpc lsp: \(what) was refused: over the limit of \(limit) bytes (--max-frame-bytes\(mebibytes)); "
       + "a document it carried is not linted and has no diagnostics"
+  }
+}
+
+extension OversizeMessage {
+  /// The document a refused message named, from the head of its body: the string of the first
+  /// `"uri"` member after `"textDocument"` (a `didOpen` or `didChange` names its document before
+  /// its text in most clients; where the text comes first, or the head had not arrived, none is
+  /// found). Inside a JSON string every quote is escaped, so no text matches a member's name.
+  static func documentURI(in head: [UInt8]) -> String? {
+    func find(_ name: String, from start: Int) -> Int? {
+      let key = Array("\"\(name)\"".utf8)
+      return (start..<head.count).first { head[$0...].starts(with: key) }.map { $0 + key.count }
+    }
+    guard let document = find("textDocument", from: 0), var index = find("uri", from: document) else { return nil }
+    func skipBlank() { while index < head.count, head[index] == 0x20 || head[index] == 0x09 { index += 1 } }
+    skipBlank()
+    guard index < head.count, head[index] == UInt8(ascii: ":") else { return nil }
+    index += 1
+    skipBlank()
+    guard index < head.count, head[index] == UInt8(ascii: "\"") else { return nil }
+    var end = index + 1
+    while end < head.count, head[end] != UInt8(ascii: "\"") { end += head[end] == UInt8(ascii: "\\") ? 2 : 1 }
+    guard end < head.count else { return nil }
+    return (try? JSONValue.parse(bytes: head[index...end]))?.stringValue
   }
 }
 

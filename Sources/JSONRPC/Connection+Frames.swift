@@ -12,7 +12,7 @@ extension Connection {
       if let size { data["size"] = .int(Int64(size)) }
       let reason = "frame larger than the limit of \(limit) bytes (--max-frame-bytes)"
       writer.send(Response.error(id: .null, .invalidRequest(reason, data: data)))
-      configuration.onTooLarge?(limit, size)
+      configuration.onTooLarge?(limit, size, reader.skippedHead)
     case .badHeader(let reason):
       writer.send(Response.error(id: .null, RPCError(.parseError, "Parse error", data: ["reason": .string(reason)])))
     }

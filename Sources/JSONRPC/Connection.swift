@@ -48,8 +48,9 @@ public final class Connection: @unchecked Sendable {
     /// Runs when `shutdown` is accepted, before it is answered: a face stops its own timers.
     public var onShutdown: (@Sendable () -> Void)?
     /// Runs on the reader when a frame over `maxFrameBytes` is skipped (after its -32600), with the
-    /// limit and the frame's size when its header said it: the LSP face tells the editor's user.
-    public var onTooLarge: (@Sendable (_ limit: Int, _ size: Int?) -> Void)?
+    /// limit, the frame's size when its header said it and the head of its body that had arrived
+    /// (`FrameReader.skippedHead`): the LSP face tells the editor's user, and which document.
+    public var onTooLarge: (@Sendable (_ limit: Int, _ size: Int?, _ head: [UInt8]) -> Void)?
 
     public init(framing: Framing? = nil) { self.framing = framing }
   }

@@ -32,6 +32,11 @@ public struct FrameReader: Sendable {
   private var bodyBytesToSkip = 0
   /// LSP: after a bad header, skip lines until one starts a header.
   private var resynchronising = false
+  /// LSP: the first bytes of the last frame skipped for its size, as far as they had arrived with
+  /// its header (at most `skippedHeadBytes`): a face may tell what it carried (the LSP's: which
+  /// document).
+  public private(set) var skippedHead: [UInt8] = []
+  static let skippedHeadBytes = 4096
 
   public init(framing: Framing? = nil, maxFrameBytes: Int = 16 * 1024 * 1024) {
     self.framing = framing
@@ -166,6 +171,7 @@ public struct FrameReader: Sendable {
         if length > maxFrameBytes {
           start = bodyStart
           bodyBytesToSkip = length
+          skippedHead = Array(buffer[bodyStart..<min(buffer.count, bodyStart + Self.skippedHeadBytes)])
           return .tooLarge(limit: maxFrameBytes, size: length)
         }
         guard buffer.count - bodyStart >= length else { return nil }

@@ -112,6 +112,9 @@ def test_a_24_mb_document_is_refused_said_so_and_not_reported_clean(tmp_path):
     assert refused["error"]["data"]["limit"] == 16 * 1024 * 1024 and refused["error"]["data"]["size"] > 24_000_000
     shown = client.until(lambda m: m.get("method") == "window/showMessage")["params"]
     assert shown["type"] == 1 and "16777216 bytes" in shown["message"] and "not linted" in shown["message"]
+    # The document it named shows why, at its start.
+    [said] = client.until(lambda m: m.get("method") == "textDocument/publishDiagnostics")["params"]["diagnostics"]
+    assert said["code"] == "tooLarge" and said["severity"] == 1 and said["message"] == shown["message"]
     # Pulled, its diagnostics are an error, not an empty (clean) report.
     client.send({"jsonrpc": "2.0", "id": 5, "method": "textDocument/diagnostic",
                  "params": {"textDocument": {"uri": "file:///tmp/big.json"}}})
@@ -119,8 +122,8 @@ def test_a_24_mb_document_is_refused_said_so_and_not_reported_clean(tmp_path):
     # The server keeps serving: the next document gets its diagnostics.
     client.open("file:///tmp/small.json", request(2))
     assert len(client.diagnostics("file:///tmp/small.json")["diagnostics"]) >= 2
-    assert not any(m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == "file:///tmp/big.json"
-                   for m in client.seen)
+    assert [m["params"]["diagnostics"] for m in client.seen if m.get("method") == "textDocument/publishDiagnostics"
+            and m["params"]["uri"] == "file:///tmp/big.json"] == [[said]], "it is never reported clean"
     assert client.close() == 0
     log.close()
     stderr = (tmp_path / "stderr").read_text()

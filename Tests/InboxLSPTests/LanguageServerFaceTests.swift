@@ -52,6 +52,16 @@ struct LanguageServerFaceTests {
     #expect(text.contains("24000000 bytes") && text.contains("16777216 bytes") && text.contains("16 MiB"))
     #expect(!OversizeMessage.text(limit: 1000, size: nil).contains("MiB"))
   }
+
+  @Test func theRefusedDocumentIsFoundInTheHeadOfItsMessage() {
+    func uri(_ head: String) -> String? { OversizeMessage.documentURI(in: Array(head.utf8)) }
+    #expect(
+      uri(#"{"params": {"textDocument": {"uri" : "file:///a%20b.json", "text": "{"uri": 1"#) == "file:///a%20b.json")
+    #expect(uri(#"{"textDocument":{"uri":"file:///q\"x\u0041.json","version":2}"#) == #"file:///q"xA.json"#)
+    #expect(uri(#"{"textDocument":{"text":"aaaa"#) == nil, "the text first: no document named")
+    #expect(uri(#"{"event": {"added": [{"uri": "file:///w"}]}}"#) == nil, "no textDocument: no document")
+    #expect(uri(#"{"textDocument":{"uri":"file:///cut"#) == nil, "a name cut short is no name")
+  }
 }
 
 final class Sent: Sendable {
