@@ -269,16 +269,21 @@ def test_neovim_takes_the_settings_from_init_options_as_documented(tmp_path):
 
 
 def test_eglot_takes_the_settings_from_its_workspace_configuration_as_documented(tmp_path):
+    """docs/editors.md's `eglot-workspace-configuration`, pushed by Eglot as it connects, before the
+    buffer is opened: the first diagnostics Flymake shows are already android's alone."""
     import shutil
     emacs = shutil.which("emacs")
     assert emacs, "no emacs: script/bootstrap installs Debian's emacs-nox and elpa-eglot"
     payload = tmp_path / "request.json"
     payload.write_text(json.dumps(PUSH, indent=2) + "\n")
     android = lint(payload, "--platform", "android")
-    done = subprocess.run([emacs, "--batch", "-l", data_script("eglot", "settings.el")], capture_output=True, text=True,
-                          timeout=DEADLINE, env=dict(os.environ, INBOX_RPC_BIN=BIN, INBOX_LSP_FILE=str(payload)),
-                          stdin=subprocess.DEVNULL)
+    assert android != lint(payload), "the platform setting changes nothing here"
+    configure = "(setq-default eglot-workspace-configuration '(:inboxRpc (:platform \"android\")))"
+    done = subprocess.run([emacs, "--batch", "--eval", configure, "-l", data_script("eglot", "flymake-diagnostics.el")],
+                          capture_output=True, text=True, timeout=DEADLINE, stdin=subprocess.DEVNULL,
+                          env=dict(os.environ, INBOX_RPC_BIN=BIN, INBOX_LSP_FILE=str(payload)))
     shown = done.stdout.splitlines()
     assert len(shown) == len(android), done
-    for (line, _, code, message), text in zip(sorted(android, key=lambda f: (f[0], f[2], f[3])), sorted(shown)):
-        assert text.startswith(f"{line} ") and message in text, (text, message)
+    for line, column, code, message in android:
+        assert any(text.startswith(f"{line}:{column} ") and f"[{code}]" in text and message in text
+                   for text in shown), (message, shown)
