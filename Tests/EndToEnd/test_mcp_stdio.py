@@ -72,8 +72,8 @@ def mcp(tmp_path):
 
 def test_each_handshake_revision_is_echoed_and_others_get_the_newest(mcp):
     server = mcp("--sample-feed")
-    for asked, answered in [("2025-03-26", "2025-03-26"), ("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"),
-                            ("2024-11-05", "2025-11-25")]:
+    for asked, answered in [("2024-11-05", "2024-11-05"), ("2025-03-26", "2025-03-26"), ("2025-06-18", "2025-06-18"),
+                            ("2025-11-25", "2025-11-25"), ("2024-10-07", "2025-11-25"), ("2099-01-01", "2025-11-25")]:
         result = server.initialize(asked)
         assert result["protocolVersion"] == answered
         assert result["serverInfo"]["name"] == "inbox-rpc" and result["instructions"]
