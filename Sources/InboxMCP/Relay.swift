@@ -7,8 +7,7 @@ import Synchronization
 /// What the use cases report while they serve one MCP request, said the MCP way: a feed change
 /// becomes resource notifications, an engine warning `notifications/message` (when the host's
 /// level lets it through), and a sync step `notifications/progress` for a request that carried a
-/// `progressToken`.
-/// Each notification is said in the revision of the request it reports on (`Downlevel`).
+/// `progressToken`. Each is said in the revision of the request it reports on (`Downlevel`).
 struct Relay: Sendable {
   let era: Era
   let changes: ChangeFeed

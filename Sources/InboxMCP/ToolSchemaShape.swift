@@ -85,8 +85,8 @@ struct ToolSchemaShape {
       let kept = types.filter { $0 != "null" }
       out["type"] = kept.count == 1 ? kept[0] : .array(kept)
     }
-    if let values = out["enum"]?.arrayValue {
-      out["enum"] = .array(values.filter { !$0.isNull })
+    if let values = out["enum"]?.arrayValue?.filter({ !$0.isNull }) {
+      out["enum"] = .array(values)
       if out["type"] == nil, let type = values.first?.typeName, values.allSatisfy({ $0.typeName == type }) {
         out["type"] = .string(type)
       }
