@@ -267,35 +267,33 @@ def test_hover_shows_the_card_per_platform_with_payload_text_escaped(tmp_path):
     run(body)
 
 
-def test_a_malformed_title_is_flagged_at_its_value_not_the_whole_document(tmp_path):
-    text = '{\n  "inbox_image": "https://x/y.png",\n  "content": "c",\n  "title": 5\n}\n'
+def published(tmp_path, text):
+    """The diagnostics published for `text`, opened as a file."""
     uri = "file://" + str(tmp_path / "n.json")
 
     async def body():
         async with Session() as s:
             s.open(uri, text)
-            published = await s.diagnostics_for(uri, 1)
-            [invalid] = [d for d in published.diagnostics if d.code == "invalidField"]
-            assert (invalid.range.start.line, invalid.range.start.character) == (3, 11)
-            assert (invalid.range.end.line, invalid.range.end.character) == (3, 12)
-    run(body)
+            return (await s.diagnostics_for(uri, 1)).diagnostics
+    return asyncio.run(body())
+
+
+def test_a_malformed_title_is_flagged_at_its_value_not_the_whole_document(tmp_path):
+    text = '{\n  "inbox_image": "https://x/y.png",\n  "content": "c",\n  "title": 5\n}\n'
+    [invalid] = [d for d in published(tmp_path, text) if d.code == "invalidField"]
+    assert (invalid.range.start.line, invalid.range.start.character) == (3, 11)
+    assert (invalid.range.end.line, invalid.range.end.character) == (3, 12)
 
 
 def test_hostile_text_in_diagnostic_messages_stays_plain_text(tmp_path):
     hostile = {"inbox_image": "https://x/y.png", "title": "t", "content": "c",
                "data": {"displayType": "<b>x</b>](javascript:alert(1))"}}
-    path, uri = write_request(tmp_path, hostile)
-
-    async def body():
-        async with Session() as s:
-            s.open(uri, open(path).read())
-            published = await s.diagnostics_for(uri, 1)
-            assert published.diagnostics
-            for d in published.diagnostics:
-                # A diagnostic's message is plain text by LSP; it never carries markup kinds.
-                assert isinstance(d.message, str)
-                assert "\x1b" not in d.message
-    run(body)
+    diagnostics = published(tmp_path, json.dumps(hostile, indent=2))
+    assert diagnostics
+    for d in diagnostics:
+        # A diagnostic's message is plain text by LSP; it never carries markup kinds.
+        assert isinstance(d.message, str)
+        assert "\x1b" not in d.message
 
 
 def test_completion_from_the_schemas(tmp_path):

@@ -3,14 +3,15 @@
 Emacs send. One request, with four problems on two platforms, is opened, hovered, outlined,
 formatted and completed in each; a test whose editor is not installed is skipped, saying so."""
 
+import copy
 import json
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
+import test_lsp
 from conftest import BIN
 
 DEADLINE = int(os.environ.get("LSP_TEST_DEADLINE", "60"))  # only catches a hang
@@ -18,27 +19,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Text that Markdown would escape or draw (a link, a code span, braces, a URL, HTML), and no backslash.
 TITLE = "Sale: [50%](https://x.example) `now` {\"type\":\"none\"} <b>bold</b> *star* https://cdn.example.com/a.png"
-REQUEST = {
-    "request": {
-        "application": "ABCDE-12345",
-        "notifications": [
-            {
-                "send_date": "now",
-                "content": "Hello",
-                "title": TITLE,
-                "inbox_image": "https://cdn.example.com/a.png",
-                "platforms": [1, 3],
-                "inbox_days": 0,
-                "data": {
-                    "displayType": "captioned",
-                    "buttons": [{"title": "Go", "action": "dismis"}, {"title": "Shop", "url": "example.com/x"},
-                                {"url": "https://x.example/3"}],
-                    "carousel": [{"image": "https://cdn.example.com/1.png", "title": "One"}],
-                },
-            }
-        ],
-    }
-}
+# test_lsp.py's request, its notification given that title and these problems.
+REQUEST = copy.deepcopy(test_lsp.REQUEST)
+REQUEST["request"]["notifications"][0].update(title=TITLE, inbox_days=0, data={
+    "displayType": "captioned",
+    "buttons": [{"title": "Go", "action": "dismis"}, {"title": "Shop", "url": "example.com/x"}, {"url": "https://x.example/3"}],
+    "carousel": [{"image": "https://cdn.example.com/1.png", "title": "One"}],
+})
 # What is wrong with it: inbox_days under the schema's minimum, a button action no one knows, a button
 # url with no scheme, a button with no title. Lint finds each engine warning once a platform (7 findings).
 PROBLEMS = 4
