@@ -171,6 +171,15 @@ async def test_each_clients_capabilities_get_answers_it_takes(client, tmp_path):
     edits = await client.text_document_formatting_async(types.DocumentFormattingParams(
         text_document=types.TextDocumentIdentifier(uri=uri), options=types.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert len(edits) == 1 and edits[0].new_text == expected_formatting()
+    # A range formats the innermost object holding it, from the indentation of the line it opens on.
+    row = next(i for i, line in enumerate(lines) if '"buttons": [' in line)
+    edits = await client.text_document_range_formatting_async(types.DocumentRangeFormattingParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), options=types.FormattingOptions(tab_size=2, insert_spaces=True),
+        range=types.Range(start=types.Position(line=row, character=0), end=types.Position(line=row, character=len(lines[row])))))
+    opens = next(i for i, line in enumerate(lines) if '"data": {' in line)
+    base = " " * (len(lines[opens]) - len(lines[opens].lstrip()))
+    data = REQUEST["request"]["notifications"][0]["data"]
+    assert [(e.range.start.line, e.new_text) for e in edits] == [(opens, json.dumps(data, indent=2).replace("\n", "\n" + base))]
     folds = await client.text_document_folding_range_async(types.FoldingRangeParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
     assert folds[0].start_line == 0 and folds[0].end_line == len(text.rstrip("\n").split("\n")) - 2
