@@ -4,7 +4,8 @@ import JSON
 /// formatting of the whole or a range, folding ranges.
 extension LanguageServer {
   func documentSymbols(_ params: JSONValue?) -> JSONValue {
-    guard let (document, encoding, features) = open(params),
+    // Another JSON file's outline is its JSON language server's to give.
+    guard let (document, encoding, features) = open(params), PayloadKind.recognises(document.bytes),
       let value = try? JSONValue.parse(bytes: document.bytes[...])
     else { return [] }
     return DocumentOutline.json(

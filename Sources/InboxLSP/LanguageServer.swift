@@ -324,7 +324,8 @@ public final class LanguageServer: @unchecked Sendable {
       if at <= end { best = (start, end, report.pointer.description) }
     }
     // On a member's name, the schema's description of it comes first.
-    let field = FieldDescription.at(at, in: document.bytes, schemas: completion)
+    let field =
+      PayloadKind.recognises(document.bytes) ? FieldDescription.at(at, in: document.bytes, schemas: completion) : nil
     var sections = field.map { [$0.text] } ?? []
     if let best { sections.append(HoverCard.markdown(verdicts.filter { $0.pointer.description == best.pointer })) }
     guard let span = best.map({ $0.start..<$0.end }) ?? field?.name else { return .null }

@@ -296,6 +296,21 @@ def test_hostile_text_in_diagnostic_messages_stays_plain_text(tmp_path):
         assert "\x1b" not in d.message
 
 
+def test_another_json_file_gets_no_outline_and_no_field_description(tmp_path):
+    # `link` is a notification's member too, but nothing here makes this file a payload.
+    text = '{\n  "name": "pkg",\n  "version": "1",\n  "link": "https://example.com"\n}\n'
+    uri = "file://" + str(tmp_path / "package.json")
+
+    async def body():
+        async with Session() as s:
+            s.open(uri, text)
+            symbols = await asyncio.wait_for(s.client.text_document_document_symbol_async(
+                types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))), DEADLINE)
+            assert not symbols
+            assert await hover_markdown(s, uri, 3, 5) is None
+    run(body)
+
+
 def test_completion_from_the_schemas(tmp_path):
     text = '{\n  "inbox_image": "https://x/y.png",\n  "data": {"displayType": "", "buttons": [{"action": ""}]}\n}\n'
     uri = "file://" + str(tmp_path / "n.json")
