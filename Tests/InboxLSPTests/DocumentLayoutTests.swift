@@ -87,3 +87,52 @@ struct DocumentLayoutTests {
     #expect(flat[1]["location"]?["uri"] == "file:///n.json")
   }
 }
+
+/// Formatting random documents: the value is the same after, and formatting again changes nothing.
+struct FormattingPropertyTests {
+  /// A small deterministic generator (SplitMix64), so a failure names the seed that makes it again.
+  struct Random {
+    var state: UInt64
+    mutating func next(_ bound: Int) -> Int {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return Int((z ^ (z >> 31)) % UInt64(bound))
+    }
+  }
+
+  /// JSON text of a random value, with random whitespace between its tokens.
+  static func text(_ random: inout Random, depth: Int = 0) -> String {
+    let space = ["", " ", "\n", "\t ", "\r\n  "]
+    func gap(_ random: inout Random) -> String { space[random.next(space.count)] }
+    let atoms = ["0", "-1.50", "1e3", "true", "null", #""a: {b}, [c]""#, #""\u00e9\"\\""#, #""""#, #"" x ""#]
+    switch depth > 3 ? 0 : random.next(4) {
+    case 1:
+      let count = random.next(4)
+      let members = (0..<count).map { index in
+        "\(gap(&random))\"k\(index)\"\(gap(&random)):\(gap(&random))\(text(&random, depth: depth + 1))\(gap(&random))"
+      }
+      return "{" + members.joined(separator: ",") + "}"
+    case 2:
+      let count = random.next(4)
+      let items = (0..<count).map { _ in gap(&random) + text(&random, depth: depth + 1) + gap(&random) }
+      return "[" + items.joined(separator: ",") + "]"
+    default: return atoms[random.next(atoms.count)]
+    }
+  }
+
+  @Test func theValueIsKeptAndFormattingIsIdempotent() throws {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var random = Random(state: seed)
+    for _ in 0..<300 {
+      let text = "{\"top\": " + Self.text(&random) + "}"
+      let bytes = Array(text.utf8)
+      let span = JSONFormatter.documentSpan(bytes)
+      guard let once = JSONFormatter.formatted(bytes, span: span, indent: "  ") else { continue }
+      let reparsed = try JSONValue.parse(bytes: once)
+      #expect(reparsed == (try JSONValue.parse(text)), "seed \(seed): \(text)")
+      #expect(JSONFormatter.formatted(once, span: 0..<once.count, indent: "  ") == nil, "seed \(seed): \(text)")
+    }
+  }
+}
