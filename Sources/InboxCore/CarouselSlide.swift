@@ -53,9 +53,9 @@ public struct CarouselSlide: Sendable, Hashable {
       return .fail("data.carousel is \(InboxMessage.describe(value)), not an array of slides")
     }
     var kept: [CarouselSlide] = []
-    for (offset, item) in items.enumerated() {
-      let number = offset + 1
-      let place = ["carousel", String(offset)]
+    // Numbered from 0 in every message, as the card's buttons and slides are (`button.tap`, the hover).
+    for (number, item) in items.enumerated() {
+      let place = ["carousel", String(number)]
       guard let slide = item.objectValue else {
         diagnostics.warn(
           .slideDropped, "slide \(number) is \(InboxMessage.describe(item)), not an object; dropped", at: place)

@@ -41,7 +41,8 @@ extension InboxMessage {
         sentAt = parsed
       } else {
         diagnostics.warn(
-          .invalidField, "send_date is \(describe(sendDate)), not \"now\" nor \"YYYY-MM-DD HH:mm\"; sent now")
+          .invalidField, "send_date is \(describe(sendDate)), not \"now\" nor \"YYYY-MM-DD HH:mm\"; sent now",
+          at: ["send_date"])
       }
     }
 
@@ -50,14 +51,16 @@ extension InboxMessage {
       if let text = inboxDate.stringValue, let endOfDay = RFC3339.endOfDay(text.trimmingWhitespace()) {
         expiresAt = endOfDay
       } else {
-        diagnostics.warn(.invalidField, "inbox_date is \(describe(inboxDate)), not a YYYY-MM-DD date; ignored")
+        diagnostics.warn(
+          .invalidField, "inbox_date is \(describe(inboxDate)), not a YYYY-MM-DD date; ignored", at: ["inbox_date"])
       }
     }
     if expiresAt == nil, let inboxDays = object["inbox_days"], inboxDays != .null {
       if let days = Lenient.int64(inboxDays), days >= 0, days <= 36_500 {
         expiresAt = RFC3339.adding(days * 86_400, to: sentAt)
       } else {
-        diagnostics.warn(.invalidField, "inbox_days is \(describe(inboxDays)), not a number of days; ignored")
+        diagnostics.warn(
+          .invalidField, "inbox_days is \(describe(inboxDays)), not a number of days; ignored", at: ["inbox_days"])
       }
     }
 
@@ -81,7 +84,8 @@ extension InboxMessage {
   {
     guard let value, value != .null else { return nil }
     guard let text = LocalizedText(value) else {
-      diagnostics.warn(.invalidField, "\(name) is \(describe(value)), not a string nor a language object; ignored")
+      diagnostics.warn(
+        .invalidField, "\(name) is \(describe(value)), not a string nor a language object; ignored", at: [name])
       return nil
     }
     return text.text() == nil ? nil : text

@@ -42,9 +42,9 @@ public struct InlineButton: Sendable, Hashable {
       return []
     }
     var kept: [InlineButton] = []
-    for (offset, item) in items.enumerated() {
-      let number = offset + 1
-      let place = ["buttons", String(offset)]
+    // Numbered from 0 in every message, as the card's buttons and slides are (`button.tap`, the hover).
+    for (number, item) in items.enumerated() {
+      let place = ["buttons", String(number)]
       guard let button = item.objectValue else {
         diagnostics.warn(
           .buttonDropped, "button \(number) is \(InboxMessage.describe(item)), not an object; dropped", at: place)

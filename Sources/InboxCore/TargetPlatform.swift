@@ -44,7 +44,8 @@ public struct TargetPlatform: Sendable, Hashable {
     guard let value, value != .null else { return nil }
     guard let items = value.arrayValue else {
       diagnostics.warn(
-        .invalidField, "platforms is \(InboxMessage.describe(value)), not an array of platform codes; ignored")
+        .invalidField, "platforms is \(InboxMessage.describe(value)), not an array of platform codes; ignored",
+        at: ["platforms"])
       return nil
     }
     var platforms: [TargetPlatform] = []
@@ -54,7 +55,8 @@ public struct TargetPlatform: Sendable, Hashable {
         diagnostics.warn(
           .invalidField,
           "platforms[\(index)] is \(InboxMessage.describe(item)), not a platform with an inbox "
-            + "(\(table.map { "\($0.code) \($0.name)" }.joined(separator: ", "))); skipped")
+            + "(\(table.map { "\($0.code) \($0.name)" }.joined(separator: ", "))); skipped",
+          at: ["platforms", String(index)])
         continue
       }
       if !platforms.contains(platform) { platforms.append(platform) }

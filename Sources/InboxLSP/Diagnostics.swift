@@ -1,9 +1,9 @@
 import JSON
 import LintReport
 
-/// Lint findings as LSP diagnostics: each over the whole value it is about, with its severity, rule
-/// code and, where the rules' page is found (`rulesPage`: docs/editors.md lists them, one anchor a
-/// rule), a link to the rule's description.
+/// Lint findings as LSP diagnostics, one a problem and place (`SharedFindings`): each over the
+/// whole value it is about, with its severity, rule code and, where the rules' page is found
+/// (`rulesPage`: docs/editors.md lists them, one anchor a rule), a link to the rule's description.
 enum Diagnostics {
   static func href(_ rule: String, on rulesPage: String) -> String { "\(rulesPage)#rule-\(rule.lowercased())" }
 
@@ -13,7 +13,7 @@ enum Diagnostics {
     // Where each value ends, found once: many findings sit at one large value (a language object).
     var ends: [Int: Int] = [:]
     return .array(
-      findings.map { finding in
+      SharedFindings.merged(findings).map { finding in
         let start = document.offset(lintLine: finding.position.line, column: finding.position.column)
         let end =
           finding.ruleId == "notJSON"

@@ -66,4 +66,20 @@ enum JSONCursor {
     }
     return Place(pointer: pointer, atKey: atKey)
   }
+
+  /// The string (its quotes included; an unclosed one up to its line's end) that `offset` is in or
+  /// at either end of, found by walking the strings before it.
+  static func string(_ bytes: [UInt8], around offset: Int) -> Range<Int>? {
+    var at = 0
+    while at <= offset, at < bytes.count {
+      guard bytes[at] == UInt8(ascii: "\"") else {
+        at += 1
+        continue
+      }
+      let end = JSONScanner.stringEnd(bytes, at)
+      if offset <= end { return at..<end }
+      at = end
+    }
+    return nil
+  }
 }

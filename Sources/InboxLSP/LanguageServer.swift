@@ -21,6 +21,7 @@ public final class LanguageServer: @unchecked Sendable {
   private var cache: [String: Cached] = [:]
   private var settings = LintSettings()
   private var encoding = PositionEncoding.utf16
+  private var features = ClientFeatures()
   private var initialized = false
   private var shuttingDown = false
   private var asksConfiguration = false
@@ -69,6 +70,9 @@ public final class LanguageServer: @unchecked Sendable {
     case "textDocument/hover": reply(id, hover(params))
     case "textDocument/completion": reply(id, complete(params))
     case "textDocument/codeAction": reply(id, codeActions(params))
+    case "textDocument/documentSymbol": reply(id, documentSymbols(params))
+    case "textDocument/formatting", "textDocument/rangeFormatting": reply(id, formatting(params))
+    case "textDocument/foldingRange": reply(id, foldingRanges(params))
     case "workspace/executeCommand":
       guard params?["command"]?.stringValue == Self.previewCommand,
         let uri = params?["arguments"]?.arrayValue?.first?.stringValue, let html = preview(uri)
@@ -176,6 +180,7 @@ public final class LanguageServer: @unchecked Sendable {
     let chosen = PositionEncoding.negotiate(offered)
     lock.withLock {
       encoding = chosen
+      features = ClientFeatures(capabilities)
       initialized = true
       asksConfiguration = capabilities?["workspace"]?["configuration"]?.boolValue == true
       settings.update(from: params?["initializationOptions"], section: Self.section)
@@ -188,6 +193,8 @@ public final class LanguageServer: @unchecked Sendable {
         "hoverProvider": true,
         "completionProvider": ["triggerCharacters": ["\"", ":"], "resolveProvider": false],
         "codeActionProvider": ["codeActionKinds": ["quickfix"]],
+        "documentSymbolProvider": ["label": "inbox-rpc"],
+        "documentFormattingProvider": true, "documentRangeFormattingProvider": true, "foldingRangeProvider": true,
         "executeCommandProvider": ["commands": [.string(Self.previewCommand)]],
         "diagnosticProvider": ["interFileDependencies": false, "workspaceDiagnostics": false],
         "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
@@ -303,6 +310,12 @@ public final class LanguageServer: @unchecked Sendable {
     ]
   }
 
+  /// The open document a request's `textDocument` names, with the encoding and the client's features.
+  func open(_ params: JSONValue?) -> (TextDocument, PositionEncoding, ClientFeatures)? {
+    guard let uri = params?["textDocument"]?["uri"]?.stringValue else { return nil }
+    return lock.withLock { documents[uri].map { ($0, encoding, features) } }
+  }
+
   private func offset(_ params: JSONValue?, in document: TextDocument) -> Int {
     let position = params?["position"]
     return document.offset(
@@ -326,12 +339,15 @@ public final class LanguageServer: @unchecked Sendable {
       let end = JSONScanner.valueEnd(document.bytes, at: start)
       if at <= end { best = (start, end, report.pointer.description) }
     }
-    guard let best else { return .null }
-    let reports = verdicts.filter { $0.pointer.description == best.pointer }
-    let encoding = lock.withLock { self.encoding }
+    // On a member's name, the schema's description of it comes first.
+    let field =
+      PayloadKind.recognises(document.bytes) ? FieldDescription.at(at, in: document.bytes, schemas: completion) : nil
+    var sections = field.map { [$0.text] } ?? []
+    if let best { sections.append(HoverCard.markdown(verdicts.filter { $0.pointer.description == best.pointer })) }
+    guard let span = best.map({ $0.start..<$0.end }) ?? field?.name else { return .null }
     return [
-      "contents": ["kind": "markdown", "value": .string(HoverCard.markdown(reports))],
-      "range": Diagnostics.range(best.start, best.end, in: document, encoding: encoding),
+      "contents": ["kind": "markdown", "value": .string(sections.joined(separator: "\n\n---\n\n"))],
+      "range": Diagnostics.range(span.lowerBound, span.upperBound, in: document, encoding: lock.withLock { encoding }),
     ]
   }
 
@@ -343,19 +359,9 @@ public final class LanguageServer: @unchecked Sendable {
     let place = JSONCursor.place(document.bytes, at: at)
     let isRequest =
       (try? JSONValue.parse(bytes: document.bytes[...]))?["request"] != nil || place.pointer.first == "request"
-    let quoted = at > 0 && document.bytes[at - 1] == UInt8(ascii: "\"")
-    let items = completion.items(at: place, rootIsRequest: isRequest).map { item -> JSONValue in
-      var object: JSONObject = [
-        "label": .string(item.label), "kind": .int(item.isKey ? 10 : 20),
-        "insertText": .string(quoted ? item.label : "\"\(item.label)\""),
-        "filterText": .string(item.label),
-      ]
-      if let detail = item.detail { object["detail"] = .string(detail) }
-      if let documentation = item.documentation {
-        object["documentation"] = ["kind": "plaintext", "value": .string(documentation)]
-      }
-      return .object(object)
-    }
+    let (encoding, features) = lock.withLock { (self.encoding, self.features) }
+    let items = CompletionEdits(features: features).json(
+      completion.items(at: place, rootIsRequest: isRequest), at: at, in: document, encoding: encoding)
     return ["isIncomplete": false, "items": .array(items)]
   }
 
@@ -364,11 +370,14 @@ public final class LanguageServer: @unchecked Sendable {
     else { return [] }
     let encoding = lock.withLock { self.encoding }
     var actions: [JSONValue] = []
+    var offered = Set<QuickFix.Fix>()  // one fix a problem, however often the client lists it
     for diagnostic in params?["context"]?["diagnostics"]?.arrayValue ?? [] {
       guard let code = diagnostic["code"]?.stringValue, let start = diagnostic["range"]?["start"] else { continue }
       let offset = document.offset(
         line: Int(start["line"]?.intValue ?? 0), character: Int(start["character"]?.intValue ?? 0), encoding: encoding)
-      guard let fix = QuickFix.fix(code: code, at: offset, in: document.bytes) else { continue }
+      guard let fix = QuickFix.fix(code: code, at: offset, in: document.bytes), offered.insert(fix).inserted else {
+        continue
+      }
       let edit: JSONValue = [
         "range": Diagnostics.range(fix.start, fix.end, in: document, encoding: encoding),
         "newText": .string(fix.newText),

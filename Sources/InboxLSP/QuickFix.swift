@@ -6,7 +6,7 @@ import LintReport
 /// kept): an unknown `displayType` or button `action` becomes the nearest known word, and a
 /// button `url` without a scheme gets `https://`.
 enum QuickFix {
-  struct Fix: Equatable {
+  struct Fix: Hashable {
     var title: String
     var start: Int
     var end: Int

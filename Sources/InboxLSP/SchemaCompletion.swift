@@ -11,6 +11,8 @@ struct SchemaCompletion {
     var detail: String?
     var documentation: String?
     var isKey: Bool
+    /// For a member: the values it takes (an `enum`, a caseless pattern's words), a snippet's choices.
+    var choices: [String] = []
   }
 
   private let schemas: JSONObject
@@ -21,7 +23,22 @@ struct SchemaCompletion {
 
   /// What fits at `place` in a file whose top-level value is `root` (a request, notifications or a payload).
   func items(at place: JSONCursor.Place, rootIsRequest: Bool) -> [Item] {
-    var path = place.pointer[...]
+    guard let schema = schema(at: place.pointer, rootIsRequest: rootIsRequest) else { return [] }
+    if place.atKey {
+      return properties(schema).map { name, member in
+        Item(
+          label: name, detail: type(member), documentation: description(member), isKey: true, choices: values(member))
+      }
+    }
+    return values(schema).map {
+      Item(label: $0, detail: type(schema), documentation: description(schema), isKey: false)
+    }
+  }
+
+  /// The schema of the value at `pointer` in a file whose top-level value is a request (else a
+  /// notification, a list of them or a payload).
+  func schema(at pointer: [String], rootIsRequest: Bool) -> JSONValue? {
+    var path = pointer[...]
     var schema: JSONValue?
     if rootIsRequest {
       schema = schemas["CreateMessageRequest"]
@@ -33,19 +50,8 @@ struct SchemaCompletion {
         schema = schemas["MarketerData"]
       }
     }
-    var valueKey = place.key
-    if !place.atKey { path = path.dropLast() } else { valueKey = nil }
     for token in path { schema = schema.flatMap { child($0, token) } }
-    guard let schema else { return [] }
-    if place.atKey {
-      return properties(schema).map { name, member in
-        Item(label: name, detail: type(member), documentation: description(member), isKey: true)
-      }
-    }
-    guard let valueKey, let member = child(schema, valueKey) else { return [] }
-    return values(member).map {
-      Item(label: $0, detail: type(member), documentation: description(member), isKey: false)
-    }
+    return schema
   }
 
   /// The schemas a value meets at once: itself, its `$ref` and the members of `allOf`/`anyOf`/`oneOf`.
@@ -111,11 +117,11 @@ struct SchemaCompletion {
     }
   }
 
-  private func description(_ schema: JSONValue) -> String? {
+  func description(_ schema: JSONValue) -> String? {
     parts(schema).lazy.compactMap { $0["description"]?.stringValue }.first
   }
 
-  private func type(_ schema: JSONValue) -> String? {
+  func type(_ schema: JSONValue) -> String? {
     parts(schema).lazy.compactMap { $0["type"]?.stringValue }.first
   }
 }

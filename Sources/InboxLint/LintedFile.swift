@@ -36,11 +36,11 @@ public struct LintedFile: Sendable {
     let input: LintInput
     switch path.flatMap({ file in LintInput.bytes(of: file).map { (file, $0) } }) {
     case .success(let (file, bytes)):
-      let (text, listed) = ListedPayloads.read(file: file, bytes: bytes)
+      let (text, listed, whole) = ListedPayloads.read(file: file, bytes: bytes)
       if let listed, let linted = lint(listed, conditions: conditions, format: format, keepsEntries: keepsEntries) {
         return linted
       }
-      input = LintInput.parse(file, text)
+      input = whole.map { LintInput(file: file, text: text, value: .success($0)) } ?? LintInput.parse(file, text)
     case .failure(let problem):
       input = LintInput(file: problem.finding.file, text: SourceText([]), value: .failure(problem))
     }

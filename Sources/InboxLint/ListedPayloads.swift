@@ -19,7 +19,7 @@ public struct ListedPayloads: Sendable {
   /// The list in `text`; nil when the file lists none, or breaks outside its items (it is then
   /// read whole, `LintInput.parse`, which says where).
   public init?(file: String, text: SourceText) {
-    guard let found = Self.find(in: text.bytes) else { return nil }
+    guard case .listed(let found) = Self.find(in: text.bytes) else { return nil }
     self.init(file: file, text: text, found)
   }
 
@@ -30,13 +30,18 @@ public struct ListedPayloads: Sendable {
   /// A file's text and the list in it. A large file's lines are indexed (`SourceText`) while its
   /// items are found, each on a core of its own: both read the whole text before any payload can
   /// be linted.
-  public static func read(file: String, bytes: [UInt8]) -> (text: SourceText, listed: ListedPayloads?) {
-    guard bytes.count >= largeObject else {
-      let text = SourceText(bytes)
-      return (text, ListedPayloads(file: file, text: text))
+  /// A large object that lists nothing comes back parsed (`whole`): it is not parsed twice.
+  public static func read(file: String, bytes: [UInt8]) -> (
+    text: SourceText, listed: ListedPayloads?, whole: JSONValue?
+  ) {
+    let (text, found) =
+      bytes.count >= largeObject
+      ? Parallel.both({ SourceText(bytes) }, { find(in: bytes) }) : (SourceText(bytes), find(in: bytes))
+    switch found {
+    case .listed(let found): return (text, ListedPayloads(file: file, text: text, found), nil)
+    case .whole(let value): return (text, nil, value)
+    case nil: return (text, nil, nil)
     }
-    let (text, found) = Parallel.both({ SourceText(bytes) }, { find(in: bytes) })
-    return (text, found.map { ListedPayloads(file: file, text: text, $0) })
   }
 
   /// What `find` reads of a text: the kind of list, its items, where the parsed text starts.
@@ -46,8 +51,17 @@ public struct ListedPayloads: Sendable {
     let base: Int
   }
 
-  /// The list in `bytes`, a file's text; nil when it lists none or breaks outside its items.
-  private static func find(in bytes: [UInt8]) -> Found? {
+  /// What `find` made of a text.
+  private enum Reading: Sendable {
+    /// The list and its items.
+    case listed(Found)
+    /// A text read whole that lists no payloads (a large notification): its value.
+    case whole(JSONValue)
+  }
+
+  /// The list in `bytes`, a file's text, or the value of a large object with none; nil when it
+  /// lists none or breaks outside its items.
+  private static func find(in bytes: [UInt8]) -> Reading? {
     let base = SourceText.bomLength(bytes)
     let json = bytes[base...]
     let first = json.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
@@ -57,10 +71,11 @@ public struct ListedPayloads: Sendable {
     guard list == .array || json.count >= Self.largeObject else { return nil }
     // The file's own bytes when no byte order mark comes first: no copy of a corpus's text.
     let parsed = base == 0 ? bytes : Array(json)
-    guard let read = try? JSONValue.parse(bytes: parsed, options: LintInput.options, deferringItemsAt: list.path),
-      let items = read.items
+    guard let read = try? JSONValue.parse(bytes: parsed, options: LintInput.options, deferringItemsAt: list.path)
     else { return nil }
-    return Found(list: list, items: items, base: base)
+    // No list at the path: the value is whole, parsed as `LintInput.parse` would parse it.
+    guard let items = read.items else { return list == .array ? nil : .whole(read.value) }
+    return .listed(Found(list: list, items: items, base: base))
   }
 
   /// The size from which an object file is read a payload at a time.

@@ -5,8 +5,8 @@ import JSON
 /// button, a slide, a slide's image), else the field its code is about by definition (`buttonDropped`: `buttons`;
 /// `slideDropped`: `carousel`; `unknownDisplayType`: `displayType`; `degraded`: the field the
 /// requested kind needs, else `displayType`; `invalidCustomData`: the custom data itself). That
-/// field is looked up where the engine reads custom data from: a send request's `data`; a push
-/// payload's own members, then `u`, then `userdata`; a backend message's `action_params`. A field
+/// field is looked up where the engine reads it from: a send request's own members, then its `data`;
+/// a push payload's own members, then `u`, then `userdata`; a backend message's `action_params`. A field
 /// inside a string that encodes JSON stops at the string; a code about no one field (or a field the
 /// payload lacks) stays at the payload.
 enum WarningPlace {
@@ -56,7 +56,11 @@ enum WarningPlace {
   /// A payload's containers, found (and their strings decoded) once for all its warnings.
   static func containers(_ payload: JSONValue) -> [Container] {
     if payload["inbox_id"] == nil && payload["pw_inbox"] == nil {
-      return [Container(pointer: JSONPointer(["data"]), value: payload["data"] ?? .null, encoded: false)]
+      // A send request's own members (`title`, `platforms`), then its custom data.
+      return [
+        Container(pointer: JSONPointer(), value: payload, encoded: false),
+        Container(pointer: JSONPointer(["data"]), value: payload["data"] ?? .null, encoded: false),
+      ]
     }
     var root = Container(pointer: JSONPointer(), value: payload, encoded: false)
     if let params = payload["action_params"] { root = decoded(JSONPointer(["action_params"]), params, within: root) }

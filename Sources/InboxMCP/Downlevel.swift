@@ -1,8 +1,9 @@
 import JSON
 
-/// A result as an older revision knows it: what the revision lacks (titles, structured output) is
-/// left out, so every reply validates against the schema of the revision negotiated. The handlers
-/// answer in the newest revision; this is the one place that knows what each older one lacks.
+/// A result or a notification as an older revision knows it: what the revision lacks (titles,
+/// structured output, tool annotations, progress messages) is left out, so every frame validates
+/// against the schema of the revision negotiated. The handlers answer in the newest revision; this
+/// is the one place that knows what each older one lacks.
 enum Downlevel {
   static func shaped(_ method: String, _ result: JSONValue, for revision: String) -> JSONValue {
     let features = Revision.Features(revision)
@@ -10,13 +11,20 @@ enum Downlevel {
     if !features.titles { dropped.insert("title") }
     if !features.structuredOutput { dropped.insert("outputSchema") }
     switch method {
-    case "tools/list": return mapping(result, "tools", dropping: dropped)
+    case "tools/list":
+      return mapping(result, "tools", dropping: features.toolAnnotations ? dropped : dropped.union(["annotations"]))
     case "resources/list": return mapping(result, "resources", dropping: dropped)
     case "resources/templates/list": return mapping(result, "resourceTemplates", dropping: dropped)
     case "prompts/list": return mapping(result, "prompts", dropping: dropped)
     case "tools/call" where !features.structuredOutput: return without(result, ["structuredContent"])
     default: return result
     }
+  }
+
+  /// The params of notification `method` for `revision`.
+  static func notification(_ method: String, _ params: JSONValue, for revision: String) -> JSONValue {
+    guard method == "notifications/progress", !Revision.Features(revision).progressMessages else { return params }
+    return without(params, ["message"])
   }
 
   /// `serverInfo` for `revision`: its title only where the revision has titles.

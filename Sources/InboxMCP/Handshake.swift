@@ -2,7 +2,7 @@ import InboxApp
 import JSON
 import JSONRPC
 
-/// Both ways an MCP host opens a connection: `initialize` (2025-11-25, 2025-06-18, 2025-03-26), answered with
+/// Both ways an MCP host opens a connection: `initialize` (2025-11-25 back to 2024-11-05), answered with
 /// the revision, capabilities, serverInfo and instructions; and `server/discover` (the stateless
 /// revision), after which the host names its revision in every request's `_meta`.
 struct Handshake: Sendable {

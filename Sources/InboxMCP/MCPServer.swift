@@ -16,7 +16,7 @@ public final class MCPServer: Sendable {
     let changes = ChangeFeed(era: era)
     let logging = LogSettings(era: era)
     let gateway = Gateway(
-      inbox: runtime.inbox, relay: Relay(changes: changes, logging: logging), warnings: runtime.warnings)
+      inbox: runtime.inbox, relay: Relay(era: era, changes: changes, logging: logging), warnings: runtime.warnings)
     let tools = Tools(gateway: gateway, era: era, selection: selection)
     let handshake = Handshake(era: era, tools: tools.offered.map(\.tool), selection: selection)
     let resources = Resources(gateway: gateway)

@@ -7,13 +7,18 @@ import Synchronization
 /// What the use cases report while they serve one MCP request, said the MCP way: a feed change
 /// becomes resource notifications, an engine warning `notifications/message` (when the host's
 /// level lets it through), and a sync step `notifications/progress` for a request that carried a
-/// `progressToken`.
+/// `progressToken`. Each is said in the revision of the request it reports on (`Downlevel`).
 struct Relay: Sendable {
+  let era: Era
   let changes: ChangeFeed
   let logging: LogSettings
 
   /// The events of work for `params`' request (nil: outside any request, the background sync).
   func reporter(params: Params?, send: @escaping @Sendable (String, JSONValue) -> Void) -> Reporter {
+    // Asked at each send: the background sync's reporter is made before the host's `initialize`.
+    let send: @Sendable (String, JSONValue) -> Void = { [era] method, value in
+      send(method, Downlevel.notification(method, value, for: era.revision(of: params ?? Params(nil))))
+    }
     let steps = Mutex<Int64>(0)
     return Reporter(
       changed: { [changes] change in changes.publish(change, send: send) },

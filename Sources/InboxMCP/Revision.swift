@@ -6,7 +6,7 @@ enum Revision {
   /// The stateless revision: `server/discover`, then the version in every request's `_meta`.
   static let modern = ["2026-07-28"]
   /// Revisions reached through `initialize`, newest first.
-  static let handshake = ["2025-11-25", "2025-06-18", "2025-03-26"]
+  static let handshake = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
 
   static let versionKey = "io.modelcontextprotocol/protocolVersion"
   static let logLevelKey = "io.modelcontextprotocol/logLevel"
@@ -20,6 +20,10 @@ enum Revision {
     let structuredOutput: Bool
     /// `title` beside `name` on tools, resources, templates, prompts and `serverInfo`.
     let titles: Bool
+    /// `annotations` (read-only, destructive, idempotent, open-world hints) on tools.
+    let toolAnnotations: Bool
+    /// A `message` beside the numbers of `notifications/progress`.
+    let progressMessages: Bool
     /// Arguments that break a tool's input schema answered as a result with `isError: true`
     /// (a tool execution error the model can read and fix) rather than -32602.
     let inputErrorsAsResults: Bool
@@ -27,6 +31,8 @@ enum Revision {
     init(_ revision: String) {
       structuredOutput = revision >= "2025-06-18"
       titles = revision >= "2025-06-18"
+      toolAnnotations = revision >= "2025-03-26"
+      progressMessages = revision >= "2025-03-26"
       inputErrorsAsResults = revision >= "2025-11-25"
     }
   }

@@ -7,10 +7,12 @@ import JSON
 /// stands alone without `$ref` (some hosts cannot follow one): every shape they refer to is written
 /// in place (`ToolSchemaShape`). An input keeps what a model needs to call well, each param's and
 /// member's description, types, bounds and enums; the titles and own descriptions of the shapes it
-/// writes in place are left to the property that holds them. An output says what a result holds,
-/// its members and their types, and nothing more: no annotations, bounds or closedness (the
-/// server's results are checked against the contract itself), and a card, which eleven outputs
-/// return, as an object whose members the resource `inbox://schemas/openrpc.json` gives in full.
+/// writes in place are left to the property that holds them; each property has one plain type and
+/// none says null, the one shape every agent stack takes (an optional one is left out of
+/// `required`). An output says what a result holds, its members and their types, and nothing more:
+/// no annotations, bounds or closedness (the server's results are checked against the contract
+/// itself), and a card, which eleven outputs return, as an object whose members the resource
+/// `inbox://schemas/openrpc.json` gives in full.
 enum ToolSchema {
   /// The params of `method` (or the ones named in `only`) as `{type: object, properties, required}`.
   static func input(of method: String, only: [String]? = nil, in contract: JSONValue) -> JSONValue {

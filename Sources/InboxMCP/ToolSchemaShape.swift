@@ -17,6 +17,8 @@ struct ToolSchemaShape {
   private static let schemaKeywords: Set<String> = [
     "items", "not", "additionalProperties", "contains", "propertyNames", "if", "then", "else",
   ]
+  /// Keywords whose schema is what a property holds, not the property itself.
+  private static let heldKeywords: Set<String> = ["items", "additionalProperties"]
   private static let schemaListKeywords: Set<String> = ["allOf", "anyOf", "oneOf", "prefixItems"]
   private static let schemaMapKeywords: Set<String> = ["properties", "patternProperties"]
   /// What an output keeps: what a result holds, and nothing that only bounds or explains it.
@@ -37,7 +39,10 @@ struct ToolSchemaShape {
       let key = member.key
       let value = member.value
       if Self.schemaKeywords.contains(key) {
-        out[key] = inlined(value, within: path)
+        let inner = inlined(value, within: path)
+        // An input's array items and other members are said by the property that holds them.
+        let held = side == .input && Self.heldKeywords.contains(key)
+        out[key] = held ? inner.objectValue.map { .object($0.removing(["description"])) } ?? inner : inner
       } else if Self.schemaListKeywords.contains(key), let items = value.arrayValue {
         out[key] = .array(items.map { inlined($0, within: path) })
       } else if Self.schemaMapKeywords.contains(key), let map = value.objectValue {
@@ -46,6 +51,7 @@ struct ToolSchemaShape {
         out[key] = value
       }
     }
+    if side == .input { out = Self.plainlyTyped(out) }
     if let target = out["$ref"]?.stringValue, target.hasPrefix(Self.componentPrefix) {
       out["$ref"] = nil
       out = Self.joined(shape(String(target.dropFirst(Self.componentPrefix.count)), within: path), out)
@@ -67,6 +73,40 @@ struct ToolSchemaShape {
     guard !path.contains(name), let shape = contract["components"]?["schemas"]?[name] else { return [:] }
     let written = inlined(shape, within: path.union([name])).objectValue ?? [:]
     return written.removing(["description"])
+  }
+
+  /// An input's `node` said with one plain `type` and without null, the one shape every agent stack
+  /// takes: some read `["string", "null"]`, or an `anyOf` without a `type`, as a required string or
+  /// fail on it. Leaving an optional member out is how a call omits it; an explicit null is still
+  /// accepted, since calls are checked against the contract itself, where null means absent.
+  private static func plainlyTyped(_ node: JSONObject) -> JSONObject {
+    var out = node
+    if let types = out["type"]?.arrayValue {
+      let kept = types.filter { $0 != "null" }
+      out["type"] = kept.count == 1 ? kept[0] : .array(kept)
+    }
+    if let values = out["enum"]?.arrayValue?.filter({ !$0.isNull }) {
+      out["enum"] = .array(values)
+      if out["type"] == nil, let type = values.first?.typeName, values.allSatisfy({ $0.typeName == type }) {
+        out["type"] = .string(type)
+      }
+    }
+    // Anything but null: what a payload is, and an object is what every one the tools take is in practice.
+    if out["not"] == ["type": "null"] {
+      out["not"] = nil
+      if out["type"] == nil { out["type"] = "object" }
+    }
+    for keyword in ["anyOf", "oneOf"] {
+      guard let branches = out[keyword]?.arrayValue else { continue }
+      let kept = branches.filter { $0["type"] != "null" }
+      guard kept.count == 1, let only = kept[0].objectValue else {
+        out[keyword] = .array(kept)
+        continue
+      }
+      out[keyword] = nil
+      out = joined(only, out)
+    }
+    return out
   }
 
   /// The keywords of `shape` and of `siblings` (what stood beside the reference) as one schema; when

@@ -75,10 +75,16 @@ struct LineIndex: Sendable {
   /// The counts before `offset`.
   private func counts(before offset: Int, in bytes: [UInt8]) -> (units: Int, scalars: Int) {
     let block = offset / Self.stride
-    var (u, s) = (units[block], scalars[block])
-    var index = max(block * Self.stride, origin)
-    while index < offset {
-      let (du, ds) = Self.weight(bytes[index])
+    let (u, s) = Self.counts(from: max(block * Self.stride, origin), to: offset, in: bytes)
+    return (units[block] + u, scalars[block] + s)
+  }
+
+  /// The counts of the bytes in `start..<end`.
+  private static func counts(from start: Int, to end: Int, in bytes: [UInt8]) -> (units: Int, scalars: Int) {
+    var (u, s) = (0, 0)
+    var index = start
+    while index < end {
+      let (du, ds) = weight(bytes[index])
       u += du
       s += ds
       index += 1
@@ -94,9 +100,14 @@ struct LineIndex: Sendable {
       let middle = (low + high + 1) / 2
       if starts[middle] <= offset { low = middle } else { high = middle - 1 }
     }
-    let end = counts(before: offset, in: bytes)
-    let begin = counts(before: starts[low], in: bytes)
-    return SourcePosition(
-      line: low + 1, column: end.units - begin.units + 1, codePointColumn: end.scalars - begin.scalars + 1)
+    // A short line is counted from its start; a long one (a minified file) from the blocks' counts.
+    let column: (units: Int, scalars: Int)
+    if offset - starts[low] <= Self.stride {
+      column = Self.counts(from: starts[low], to: offset, in: bytes)
+    } else {
+      let (end, begin) = (counts(before: offset, in: bytes), counts(before: starts[low], in: bytes))
+      column = (end.units - begin.units, end.scalars - begin.scalars)
+    }
+    return SourcePosition(line: low + 1, column: column.units + 1, codePointColumn: column.scalars + 1)
   }
 }

@@ -21,9 +21,10 @@ enum MCPHelp {
                           A name that is no tool is a bad command line (exit 2). tools/list shows only
                           what is offered; a call to any other tool is refused (-32602) saying why.
 
-    HANDSHAKES: initialize for revisions 2025-11-25, 2025-06-18 and 2025-03-26 (what an older
-    revision lacks, such as structured output and titles, is left out of its replies); the stateless
-    revision 2026-07-28 (server/discover, then the revision in each request's _meta).
+    HANDSHAKES: initialize for revisions 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05 (what an
+    older revision lacks, such as structured output, titles and tool annotations, is left out of its
+    replies); the stateless revision 2026-07-28 (server/discover, then the revision in each
+    request's _meta).
 
     TOOLS (ro: read-only, destructive, open world: reaches the backend):
     \(MCPCatalog.tools.map(line).joined(separator: "\n"))

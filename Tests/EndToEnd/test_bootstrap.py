@@ -17,8 +17,9 @@ import pytest
 from conftest import BIN, REPO_ROOT
 
 SERVER_PACKAGES = {"libjansson-dev", "libsqlite3-dev", "libcurl4-openssl-dev", "libminizip1", "pkg-config"}
-NOT_FOR_THE_SERVER = {"chromium", "emacs-nox", "elpa-eglot", "lintian", "help2man", "valgrind", "nodejs",
-                      "node-typescript", "microsocks", "shellcheck", "jq", "dpkg-dev"}
+EDITORS = {"emacs-nox", "elpa-eglot", "elpa-markdown-mode", "neovim"}
+NOT_FOR_THE_SERVER = {"chromium", "lintian", "help2man", "valgrind", "nodejs",
+                      "node-typescript", "microsocks", "shellcheck", "jq", "dpkg-dev"} | EDITORS
 
 
 def stub(directory: Path, name: str, body: str) -> None:
@@ -70,6 +71,9 @@ def test_bootstrap_for_the_tests_brings_the_test_tools(fresh_machine):
     run = subprocess.run([checkout / "script" / "bootstrap", "--test"], env=env, capture_output=True, timeout=60)
     assert run.returncode == 0, run.stderr.decode()[-800:]
     assert installed(log) >= SERVER_PACKAGES | NOT_FOR_THE_SERVER
+    # The editors come without their recommends (a desktop's worth a headless test never uses).
+    lean = [line.split() for line in log.read_text().splitlines() if "--no-install-recommends" in line.split()]
+    assert [set(words) & EDITORS for words in lean] == [EDITORS], log.read_text()
 
 
 @pytest.mark.timeout(300)

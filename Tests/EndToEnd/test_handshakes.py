@@ -152,7 +152,7 @@ def test_mcp_help_is_about_the_mcp_face(flag):
     assert text != general.stdout
     assert text.startswith("inbox-rpc mcp")
     assert "USAGE: inbox-rpc mcp [--read-only] [--tools NAME,...] [options]" in text
-    for word in ("2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "inbox://feed", "summarize_unread",
+    for word in ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "inbox://feed", "summarize_unread",
                  "--token-file", "--read-only", "--tools"):
         assert word in text, word
     missing = {name for name in mcp_tool_names() if name not in text}

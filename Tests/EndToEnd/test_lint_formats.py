@@ -61,10 +61,14 @@ def test_a_schema_problem_sits_at_its_value_in_every_layout(name):
     assert (region["startLine"], region["startColumn"]) == (line, column)
 
 
-def test_a_warning_about_no_one_field_sits_at_its_payload():
+def test_a_warning_about_a_notifications_own_member_sits_at_its_value():
     done = lint("--format", "json", os.path.join(POSITIONS, "pretty.json"))
     [warning] = [f for f in json.loads(done.stdout)["findings"] if f["ruleId"] == "invalidField"]
-    assert (warning["line"], warning["column"], warning["severity"]) == (4, 7, "warning")
+    assert (warning["line"], warning["column"], warning["severity"]) == (7, 23, "warning")
+    assert warning["pointer"] == "/request/notifications/0/inbox_days"
+    # The schema's finding about the same value sits at the same place.
+    [schema] = [f for f in json.loads(done.stdout)["findings"] if f["ruleId"] == "schema"]
+    assert (schema["line"], schema["column"]) == (7, 23)
 
 
 def findings_of(payload: bytes) -> dict[str, tuple[int, int, str]]:

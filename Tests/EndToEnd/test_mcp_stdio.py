@@ -72,8 +72,8 @@ def mcp(tmp_path):
 
 def test_each_handshake_revision_is_echoed_and_others_get_the_newest(mcp):
     server = mcp("--sample-feed")
-    for asked, answered in [("2025-03-26", "2025-03-26"), ("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"),
-                            ("2024-11-05", "2025-11-25")]:
+    for asked, answered in [("2024-11-05", "2024-11-05"), ("2025-03-26", "2025-03-26"), ("2025-06-18", "2025-06-18"),
+                            ("2025-11-25", "2025-11-25"), ("2024-10-07", "2025-11-25"), ("2099-01-01", "2025-11-25")]:
         result = server.initialize(asked)
         assert result["protocolVersion"] == answered
         assert result["serverInfo"]["name"] == "inbox-rpc" and result["instructions"]
@@ -201,8 +201,12 @@ def _in_place(node, components, output, card):
             out[key] = [_in_place(sub, components, output, card) for sub in value]
         elif key in SUBSCHEMAS:
             out[key] = _in_place(value, components, output, card)
+            if not output and key in ("items", "additionalProperties") and isinstance(out[key], dict):
+                out[key].pop("description", None)  # the property holding them says what they are
         else:
             out[key] = value
+    if not output:
+        out = _plainly_typed(out)
     ref = out.pop("$ref", None)
     if ref:
         name = ref[len(COMPONENT):]
@@ -214,6 +218,33 @@ def _in_place(node, components, output, card):
     if isinstance(only, list) and len(only) == 1 and not set(only[0]) & (set(out) - {"allOf"}):
         rest = {k: v for k, v in out.items() if k != "allOf"}
         out = {**only[0], **rest}
+    return out
+
+
+def _plainly_typed(node):
+    """An input node as every agent stack takes it: one plain type, no null (a type list loses it, a
+    null branch of anyOf/oneOf goes and the other stands alone, an enum of strings is typed string,
+    anything-but-null is an object, as every payload is in practice)."""
+    out = dict(node)
+    if isinstance(out.get("type"), list):
+        kept = [name for name in out["type"] if name != "null"]
+        out["type"] = kept[0] if len(kept) == 1 else kept
+    if "enum" in out:
+        out["enum"] = [value for value in out["enum"] if value is not None]
+        if "type" not in out and all(isinstance(value, str) for value in out["enum"]):
+            out["type"] = "string"
+    if out.get("not") == {"type": "null"}:
+        del out["not"]
+        out.setdefault("type", "object")
+    for key in ("anyOf", "oneOf"):
+        if key in out:
+            kept = [branch for branch in out[key] if branch.get("type") != "null"]
+            if len(kept) == 1:
+                del out[key]
+                assert not set(kept[0]) & set(out), (kept[0], out)
+                out = {**kept[0], **out}
+            else:
+                out[key] = kept
     return out
 
 

@@ -2,17 +2,21 @@ import Testing
 
 @testable import InboxLSP
 
-/// Payload text in a hover is text, whatever Markdown or HTML it spells.
+/// Payload text in a hover is a code span: shown as written, whatever Markdown or HTML it spells.
 struct MarkdownTests {
   @Test(arguments: [
-    ("[x](javascript:alert(1))", "\\[x\\]\\(javascript\\:alert\\(1\\)\\)"),
-    ("<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert\\(1\\)&gt;"),
-    ("![i](http://h/p.png)", "\\!\\[i\\]\\(http\\://h/p\\.png\\)"),
-    ("**b** _i_ `c`", "\\*\\*b\\*\\* \\_i\\_ \\`c\\`"),
-    ("# h\n- l", "\\# h\\\\n\\- l"),
-    ("&amp;", "&amp;amp;"),
+    ("[x](javascript:alert(1))", "`[x](javascript:alert(1))`"),
+    ("<img src=x onerror=alert(1)>", "`<img src=x onerror=alert(1)>`"),
+    ("https://cdn.example.com/a.png", "`https://cdn.example.com/a.png`"),
+    ("{\"type\":\"none\"}", "`{\"type\":\"none\"}`"),
+    ("**b** _i_ `c`", "`` **b** _i_ `c` ``"),
+    ("`a``b`", "``` `a``b` ```"),
+    (" both ", "`  both  `"),
+    ("  ", "`  `"),
+    ("", "` `"),
+    ("# h\n- l", "`# h\\n- l`"),
   ])
-  func escapes(text: String, escaped: String) {
-    #expect(Markdown.text(text) == escaped)
+  func codeSpan(text: String, span: String) {
+    #expect(Markdown.code(text) == span)
   }
 }

@@ -50,7 +50,7 @@ struct ListedPayloadsTests {
   @Test func aLargeFileIsReadAsASmallOneIs() throws {
     let bytes = Array(("[" + Self.padded.joined(separator: ",\n") + "]").utf8)
     #expect(bytes.count >= ListedPayloads.largeObject)
-    let (text, listed) = ListedPayloads.read(file: "f.json", bytes: bytes)
+    let (text, listed, _) = ListedPayloads.read(file: "f.json", bytes: bytes)
     let read = try #require(listed)
     let alone = try #require(ListedPayloads(file: "f.json", text: SourceText(bytes)))
     #expect(text.bytes == bytes && read.count == alone.count && read.count == Self.padded.count)
@@ -60,6 +60,18 @@ struct ListedPayloadsTests {
     #expect(
       read.lint(last, attributes: Attributes(), now: 1, options: options)?.subjects.map(\.findings)
         == alone.lint(last, attributes: Attributes(), now: 1, options: options)?.subjects.map(\.findings))
+  }
+
+  /// A large notification, which lists nothing, comes back parsed once: the value the whole file's
+  /// parse gives, so lint need not parse it again.
+  @Test func aLargeNotificationIsParsedOnce() throws {
+    let languages = (0..<20_000).map { #""en-\#($0)": "Offer \#($0)""# }.joined(separator: ", ")
+    let bytes = Array(#"{"send_date": "now", "ios_title": {\#(languages)}, "content": "Today"}"#.utf8)
+    #expect(bytes.count >= ListedPayloads.largeObject)
+    let (_, listed, whole) = ListedPayloads.read(file: "f.json", bytes: bytes)
+    #expect(listed == nil)
+    let parsed = try LintInput.parse("f.json", bytes).value.get()
+    #expect(try #require(whole) == parsed)
   }
 
   /// The payloads again and again, to make a request large enough to be read a payload at a time.

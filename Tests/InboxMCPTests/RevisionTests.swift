@@ -28,6 +28,25 @@ struct RevisionTests {
     #expect(Downlevel.serverInfo(Handshake.serverInfo, for: "2025-03-26")["title"] == nil)
   }
 
+  @Test func revision20241105GetsNoToolAnnotationsAndNoProgressMessage() {
+    var tool = Self.tool.objectValue ?? [:]
+    tool["annotations"] = ["readOnlyHint": true]
+    let listed = Downlevel.shaped("tools/list", ["tools": [.object(tool)]], for: "2024-11-05")
+    let shaped = listed["tools"]?.arrayValue?.first
+    #expect(shaped?["annotations"] == nil && shaped?["title"] == nil && shaped?["outputSchema"] == nil)
+    #expect(
+      Downlevel.shaped("tools/list", ["tools": [.object(tool)]], for: "2025-03-26")["tools"]?.arrayValue?.first?[
+        "annotations"] != nil)
+    let progress: JSONValue = ["progressToken": 1, "progress": 2, "message": "fetch"]
+    #expect(
+      Downlevel.notification("notifications/progress", progress, for: "2024-11-05") == [
+        "progressToken": 1, "progress": 2,
+      ])
+    #expect(Downlevel.notification("notifications/progress", progress, for: "2025-03-26") == progress)
+    let log: JSONValue = ["level": "warning", "message": "kept"]
+    #expect(Downlevel.notification("notifications/message", log, for: "2024-11-05") == log)
+  }
+
   @Test(arguments: ["2025-06-18", "2025-11-25", "2026-07-28"])
   func newerRevisionsGetEverything(revision: String) {
     let listed: JSONValue = ["tools": [Self.tool]]

@@ -57,6 +57,56 @@ struct ToolSchemaTests {
     }
   }
 
+  /// Where an input schema says null or lacks one plain `type`: a property at any depth, or an
+  /// array's items.
+  static func loose(_ schema: JSONValue, at path: String = "") -> [String] {
+    var found: [String] = []
+    for property in schema["properties"]?.objectValue ?? [:] {
+      let member = property.value
+      let here = path.isEmpty ? property.key : "\(path).\(property.key)"
+      if member["type"]?.stringValue == nil || member["type"] == "null" { found.append("\(here): type") }
+      if member["anyOf"] != nil || member["oneOf"] != nil
+        || member["enum"]?.arrayValue?.contains(where: \.isNull) == true
+      {
+        found.append("\(here): a union or null")
+      }
+      found += loose(member, at: here)
+      if let items = member["items"], items.objectValue != nil {
+        found += loose(["properties": ["[]": items]], at: here)
+      }
+    }
+    return found
+  }
+
+  /// One shape every agent stack takes: a plain `type` on every property, no null anywhere; the
+  /// optional params left out of `required`, and the bounds and enums still there.
+  @Test(arguments: definitions.map(\.tool.name))
+  func inputsArePlainlyTyped(name: String) throws {
+    let definition = try #require(Self.definitions.first { $0.tool.name == name })
+    #expect(Self.loose(definition.inputSchema) == [], "\(name)")
+  }
+
+  @Test func optionalParamsKeepTheirShapeWithoutNull() throws {
+    let feed = try #require(Self.definitions.first { $0.tool.name == "list_feed" })
+    let properties = try #require(feed.inputSchema["properties"])
+    #expect(feed.inputSchema["required"] == nil)
+    #expect(properties["limit"]?["type"] == "integer" && properties["limit"]?["maximum"] == 200)
+    #expect(properties["kinds"]?["items"]?["enum"]?.arrayValue?.count == 6)
+    #expect(properties["customData"]?["type"] == "object" && properties["customData"]?["maxProperties"] == 8)
+    #expect(properties["customData"]?["description"]?.stringValue?.hasPrefix("A tab") == true)
+    let report = try #require(Self.definitions.first { $0.tool.name == "report_wallet_pass" })
+    #expect(report.inputSchema["properties"]?["outcome"]?["type"] == "string")
+    let lint = try #require(Self.definitions.first { $0.tool.name == "lint_payload" })
+    #expect(lint.inputSchema["properties"]?["payload"]?["type"] == "object")
+    #expect(lint.inputSchema["properties"]?["attributes"]?["properties"]?["forceCellKind"]?["enum"] != nil)
+  }
+
+  /// A null the schema no longer shows is still absent to the contract that checks the calls.
+  @Test func nullIsStillAcceptedAtRunTime() throws {
+    let contract = try #require(ParamsContract.forMethod("feed.list"))
+    #expect(throws: Never.self) { try contract.check(Params(["limit": .null, "customData": .null, "cursor": .null])) }
+  }
+
   @Test(arguments: ["plain", "with space", "a/b?c#d", "ünï-cödé", "100%"])
   func messageURIsRoundTrip(id: String) {
     let uri = ResourceURI.message(id)

@@ -42,7 +42,7 @@ import Testing
     #expect(html.contains("title=\"custom {&quot;tag&quot;:&quot;save&quot;}\">Save</button>"))
     #expect(html.ranges(of: "class=\"ik-cta-cell\"").count == 3)
     #expect(html.contains("<small class=\"ik-cta-action\" aria-hidden=\"true\">mark read</small>"))
-    #expect(html.contains("<li><code>buttonDropped</code> button 4"))
+    #expect(html.contains("<li><code>buttonDropped</code> button 3"))
   }
 
   @Test func classicHasTheResolversAvatarAndDate() throws {

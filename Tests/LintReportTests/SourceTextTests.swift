@@ -78,9 +78,12 @@ struct LineIndexTests {
     let seed = UInt64.random(in: 0...UInt64.max)
     var generator = SplitMix(seed: seed)
     let pieces = ["a", "é", "€", "😀", "\n", "\r\n", "\r", " ", "{", "\""].map { Array($0.utf8) }
+    // Every fourth text without line breaks: one long line, counted from the strides' counts.
+    let inLongLines = pieces.filter { !$0.contains(0x0A) && !$0.contains(0x0D) }
     for round in 0..<20 {
       var bytes: [UInt8] = round % 2 == 0 ? [0xEF, 0xBB, 0xBF] : []
-      for _ in 0..<Int(generator.next() % 3000) { bytes += pieces[Int(generator.next() % UInt64(pieces.count))] }
+      let drawn = round % 4 == 3 ? inLongLines : pieces
+      for _ in 0..<Int(generator.next() % 3000) { bytes += drawn[Int(generator.next() % UInt64(drawn.count))] }
       let text = SourceText(bytes)
       for offset in stride(from: 0, through: bytes.count, by: 7) {
         #expect(

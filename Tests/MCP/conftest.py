@@ -1,6 +1,7 @@
 """Fixtures for the MCP tests: run in a virtualenv with one release of the official MCP SDK
 (.venv-mcp2: 2.x, .venv-mcp1: the last 1.x with the mcp-proxy bridge, .venv-mcp19: 1.9.x, revision
-2025-03-26; script/bootstrap makes them, script/test runs each).
+2025-03-26, .venv-mcp15: 1.5.x, revision 2024-11-05), or with an agent stack (.venv-smolagents,
+.venv-autogen: their own test_agent_*.py); script/bootstrap makes them, script/test runs each.
 The fake Pushwoosh backend comes from the end-to-end suite."""
 
 from __future__ import annotations

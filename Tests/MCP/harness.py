@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.metadata
+import inspect
 import json
 import os
 import tempfile
@@ -148,11 +149,47 @@ async def session(store: str, *args: str, mode: str = "auto", revision: str | No
                     await stack.enter_async_context(client)
                 peer = Peer(client, errlog.name)
                 yield peer
-        else:
+        elif "message_handler" in inspect.signature(ClientSession).parameters:
             async with stdio_client(params, errlog=errlog) as (read, write):
                 async with ClientSession(read, write, message_handler=on_message, logging_callback=on_log) as client:
                     peer = Peer(client, errlog.name)
                     with asking(revision):
                         peer.negotiated = (await client.initialize()).protocolVersion
                     yield peer
+        else:
+            # Before 1.6 a host reads what the server says unasked from `incoming_messages`, as it
+            # must: the session stops reading replies while a notification waits there.
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write, logging_callback=on_log) as client:
 
+                    async def drain() -> None:
+                        async for message in client.incoming_messages:
+                            await on_message(message)
+
+                    async with anyio.create_task_group() as tasks:
+                        tasks.start_soon(drain)
+                        peer = Peer(client, errlog.name)
+                        with asking(revision):
+                            peer.negotiated = (await client.initialize()).protocolVersion
+                        try:
+                            yield peer
+                        finally:
+                            tasks.cancel_scope.cancel()
+
+
+
+def loosely_typed(schema: dict, path: str = "") -> list[str]:
+    """Where an input schema breaks the rule every agent stack takes: each property (at any depth,
+    and each array's items) has one plain `type`, and nothing says null (no `["string", "null"]`, no
+    null branch of an `anyOf`/`oneOf`, no null in an `enum`)."""
+    found = []
+    for name, member in (schema.get("properties") or {}).items():
+        where = f"{path}.{name}" if path else name
+        if not isinstance(member.get("type"), str) or member["type"] == "null":
+            found.append(f"{where}: type {member.get('type')!r}")
+        if "anyOf" in member or "oneOf" in member or None in member.get("enum", []):
+            found.append(f"{where}: a union or a null value")
+        found += loosely_typed(member, where)
+        if isinstance(member.get("items"), dict):
+            found += loosely_typed({"properties": {"[]": member["items"]}}, where)
+    return found

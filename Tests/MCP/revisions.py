@@ -21,7 +21,7 @@ from harness import BIN
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMAS = os.environ.get("INBOX_RPC_MCP_SCHEMAS", os.path.join(HERE, "data", "mcp-schema"))
-HANDSHAKE = ["2025-03-26", "2025-06-18", "2025-11-25"]
+HANDSHAKE = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
 STATELESS = "2026-07-28"
 
 

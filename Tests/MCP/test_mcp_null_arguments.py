@@ -1,7 +1,9 @@
 """Every tool called the way agent frameworks call it: each optional argument sent as `null`
-(mcp-use's LangChain adapter fills every unset optional with null; a model may write one). The
-arguments are first checked against the tool's published inputSchema, as a validating client does,
-and the call must succeed: a null optional means absent, on this face as on JSON-RPC."""
+(mcp-use's LangChain adapter fills every unset optional with null; a model may write one), and the
+call must succeed: a null optional means absent, on this face as on JSON-RPC. The published
+inputSchemas say no null (one plain `type` on every property, the optional ones left out of
+`required`: the shape every agent stack takes), so what a validating client checks is the call
+with its nulls left out, and that must pass too."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import anyio
 import jsonschema
 import pytest
 
-from harness import BIN, MAJOR, REPO, ProtocolError, attr, code_of, session
+from harness import BIN, MAJOR, REPO, ProtocolError, attr, code_of, loosely_typed, session
 
 MODES = ["auto", "legacy"] if MAJOR >= 2 else ["legacy"]
 
@@ -73,9 +75,11 @@ def test_every_tool_takes_null_for_each_optional_argument(store, backend, backen
             nulls = 0
             for name, required in CALLS:
                 schema = attr(tools[name], "input_schema")
+                assert loosely_typed(schema) == [], name
+                assert set(schema.get("required", [])) == set(required), name
+                jsonschema.Draft202012Validator(schema).validate(required)
                 arguments = with_nulls(schema, required)
                 nulls += sum(value is None for value in arguments.values())
-                jsonschema.Draft202012Validator(schema).validate(arguments)
                 result = await peer.call(name, arguments)
                 assert not attr(result, "is_error"), (name, arguments, result.content)
             assert nulls == 22, "every optional argument of every tool is sent as null"

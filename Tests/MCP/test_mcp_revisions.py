@@ -1,5 +1,5 @@
 """Every reply of `inbox-rpc mcp` is valid for the revision negotiated, checked against that
-revision's own schema.json (see revisions.py): 2025-03-26, 2025-06-18 and 2025-11-25 through
+revision's own schema.json (see revisions.py): 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25 through
 `initialize` and the stateless 2026-07-28, strictly (a member the revision does not name fails).
 Each session lists and calls every tool on its method's first example, reads every resource, gets
 both prompts, subscribes and hears a change, and breaks a tool's schema: from 2025-11-25 on that is
@@ -67,6 +67,7 @@ def test_every_reply_is_valid_for_the_revision_negotiated(tmp_path, revision):
         assert [tool["name"] for tool in tools] == list(methods)
         for tool in tools:
             assert ("outputSchema" in tool) is (revision in NEWER) and ("title" in tool) is (revision in NEWER)
+            assert ("annotations" in tool) is (revision != "2024-11-05")
         for tool in tools:
             name = tool["name"]
             params = first_example(methods[name])
@@ -75,6 +76,8 @@ def test_every_reply_is_valid_for_the_revision_negotiated(tmp_path, revision):
             result = session.result("tools/call", {"name": name, "arguments": params})
             if name == "sync_inbox":  # no backend configured: an engine refusal, as a result
                 assert result["isError"] is True and "--application" in result["content"][0]["text"]
+            elif name in ("add_wallet_pass", "report_wallet_pass"):  # the example's is no wallet card here
+                assert result["isError"] is True and "Not a wallet card" in result["content"][0]["text"]
             else:
                 assert result["isError"] is False, (name, result)
                 assert ("structuredContent" in result) is (revision in NEWER), name

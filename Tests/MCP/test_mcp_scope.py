@@ -38,7 +38,8 @@ def test_read_only_offers_no_tool_that_writes_and_refuses_a_dismissal(store, mod
             tools = await peer.tools()
             names = {tool.name for tool in tools}
             assert names == read_only_in_the_contract() and {"list_feed", "get_message"} <= names
-            assert all(attr(tool.annotations, "read_only_hint") is True for tool in tools)
+            if peer.version != "2024-11-05":  # that revision has no tool annotations
+                assert all(attr(tool.annotations, "read_only_hint") is True for tool in tools)
             with pytest.raises(ProtocolError) as refused:
                 await peer.client.call_tool("dismiss_message", {"id": "welcome"})
             assert code_of(refused.value) == -32602

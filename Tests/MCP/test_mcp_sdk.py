@@ -1,7 +1,7 @@
 """`inbox-rpc mcp` driven by the official MCP Python SDK: both handshakes, every tool, every
 resource, change notifications, progress and cancellation, tool errors, and a clean end of session.
 Run once per SDK (script/test: .venv-mcp2 with 2.x, .venv-mcp1 with the last 1.x; the 1.9.x of
-.venv-mcp19 has test_mcp_sdk_2025_03_26.py)."""
+.venv-mcp19 and the 1.5.x of .venv-mcp15 have test_mcp_sdk_pinned.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import pytest
 import harness
 from harness import BIN, MAJOR, REPO, SDK, ProtocolError, attr, code_of, method_of
 
-if SDK.startswith("1.9."):
-    pytest.skip("1.9.x speaks 2025-03-26 and older only: test_mcp_sdk_2025_03_26.py drives it",
+if SDK.startswith(("1.9.", "1.5.")):
+    pytest.skip("1.9.x and 1.5.x speak one older revision each: test_mcp_sdk_pinned.py drives them",
                 allow_module_level=True)
 
 # 2.x speaks both eras (auto probes server/discover; legacy sends initialize at its newest handshake
