@@ -1,6 +1,5 @@
 import JSON
 import JSONRPC
-import Posix
 import Synchronization
 
 #if canImport(Glibc)
