@@ -305,6 +305,11 @@ struct Options {
   /// the path, never the content), else `INBOX_RPC_API_TOKEN`, else none.
   func apiToken(environment: Environment) throws(UsageError) -> (APIToken, String)? {
     if sandbox { return nil }
+    return try Self.apiToken(file: tokenFile, environment: environment)
+  }
+
+  /// The token from `file` when one is named, else from INBOX_RPC_API_TOKEN; with where it came from.
+  static func apiToken(file tokenFile: String?, environment: Environment) throws(UsageError) -> (APIToken, String)? {
     if let tokenFile {
       guard let data = try? Files.contents(of: tokenFile) else {
         throw UsageError(description: "--token-file: cannot read \(tokenFile)")
