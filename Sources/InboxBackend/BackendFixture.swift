@@ -7,13 +7,14 @@ public struct BackendFixture: Sendable {
   /// Wire objects as the service lists them; an entry that is not a readable message (a test of
   /// the client's leniency) is listed verbatim and never changes.
   public var messages: [JSONValue]
-  public var deleted: [String]
+  /// The ids the service reports deleted, as given (strings or numbers).
+  public var deleted: [JSONValue]
 
   public struct Invalid: Error, CustomStringConvertible {
     public var description: String
   }
 
-  public init(messages: [JSONValue] = [], deleted: [String] = []) {
+  public init(messages: [JSONValue] = [], deleted: [JSONValue] = []) {
     self.messages = messages
     self.deleted = deleted
   }
@@ -38,11 +39,10 @@ public struct BackendFixture: Sendable {
     guard let messages = object["messages"]?.arrayValue else {
       throw Invalid(description: "a fixture object needs messages, notifications, request or response")
     }
-    let deleted = (object["deleted"]?.arrayValue ?? []).compactMap { $0.stringValue ?? $0.intValue.map(String.init) }
-    return try fromEntries(messages, deleted: deleted, now: now)
+    return try fromEntries(messages, deleted: object["deleted"]?.arrayValue ?? [], now: now)
   }
 
-  private static func fromEntries(_ entries: [JSONValue], deleted: [String], now: Int64) throws(Invalid)
+  private static func fromEntries(_ entries: [JSONValue], deleted: [JSONValue], now: Int64) throws(Invalid)
     -> BackendFixture
   {
     var listing = SendRequestListing(now: now)

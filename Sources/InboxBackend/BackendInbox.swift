@@ -55,9 +55,8 @@ public final class BackendInbox: Sendable {
       let deleted = inbox.filter { $0.status == 5 }.compactMap { $0.wire["inbox_id"] }
       return (listed, deleted)
     }
-    let extra = fixture.deleted.map(JSONValue.string)
     return [
-      "messages": .array(listed), "deleted": .array(deleted + extra), "next": "",
+      "messages": .array(listed), "deleted": .array(deleted + fixture.deleted), "next": "",
       "new_inbox": .int(Int64(listed.count)),
     ]
   }
@@ -79,7 +78,8 @@ public final class BackendInbox: Sendable {
 extension BackendInbox.Entry {
   /// The wire object with its current status, in the type the fixture gave it (a number or a string).
   var listed: JSONValue {
-    guard status > 0, var object = wire.objectValue else { return wire }
+    // An entry without a status (the client reads it as delivered) is listed so until it changes.
+    guard status > 0, var object = wire.objectValue, object["status"] != nil || status != 1 else { return wire }
     object["status"] = object["status"]?.stringValue != nil ? .string(String(status)) : .int(status)
     return .object(object)
   }
