@@ -23,10 +23,9 @@ HERE = os.path.dirname(__file__)
 
 
 def post(double: BackendDouble, method: str, request: dict, *, token: str | None = TOKEN, raw: bytes | None = None,
-         https_context=None) -> tuple[int, bytes]:
+         ) -> tuple[int, bytes]:
     _ = double.url  # started
-    connection = (http.client.HTTPSConnection("127.0.0.1", double.port, context=https_context, timeout=30)
-                  if https_context else http.client.HTTPConnection("127.0.0.1", double.port, timeout=30))
+    connection = http.client.HTTPConnection("127.0.0.1", double.port, timeout=30)
     headers = {"Content-Type": "application/json", "Connection": "close"}
     if token:
         headers["Authorization"] = f"Token {token}"
@@ -161,6 +160,11 @@ def test_bounds_a_large_request_a_large_fixture_and_the_run_time(doubles, tmp_pa
     status, _ = post(double, "inboxStatus", {}, raw=b"{" + b" " * 5000 + b"}")
     assert status == 413
     assert double.requests[0].reply["httpStatus"] == 413
+    connection = http.client.HTTPConnection("127.0.0.1", double.port, timeout=30)
+    connection.request("POST", "/json/1.3/getInboxMessages", b"{}", {"X-Big": "a" * 20_000})
+    assert connection.getresponse().status == 431, "headers beyond 16 KiB are refused by libmicrohttpd"
+    connection.close()
+    assert len(double.requests) == 1, "and never reach the double"
     big = tmp_path / "big.json"
     big.write_text(json.dumps([{"inbox_id": "x", "order": "1", "text": "y" * 3000}]))
     done = subprocess.run([BIN, "backend", "--fixture", str(big), "--max-fixture-bytes", "2000"],
