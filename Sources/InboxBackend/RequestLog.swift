@@ -3,7 +3,8 @@ import Posix
 import Synchronization
 
 /// Every request the double receives, one JSON line each, written whole and at once so a reader
-/// following the file never sees half a line.
+/// following the file never sees half a line, and before the reply leaves: a test that has its
+/// reply finds the request's line. The connections' threads take turns at the write for that.
 public final class RequestLog: Sendable {
   private let fd: Mutex<Int32>
 

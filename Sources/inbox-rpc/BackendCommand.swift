@@ -1,3 +1,4 @@
+import Dispatch
 import InboxApp
 import InboxBackend
 import JSON
@@ -83,14 +84,12 @@ enum BackendCommand {
       let scheme = flags.cert == nil ? "http" : "https"
       StandardStreams.writeStdout("\(scheme)://\(flags.urlHost):\(listener.port)\(double.settings.prefix)\n")
       if let seconds = flags.runFor {
-        let deadline = Clock.monotonicNanoseconds + UInt64(seconds * 1e9)
-        while Clock.monotonicNanoseconds < deadline {
-          usleep(UInt32(min(deadline - Clock.monotonicNanoseconds, 500_000_000) / 1000))
+        DispatchQueue.main.asyncAfter(deadline: .now() + seconds) {
+          listener.stop()
+          exit(0)
         }
-        listener.stop()
-        return 0
       }
-      while true { pause() }
+      dispatchMain()
     } catch {
       StandardStreams.writeStderr("inbox-rpc backend: \(String(describing: error).escapingControlCharacters)\n")
       return 3

@@ -68,6 +68,7 @@ struct Options {
            inbox-rpc preview [-o FILE.html]  (draw the cards as HTML: inbox-rpc preview --help)
            inbox-rpc check-trace FILE...     (check a --trace recording against Schemas/)
            inbox-rpc replay FILE [options]   (run a --trace recording's frames again and compare)
+           inbox-rpc backend [options]       (a double of the Pushwoosh backend for tests: --help)
 
     Send requests on stdin, one JSON text per line or with Content-Length headers;
     replies come back on stdout in the same framing. Logs go to stderr only.
