@@ -30,37 +30,43 @@ static struct {
   const char *(*get_version)(void);
 } api;
 
+// Each entry point and the name it is found by, looked up in one pass.
+static const struct {
+  void **slot;
+  const char *name;
+} symbols[] = {
+    {(void **)&api.start_daemon, "MHD_start_daemon"},
+    {(void **)&api.stop_daemon, "MHD_stop_daemon"},
+    {(void **)&api.get_daemon_info, "MHD_get_daemon_info"},
+    {(void **)&api.get_connection_info, "MHD_get_connection_info"},
+    {(void **)&api.lookup_connection_value, "MHD_lookup_connection_value"},
+    {(void **)&api.get_connection_values, "MHD_get_connection_values"},
+    {(void **)&api.create_response_from_buffer, "MHD_create_response_from_buffer"},
+    {(void **)&api.create_response_from_callback, "MHD_create_response_from_callback"},
+    {(void **)&api.add_response_header, "MHD_add_response_header"},
+    {(void **)&api.queue_response, "MHD_queue_response"},
+    {(void **)&api.destroy_response, "MHD_destroy_response"},
+    {(void **)&api.get_version, "MHD_get_version"},
+};
+
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const char *load_library;
 static const char *load_failure = "libmicrohttpd was never loaded";
 static char load_failure_text[512];
 
-#define FIND(field, name) \
-  if (!(*(void **)&api.field = dlsym(handle, name))) return fail("libmicrohttpd has no " name);
-
-static const char *fail(const char *why) {
-  snprintf(load_failure_text, sizeof load_failure_text, "%s", why);
-  return load_failure_text;
-}
-
 static const char *load(void) {
   void *handle = dlopen(load_library, RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *why = dlerror();
-    return fail(why ? why : "dlopen failed");
+    snprintf(load_failure_text, sizeof load_failure_text, "%s", why ? why : "dlopen failed");
+    return load_failure_text;
   }
-  FIND(start_daemon, "MHD_start_daemon")
-  FIND(stop_daemon, "MHD_stop_daemon")
-  FIND(get_daemon_info, "MHD_get_daemon_info")
-  FIND(get_connection_info, "MHD_get_connection_info")
-  FIND(lookup_connection_value, "MHD_lookup_connection_value")
-  FIND(get_connection_values, "MHD_get_connection_values")
-  FIND(create_response_from_buffer, "MHD_create_response_from_buffer")
-  FIND(create_response_from_callback, "MHD_create_response_from_callback")
-  FIND(add_response_header, "MHD_add_response_header")
-  FIND(queue_response, "MHD_queue_response")
-  FIND(destroy_response, "MHD_destroy_response")
-  FIND(get_version, "MHD_get_version")
+  for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
+    if (!(*symbols[i].slot = dlsym(handle, symbols[i].name))) {
+      snprintf(load_failure_text, sizeof load_failure_text, "libmicrohttpd has no %s", symbols[i].name);
+      return load_failure_text;
+    }
+  }
   return NULL;
 }
 

@@ -17,39 +17,18 @@ import signal
 import subprocess
 import tempfile
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from fake_backend import APP, TOKEN, USER
+from fake_backend import APP, TOKEN, USER, FakeBackend, Message
 
 # fake_backend's fault names, as the double's --fault kinds.
 FAULT_KINDS = {
     "http500": "500", "http503": "503", "status210": "code=210", "invalid_json": "garbage", "empty": "empty",
     "drop": "reset",
 }
-
-
-@dataclass
-class Message:
-    inbox_id: str
-    order: str
-    status: int = 1
-    rt: int = 4_102_444_800
-    send_date: int = 1_700_000_000
-    title: str = ""
-    text: str = "Body"
-    hash: str = ""
-    params: dict = field(default_factory=dict)
-
-    def wire(self) -> dict:
-        return {
-            "inbox_id": self.inbox_id, "order": self.order, "rt": self.rt, "send_date": str(self.send_date),
-            "title": self.title, "text": self.text, "image": "", "action_type": 1,
-            "action_params": json.dumps(self.params or {"l": "https://example.com/" + self.inbox_id}),
-            "status": self.status, "hash": self.hash,
-        }
 
 
 @dataclass
@@ -97,7 +76,8 @@ class BackendDouble:
         self.down()
         self._orders += 1
         message = Message(inbox_id, order or str(self._orders), title=fields.pop("title", f"Title {inbox_id}"),
-                          hash=fields.pop("hash", f"H-{inbox_id}"), **fields)
+                          hash=fields.pop("hash", f"H-{inbox_id}"), quirk=fields.pop("quirk", len(self._messages) % 2),
+                          **fields)
         self._messages[inbox_id] = message
         if running:
             self.up()
@@ -187,7 +167,8 @@ class BackendDouble:
 
     # -- what it saw -----------------------------------------------------------------------
     def _fixture(self) -> list:
-        return [m.wire() for m in self._messages.values()] + self._raw
+        # In the fake's two wire shapes (numbers as strings or numbers, params as a string or an object).
+        return [FakeBackend.wire(m) for m in self._messages.values()] + self._raw
 
     def _read_log(self) -> list[Recorded]:
         if self.proc is None or not os.path.exists(self.log_path):
