@@ -105,6 +105,7 @@ let package = Package(
       name: "InboxAppTests",
       dependencies: ["InboxApp", "InboxStore", "InboxSync", "InboxCore", "JSON", "Posix", "InboxTestSupport"]),
     .testTarget(name: "InboxServerTests", dependencies: ["InboxServer", "InboxContract", "JSONRPC", "JSON"]),
+    .testTarget(name: "InboxBackendTests", dependencies: ["InboxBackend", "JSON"]),
     .testTarget(
       name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON", "InboxTestSupport"],
       exclude: ["Fixtures"]),
