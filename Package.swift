@@ -28,6 +28,8 @@ let package = Package(
     .target(name: "CCrypto"),
     // zlib's minizip, likewise loaded with dlopen when a wallet pass is checked.
     .target(name: "CMinizip"),
+    // GNU libmicrohttpd, likewise loaded with dlopen, by `inbox-rpc backend` alone.
+    .target(name: "CMicroHTTPD"),
     // The empty store's bytes, generated from the migrations (script/gen-empty-store).
     .target(name: "CEmptyStore"),
     .target(name: "Posix", dependencies: ["CCrypto"]),
@@ -74,13 +76,15 @@ let package = Package(
     .target(
       name: "InboxLSP",
       dependencies: ["JSON", "JSONRPC", "LintReport", "InboxApp", "InboxCore", "InboxPreview", "Posix"]),
+    // `inbox-rpc backend`: a double of the Pushwoosh inbox backend for hosts' tests.
+    .target(name: "InboxBackend", dependencies: ["CMicroHTTPD", "JSON", "InboxCore", "Posix"]),
     .executableTarget(
       name: "inbox-rpc",
       dependencies: [
         "JSON", "InboxApp", "InboxContract", "InboxServer", "InboxMCP", "InboxPreview", "InboxStore", "InboxSync",
         "JSONRPC",
         "JSONSchema",
-        "LintReport", "Posix", "InboxLSP", "InboxLint", "InboxTrace",
+        "LintReport", "Posix", "InboxLSP", "InboxLint", "InboxTrace", "InboxBackend",
       ]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "CJansson", "InboxTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON", "Posix", "InboxTestSupport"]),
@@ -101,6 +105,7 @@ let package = Package(
       name: "InboxAppTests",
       dependencies: ["InboxApp", "InboxStore", "InboxSync", "InboxCore", "JSON", "Posix", "InboxTestSupport"]),
     .testTarget(name: "InboxServerTests", dependencies: ["InboxServer", "InboxContract", "JSONRPC", "JSON"]),
+    .testTarget(name: "InboxBackendTests", dependencies: ["InboxBackend", "JSON"]),
     .testTarget(
       name: "InboxSyncTests", dependencies: ["InboxSync", "InboxStore", "InboxCore", "JSON", "InboxTestSupport"],
       exclude: ["Fixtures"]),

@@ -3,7 +3,10 @@ import JSON
 
 /// The sample feed kept in `Resources/sample-feed.json`: every card kind, a pinned message, buttons
 /// of each action and a few degradations, so a newcomer sees the whole engine at once.
-enum SampleFeed {
+public enum SampleFeed {
+  /// The entries as kept: `[{"id", "age", "payload"}]`, each payload a createMessage notification.
+  public static var json: [UInt8] { PackageResources.sample_feed_json }
+
   /// Ingests the sample into a store that has never held a message (dismissed ones count as held,
   /// so a dismissal survives a restart). Send times count back from now by each entry's `age`.
   static func seedIfEmpty(_ inbox: Inbox) throws {

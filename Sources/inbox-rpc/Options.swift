@@ -68,6 +68,7 @@ struct Options {
            inbox-rpc preview [-o FILE.html]  (draw the cards as HTML: inbox-rpc preview --help)
            inbox-rpc check-trace FILE...     (check a --trace recording against Schemas/)
            inbox-rpc replay FILE [options]   (run a --trace recording's frames again and compare)
+           inbox-rpc backend [options]       (a double of the Pushwoosh backend for tests: --help)
 
     Send requests on stdin, one JSON text per line or with Content-Length headers;
     replies come back on stdout in the same framing. Logs go to stderr only.
@@ -305,6 +306,11 @@ struct Options {
   /// the path, never the content), else `INBOX_RPC_API_TOKEN`, else none.
   func apiToken(environment: Environment) throws(UsageError) -> (APIToken, String)? {
     if sandbox { return nil }
+    return try Self.apiToken(file: tokenFile, environment: environment)
+  }
+
+  /// The token from `file` when one is named, else from INBOX_RPC_API_TOKEN; with where it came from.
+  static func apiToken(file tokenFile: String?, environment: Environment) throws(UsageError) -> (APIToken, String)? {
     if let tokenFile {
       guard let data = try? Files.contents(of: tokenFile) else {
         throw UsageError(description: "--token-file: cannot read \(tokenFile)")

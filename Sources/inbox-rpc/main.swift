@@ -32,6 +32,9 @@ if commandLine.dropFirst().first == "check-trace" {
 if commandLine.dropFirst().first == "lsp" {
   exit(LSPCommand.run(Array(commandLine.dropFirst(2))))
 }
+if commandLine.dropFirst().first == "backend" {
+  exit(BackendCommand.run(Array(commandLine.dropFirst(2)), environment: environment))
+}
 if commandLine.dropFirst().first == "replay" {
   exit(ReplayCommand.run(Array(commandLine.dropFirst(2))))
 }

@@ -273,7 +273,8 @@ class FakeBackend:
             self.applied.clear()
 
     # -- the two calls -----------------------------------------------------------------
-    def _wire(self, message: Message) -> dict:
+    @staticmethod
+    def wire(message: Message) -> dict:
         """The message as the service sends it, in one of two shapes: numbers as strings and
         action_params as a JSON string, or numbers as numbers and action_params as an object."""
         odd = message.quirk % 2 == 0
@@ -296,7 +297,7 @@ class FakeBackend:
         user = request.get("userId") or request.get("hwid") or ""
         with self._lock:
             listed = [
-                self._wire(m)
+                self.wire(m)
                 for m in self.inbox(user).values()
                 if m.status < 5 and (self.now is None or m.rt > self.now)
             ]

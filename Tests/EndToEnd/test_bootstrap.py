@@ -16,7 +16,8 @@ import pytest
 
 from conftest import BIN, REPO_ROOT
 
-SERVER_PACKAGES = {"libjansson-dev", "libsqlite3-dev", "libcurl4-openssl-dev", "libminizip1", "pkg-config"}
+SERVER_PACKAGES = {"libjansson-dev", "libsqlite3-dev", "libcurl4-openssl-dev", "libminizip1", "libmicrohttpd-dev",
+                   "pkg-config"}
 EDITORS = {"emacs-nox", "elpa-eglot", "elpa-markdown-mode", "neovim"}
 NOT_FOR_THE_SERVER = {"chromium", "lintian", "help2man", "valgrind", "nodejs",
                       "node-typescript", "microsocks", "shellcheck", "jq", "dpkg-dev"} | EDITORS

@@ -14,7 +14,8 @@ import random
 
 import pytest
 
-from sync_support import T0, SyncServer, backend, servers, start_server, store_path  # noqa: F401
+from backend_double import either_backend  # noqa: F401  (the backend fixture: fake and double)
+from sync_support import T0, SyncServer, servers, start_server, store_path  # noqa: F401
 from test_many_processes import elsewhere, wait_for
 
 CATEGORIES = ("promo", "orders", "account")

@@ -1,5 +1,5 @@
 """InboxKit's swipe to delete and pull to refresh as switches of the attributes, end to end against
-the fake backend: a swipe is message.dismiss {swipe: true}, a pull feed.sync {pull: true}; each is
+the fake backend and `inbox-rpc backend` (each test against each): a swipe is message.dismiss {swipe: true}, a pull feed.sync {pull: true}; each is
 refused with GestureDisabled (-32005) while its switch is off, with nothing changed in the store
 and nothing sent, while the same calls made otherwise (a button, a forced sync) still run. Every
 reply is validated against Schemas/ by the harness."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from backend_double import either_backend  # noqa: F401  (the backend fixture: fake and double)
 from sync_support import (  # noqa: F401  (fixtures)
-    backend,
     servers,
     start_server as start,
     store_path,

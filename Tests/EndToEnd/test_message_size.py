@@ -10,11 +10,11 @@ import subprocess
 import threading
 import time
 
+from backend_double import either_backend  # noqa: F401  (the backend fixture: fake and double)
 from sync_support import (  # noqa: F401  (fixtures)
     BIN,
     T0,
     SyncServer,
-    backend,
     push_payload,
     servers,
     start_server as start,

@@ -1,5 +1,6 @@
 """Messages as the Control Panel sends them, and what its dashboard counts, end to end: the real
-binary synced with the loopback fake backend (fake_backend.py).
+binary synced with the loopback fake backend (fake_backend.py) and with `inbox-rpc backend`
+(backend_double.py), each test once against each.
 
 - A picture-only message (no title, no body) carries its picture as `b` or `attachment` in the action
   params: it is a banner, as the web and Android SDKs draw it.
@@ -12,14 +13,16 @@ from __future__ import annotations
 
 import pytest
 
+from backend_double import either_backend  # noqa: F401  (the backend fixture: fake and double)
 from fake_backend import FakeBackend
 from sync_support import (  # noqa: F401  (fixtures)
     SyncServer,
-    backend,
     servers,
     start_server as start,
     store_path,
 )
+
+
 
 PICTURE = "https://cdn.example.com/inbox/hero.png"
 

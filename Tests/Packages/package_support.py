@@ -54,3 +54,20 @@ def check_feed_counts(binary: str, store: Path, env: dict = None) -> None:
     assert json.loads(done.stdout) == {
         "jsonrpc": "2.0", "id": 1, "result": {"total": 10, "unread": 10, "unactioned": 10, "pinned": 1}
     }
+
+
+def check_backend(binary: str, env: dict = None) -> None:
+    """`inbox-rpc backend` (the backend double, on the system's libmicrohttpd) listens, prints its URL
+    and answers getInboxMessages with the sample feed, then exits 0 when --for has elapsed."""
+    import urllib.request
+
+    proc = subprocess.Popen([binary, "backend", "--for", "30", "--log", os.devnull], stdout=subprocess.PIPE, env=env)
+    try:
+        url = proc.stdout.readline().decode().strip()
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/json/1.3/"), url
+        body = json.dumps({"request": {"application": "A", "userId": "u"}}).encode()
+        with urllib.request.urlopen(urllib.request.Request(url + "getInboxMessages", body), timeout=30) as reply:
+            assert len(json.loads(reply.read())["response"]["messages"]) == 10
+    finally:
+        proc.kill()
+        proc.wait(10)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from package_support import VERSION, as_root, built, check_feed_counts, check_version, run
+from package_support import VERSION, as_root, built, check_backend, check_feed_counts, check_version, run
 
 DEB = built(f"inbox-rpc_{VERSION}_amd64.deb")
 BINARY = "/usr/bin/inbox-rpc"
@@ -47,6 +47,8 @@ def test_control_names_the_release_and_the_computed_dependencies() -> None:
         assert library in depends, field("Depends")
     assert not [d for d in depends if "curl" in d], "libcurl is loaded only to sync: recommended, not required"
     assert field("Recommends").startswith("libcurl4"), field("Recommends")
+    assert "libmicrohttpd12" in field("Recommends"), "loaded by inbox-rpc backend alone"
+    assert not [d for d in depends if "microhttpd" in d or "gnutls" in d]
 
 
 def test_installed_binary_says_what_runs(installed) -> None:
@@ -56,6 +58,10 @@ def test_installed_binary_says_what_runs(installed) -> None:
 
 def test_installed_binary_answers_feed_counts(installed, tmp_path: Path) -> None:
     check_feed_counts(BINARY, tmp_path / "inbox.sqlite")
+
+
+def test_installed_binary_serves_the_backend_double(installed) -> None:
+    check_backend(BINARY)
 
 
 def test_man_page_licence_and_readme_are_installed(installed) -> None:

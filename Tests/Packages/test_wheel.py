@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from package_support import REPO_ROOT, VERSION, built, check_feed_counts, check_version, run
+from package_support import REPO_ROOT, VERSION, built, check_backend, check_feed_counts, check_version, run
 
 WHEEL = built(f"inbox_rpc-{VERSION}-py3-none-manylinux_*_x86_64.whl")
 
@@ -49,6 +49,7 @@ def test_the_command_on_path_is_the_server(venv: Path, tmp_path: Path) -> None:
     command = str(venv / "bin" / "inbox-rpc")
     check_version(command, env=clean_env())
     check_feed_counts(command, tmp_path / "inbox.sqlite", env=clean_env())
+    check_backend(command, env=clean_env())
 
 
 def test_the_binary_finds_jansson_and_sqlite_inside_the_wheel(site_packages: Path) -> None:
