@@ -16,7 +16,7 @@ public enum PayloadLint {
     /// Why it is not an inbox message.
     public var refusal: String?
     public var warnings: [Warning]
-    /// Breaks of the input schema, which the engine may tolerate but a marketer should fix.
+    /// Every break of the input schema (up to 100), which the engine may tolerate but a marketer should fix.
     public var schemaProblems: [SchemaViolation]
     /// Where the payload is in the file's JSON (each schema problem has its own pointer).
     public var pointer = JSONPointer()
@@ -111,16 +111,12 @@ public enum PayloadLint {
     var gaps: [LanguageGap] = []
     let sendRequest = isSendRequest(payload)
     if sendRequest {
-      if let found = check(payload, against: .sendRequestNotification, at: label, pointer: pointer, validator) {
-        problems.append(found)
-      }
+      problems = check(payload, against: .sendRequestNotification, at: label, pointer: pointer, validator)
       gaps = LanguageGap.find(in: payload)
-    } else if let custom = customData(payload),
-      let found = check(
+    } else if let custom = customData(payload) {
+      problems = check(
         custom, against: .marketerData, at: "\(label).u", pointer: pointer.appending(customDataPlace(payload)),
         validator)
-    {
-      problems.append(found)
     }
     let message: InboxMessage
     var ingestWarnings: [Warning]
@@ -185,10 +181,12 @@ public enum PayloadLint {
     JSONPointer(payload["action_params"] == nil ? ["u"] : ["action_params", "u"])
   }
 
+  /// Every break of `shape`, up to a payload's share: a payload of thousands of broken buttons
+  /// tells its first hundred.
   private static func check(
     _ value: JSONValue, against shape: Shape, at path: String, pointer: JSONPointer, _ validator: SchemaValidator
-  ) -> SchemaViolation? {
-    validator.violation(of: value, against: shape.schema, at: path, pointer: pointer)
+  ) -> [SchemaViolation] {
+    validator.violations(of: value, against: shape.schema, at: path, pointer: pointer, limit: 100)
   }
 
   /// The input shapes a payload is checked against, each a `$ref` made once, not per payload.
