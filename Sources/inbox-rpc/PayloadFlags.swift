@@ -9,6 +9,8 @@ import Posix
 struct PayloadFlags {
   var attributes = Attributes()
   var now = Clock.unixSeconds
+  /// Whether `--now` named the time.
+  var namesNow = false
   /// A verdict per language a payload is written in (`--every-locale`).
   var everyLocale = false
 
@@ -39,6 +41,7 @@ struct PayloadFlags {
     case "--now":
       guard let value = remaining.popFirst().flatMap({ Int64($0) }) else { return .failed("--now needs unix seconds") }
       now = value
+      namesNow = true
     default: return .notMine
     }
     return .taken
