@@ -26,6 +26,8 @@ public enum PayloadLint {
     public var locale: String?
     /// Languages one text field has and another lacks.
     public var languageGaps: [LanguageGap] = []
+    /// The resolver's rules as it applied them, when the run explains (`Options.explains`).
+    public var reasons: [ResolverReason] = []
 
     public var isClean: Bool { refusal == nil && warnings.isEmpty && schemaProblems.isEmpty && languageGaps.isEmpty }
 
@@ -41,10 +43,13 @@ public enum PayloadLint {
     public var platform: String?
     /// A verdict per language the payload writes its title or body in, instead of one in `locale`.
     public var everyLocale = false
+    /// Whether each verdict keeps the resolver's reasons (`lint --explain`).
+    public var explains = false
 
-    public init(platform: String? = nil, everyLocale: Bool = false) {
+    public init(platform: String? = nil, everyLocale: Bool = false, explains: Bool = false) {
       self.platform = platform
       self.everyLocale = everyLocale
+      self.explains = explains
     }
   }
 
@@ -136,12 +141,18 @@ public enum PayloadLint {
       for locale in locales(message, host.attributes, options) {
         var attributes = host.attributes
         attributes.locale = locale
-        let (card, warnings) = Resolver.resolve(message, attributes: attributes)
+        var reasons: [ResolverReason] = []
+        let (card, warnings): (Card, [Warning])
+        if options.explains {
+          (card, warnings, reasons) = Resolver.explain(message, attributes: attributes)
+        } else {
+          (card, warnings) = Resolver.resolve(message, attributes: attributes)
+        }
         reports.append(
           Report(
             label: label, card: card, refusal: nil, warnings: ingestWarnings + warnings, schemaProblems: problems,
             pointer: pointer, platform: host.platform, locale: locale,
-            languageGaps: gaps))
+            languageGaps: gaps, reasons: reasons))
         (problems, ingestWarnings, gaps) = ([], [], [])
       }
     }

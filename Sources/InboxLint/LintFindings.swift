@@ -39,6 +39,13 @@ public enum LintFindings {
       finding(report.pointer.appending(gap.field), LintRules.missingLanguage, .warning, gap.message)
     }
     findings += LabelFallbacks.messages(report).map { finding(report.pointer, LabelFallbacks.rule, .note, $0) }
+    // `--explain`: each rule the resolver applied, at the field it read where the payload has one.
+    findings += report.reasons.enumerated().map { index, reason in
+      let place = reason.field.flatMap { WarningPlace.pointer(forKey: $0, in: containers) }
+      return finding(
+        place.map(report.pointer.appending) ?? report.pointer, LintRules.explain, .note,
+        verdict + "\(index + 1). \(reason.text)")
+    }
     return Report.Subject(file: file, name: report.verdictLabel, summary: summary(report), findings: findings)
   }
 

@@ -12,7 +12,7 @@ import Posix
 enum LintCommand {
   static let help = """
     USAGE: inbox-rpc lint [--format text|json|sarif|junit|github] [--fail-on error|warning|never]
-                          [--html FILE.html] [--snapshot DIR [--check]] [--platform NAME]
+                          [--html FILE.html] [--snapshot DIR [--check]] [--explain] [--platform NAME]
                           [--wallet-passes] [--locale TAG] [--every-locale] [--now SECONDS] PATH...
 
     Checks payloads against the input schemas (Schemas/shapes/SendRequestNotification and
@@ -47,6 +47,9 @@ enum LintCommand {
       --locale TAG      The user's language (BCP 47: de-AT, then de, then the payload's default
                         en, then its first language): the title, body and labels of the cards.
       --every-locale    A verdict per language a payload writes its title or body in.
+      --explain         With each verdict, the rules the resolver applied in order, each with the
+                        value it read and where, ending in the card (rule explain, notes; the
+                        words of docs/engine.md, each rule linked to its section).
       --now SECONDS     The send time (default: now).
 
     Lines and columns are 1-based; a column counts UTF-16 code units from the start of the line
@@ -70,6 +73,7 @@ enum LintCommand {
     var html: String?
     var snapshotDirectory: String?
     var checksSnapshots = false
+    var explains = false
     let parsed = PayloadFlags.commandLine(arguments, command: "lint", help: help) { argument, remaining in
       switch argument {
       case "--json": format = .json
@@ -90,6 +94,7 @@ enum LintCommand {
         guard let value = remaining.popFirst() else { return .failed("--snapshot needs a DIR") }
         snapshotDirectory = value
       case "--check": checksSnapshots = true
+      case "--explain": explains = true
       default: return .notMine
       }
       return .taken
@@ -100,6 +105,7 @@ enum LintCommand {
     case .run(let parsedFlags, let parsedFiles): (flags, paths) = (parsedFlags, parsedFiles)
     }
     guard !paths.isEmpty else { return PayloadFlags.usage("lint", "name at least one PATH (or - for standard input)") }
+    flags.explains = explains
     if checksSnapshots && snapshotDirectory == nil { return PayloadFlags.usage("lint", "--check needs --snapshot DIR") }
     if snapshotDirectory != nil && !flags.namesNow { flags.now = Snapshots.defaultNow }
     var snapshots = snapshotDirectory.map { directory in

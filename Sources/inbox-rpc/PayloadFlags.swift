@@ -13,12 +13,16 @@ struct PayloadFlags {
   var namesNow = false
   /// A verdict per language a payload is written in (`--every-locale`).
   var everyLocale = false
+  /// The resolver's rules with each verdict (`lint --explain`).
+  var explains = false
 
   /// What the flags ask of `PayloadLint` beyond the attributes.
   var options: PayloadLint.Options { conditions.options }
 
   /// What `lint` lints each payload under.
-  var conditions: LintConditions { LintConditions(attributes: attributes, now: now, everyLocale: everyLocale) }
+  var conditions: LintConditions {
+    LintConditions(attributes: attributes, now: now, everyLocale: everyLocale, explains: explains)
+  }
 
   enum Parsed {
     case taken, notMine

@@ -83,3 +83,21 @@ def test_check_needs_a_snapshot_directory(tmp_path):
     done = lint(tmp_path, "--check", "sale.json")
     assert done.returncode == 2 and "--check needs --snapshot DIR" in done.stderr
     assert "--snapshot DIR" in lint(tmp_path, "--help").stdout
+
+
+def test_explain_says_the_resolvers_rules_in_order_at_the_fields_they_read(tmp_path):
+    write(tmp_path / "sale.json", {"title": "Sale", "content": "40% off", "inbox_days": 7,
+                                   "data": {"displayType": "captioned"}})
+    done = lint(tmp_path, "--explain", "sale.json")
+    notes = [line for line in done.stdout.splitlines() if "note [explain]" in line]
+    rules = [line.split("note [explain] ")[1].split(" (docs/engine.md")[0] for line in notes]
+    assert rules == ["1. Images", "2. Card kinds", "3. Card kinds: required fields", "4. Buttons", "5. Row actions",
+                     "6. The card"], notes
+    kind = notes[1]
+    # Placed at the value it read: displayType, in the payload's data.
+    text = (tmp_path / "sale.json").read_text().splitlines()
+    line, column = (int(n) for n in kind.split("sale.json:")[1].split(":")[:2])
+    assert text[line - 1][column - 1:].startswith('"captioned"')
+    assert 'read "captioned" from displayType in the custom data; asks for captioned' in kind
+    assert "captioned cannot be drawn: captioned needs an image, a title and a body; missing: image" in notes[2]
+    assert notes[-1].endswith("a classic card (asked for captioned), 0 button(s)")
