@@ -22,8 +22,11 @@ public struct ResolverReason: Sendable, Hashable {
   }
 
   /// `Card kinds (docs/engine.md#card-kinds): read "captioned" from displayType in the custom data; asks for captioned`.
-  public var text: String {
-    let head = "\(rule.title) (\(rule.link)): "
+  public var text: String { Self.text(rule: rule.title, section: rule.link, read: read, from: from, decided: decided) }
+
+  /// A reason in words from its parts, as `text` says it (a client that holds its JSON says it alike).
+  public static func text(rule: String, section: String, read: String?, from: String, decided: String) -> String {
+    let head = "\(rule) (\(section)): "
     if from.isEmpty { return head + decided }
     return head + (read.map { "read \($0) from \(from)" } ?? "nothing at \(from)") + "; " + decided
   }

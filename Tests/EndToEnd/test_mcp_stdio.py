@@ -28,7 +28,7 @@ TOOL_METHODS = {
     "mark_all_read": "feed.markAllRead", "dismiss_message": "message.dismiss", "ingest_payload": "message.ingest",
     "resolve_payload": "message.resolve", "lint_payload": "message.resolve", "sync_inbox": "feed.sync",
     "clear_read": "feed.dismissRead", "report_seen": "feed.seen", "play_video": "video.play",
-    "add_wallet_pass": "wallet.download", "report_wallet_pass": "wallet.report",
+    "add_wallet_pass": "wallet.download", "report_wallet_pass": "wallet.report", "explain_card": "message.explain",
 }
 
 
