@@ -66,6 +66,7 @@ SCENARIO = [
     ("config.set", "force classic cards", {"attributes": {"forceCellKind": "classic"}}),
     ("config.set", "no swipe to delete, no pull to refresh", {"attributes": {"swipeToDelete": False, "pullToRefresh": False}}),
     ("feed.list", "the page says which gestures the server honours", {"limit": 1}),
+    ("message.explain", "a captioned card asked for while the attributes force classic", {"payload": {"title": "Flash sale", "content": "40% off shoes until midnight", "inbox_days": 7, "link": "https://example.com/sale", "data": {"displayType": "captioned", "buttons": [{"title": "Shop now", "url": "https://example.com/shoes"}]}}}),
     ("rpc.discover", "the document (abridged here: methods and components cut)", {}),
     ("shutdown", "shut down", {}),
 ]

@@ -89,6 +89,19 @@ extension Inbox {
     return CardResult(card: resolution.card, json: json, effects: Effects(warnings: resolution.warnings))
   }
 
+  /// Why `payload` becomes its card (`message.explain`): `{card, reasons}`, storing nothing.
+  public func explain(
+    payload: JSONValue, context: PayloadContext = PayloadContext(), attributes partial: JSONValue? = nil
+  )
+    throws -> CardResult
+  {
+    let attributes = try attributes(merging: partial)
+    let context = IngestContext(id: context.id, now: context.now ?? clock.now)
+    let (resolution, reasons) = try Engine.explain(payload: payload, context: context, attributes: attributes)
+    let json: JSONValue = ["card": resolution.card.json, "reasons": .array(reasons.map(\.json))]
+    return CardResult(card: resolution.card, json: json, effects: Effects(warnings: resolution.warnings))
+  }
+
   /// Draws one card as InboxKit lays it out, under the attributes in force with `partial` over them.
   public func render(
     _ source: RenderSource, attributes partial: JSONValue? = nil, theme: PreviewPage.Theme = .light

@@ -16,7 +16,7 @@ public enum PayloadLint {
     /// Why it is not an inbox message.
     public var refusal: String?
     public var warnings: [Warning]
-    /// Breaks of the input schema, which the engine may tolerate but a marketer should fix.
+    /// Every break of the input schema (up to 100), which the engine may tolerate but a marketer should fix.
     public var schemaProblems: [SchemaViolation]
     /// Where the payload is in the file's JSON (each schema problem has its own pointer).
     public var pointer = JSONPointer()
@@ -26,6 +26,8 @@ public enum PayloadLint {
     public var locale: String?
     /// Languages one text field has and another lacks.
     public var languageGaps: [LanguageGap] = []
+    /// The resolver's rules as it applied them, when the run explains (`Options.explains`).
+    public var reasons: [ResolverReason] = []
 
     public var isClean: Bool { refusal == nil && warnings.isEmpty && schemaProblems.isEmpty && languageGaps.isEmpty }
 
@@ -41,10 +43,13 @@ public enum PayloadLint {
     public var platform: String?
     /// A verdict per language the payload writes its title or body in, instead of one in `locale`.
     public var everyLocale = false
+    /// Whether each verdict keeps the resolver's reasons (`lint --explain`).
+    public var explains = false
 
-    public init(platform: String? = nil, everyLocale: Bool = false) {
+    public init(platform: String? = nil, everyLocale: Bool = false, explains: Bool = false) {
       self.platform = platform
       self.everyLocale = everyLocale
+      self.explains = explains
     }
   }
 
@@ -111,16 +116,12 @@ public enum PayloadLint {
     var gaps: [LanguageGap] = []
     let sendRequest = isSendRequest(payload)
     if sendRequest {
-      if let found = check(payload, against: .sendRequestNotification, at: label, pointer: pointer, validator) {
-        problems.append(found)
-      }
+      problems = check(payload, against: .sendRequestNotification, at: label, pointer: pointer, validator)
       gaps = LanguageGap.find(in: payload)
-    } else if let custom = customData(payload),
-      let found = check(
+    } else if let custom = customData(payload) {
+      problems = check(
         custom, against: .marketerData, at: "\(label).u", pointer: pointer.appending(customDataPlace(payload)),
         validator)
-    {
-      problems.append(found)
     }
     let message: InboxMessage
     var ingestWarnings: [Warning]
@@ -140,12 +141,18 @@ public enum PayloadLint {
       for locale in locales(message, host.attributes, options) {
         var attributes = host.attributes
         attributes.locale = locale
-        let (card, warnings) = Resolver.resolve(message, attributes: attributes)
+        var reasons: [ResolverReason] = []
+        let (card, warnings): (Card, [Warning])
+        if options.explains {
+          (card, warnings, reasons) = Resolver.explain(message, attributes: attributes)
+        } else {
+          (card, warnings) = Resolver.resolve(message, attributes: attributes)
+        }
         reports.append(
           Report(
             label: label, card: card, refusal: nil, warnings: ingestWarnings + warnings, schemaProblems: problems,
             pointer: pointer, platform: host.platform, locale: locale,
-            languageGaps: gaps))
+            languageGaps: gaps, reasons: reasons))
         (problems, ingestWarnings, gaps) = ([], [], [])
       }
     }
@@ -185,10 +192,12 @@ public enum PayloadLint {
     JSONPointer(payload["action_params"] == nil ? ["u"] : ["action_params", "u"])
   }
 
+  /// Every break of `shape`, up to a payload's share: a payload of thousands of broken buttons
+  /// tells its first hundred.
   private static func check(
     _ value: JSONValue, against shape: Shape, at path: String, pointer: JSONPointer, _ validator: SchemaValidator
-  ) -> SchemaViolation? {
-    validator.violation(of: value, against: shape.schema, at: path, pointer: pointer)
+  ) -> [SchemaViolation] {
+    validator.violations(of: value, against: shape.schema, at: path, pointer: pointer, limit: 100)
   }
 
   /// The input shapes a payload is checked against, each a `$ref` made once, not per payload.

@@ -39,4 +39,13 @@ public enum Engine {
     let (card, warnings) = Resolver.resolve(message, attributes: attributes, state: state)
     return Resolution(card: card, warnings: ingestWarnings + warnings, message: message)
   }
+
+  /// Resolves as `resolve` does, with the resolver's reasons (`Resolver.explain`).
+  public static func explain(
+    payload: JSONValue, context: IngestContext, attributes: Attributes = Attributes()
+  ) throws(IngestError) -> (resolution: Resolution, reasons: [ResolverReason]) {
+    let (message, ingestWarnings) = try ingest(payload: payload, context: context)
+    let (card, warnings, reasons) = Resolver.explain(message, attributes: attributes)
+    return (Resolution(card: card, warnings: ingestWarnings + warnings, message: message), reasons)
+  }
 }

@@ -23,15 +23,34 @@ public enum Resolver {
   public static func resolve(
     _ message: InboxMessage, attributes: Attributes = Attributes(), state: LocalState? = nil
   ) -> (card: Card, warnings: [Warning]) {
+    var reasons = ResolverReasons(recording: false)
+    return resolve(message, attributes: attributes, state: state, &reasons)
+  }
+
+  /// Resolves as `resolve` does, and says why: the rules applied in order, each with the value it
+  /// read and where, ending in the card (`ResolverReason`).
+  public static func explain(
+    _ message: InboxMessage, attributes: Attributes = Attributes(), state: LocalState? = nil
+  ) -> (card: Card, warnings: [Warning], reasons: [ResolverReason]) {
+    var reasons = ResolverReasons(recording: true)
+    let (card, warnings) = resolve(message, attributes: attributes, state: state, &reasons)
+    return (card, warnings, reasons.list)
+  }
+
+  private static func resolve(
+    _ message: InboxMessage, attributes: Attributes, state: LocalState?, _ reasons: inout ResolverReasons
+  ) -> (card: Card, warnings: [Warning]) {
     var message = message
     message.title = message.title(for: attributes.locale)
     message.body = message.body(for: attributes.locale)
     var diagnostics = Diagnostics(messageId: message.id)
     let schemes = attributes.schemeGuard
-    let image = schemes.image(resolvedImage(message, &diagnostics), &diagnostics)
-    let requested =
-      attributes.forceCellKind ?? displayType(message, &diagnostics)
-      ?? heuristic(image: image, title: message.title, body: message.body)
+    var step = diagnostics.warnings.count
+    let found = resolvedImage(message, &diagnostics)
+    let image = schemes.image(found.url, &diagnostics)
+    reasons.add(ResolverExplaining.image(found, kept: image))
+    ResolverExplaining.schemes(diagnostics, since: &step, into: &reasons)
+    let requested = requestedKind(message, image: image, attributes: attributes, &diagnostics, &reasons)
 
     var degradation: Degradation?
     let content: Card.Content
@@ -42,6 +61,11 @@ public enum Resolver {
       diagnostics.warn(.degraded, reason + "; shown as classic")
       content = .classic(Avatar(id: message.id, title: message.title, body: message.body))
     }
+    reasons.add(ResolverExplaining.requiredFields(requested, degradation: degradation))
+    if case .carousel(let slides) = content {
+      reasons.add(ResolverExplaining.slides(message, shown: slides.count, diagnostics.warnings[step...]))
+    }
+    ResolverExplaining.schemes(diagnostics, since: &step, into: &reasons)
 
     var buttons: [InlineButton] = []
     if content.kind.showsButtons {
@@ -52,6 +76,9 @@ public enum Resolver {
         "\(content.kind.rawValue) cards show no buttons; \(items.count) button\(items.count == 1 ? "" : "s") "
           + "not shown")
     }
+    reasons.add(
+      ResolverExplaining.buttons(message, kind: content.kind, shown: buttons.count, diagnostics.warnings[step...]))
+    ResolverExplaining.schemes(diagnostics, since: &step, into: &reasons)
 
     let status = message.status
     let card = Card(
@@ -62,6 +89,9 @@ public enum Resolver {
       buttons: buttons, customData: message.customData,
       rowAction: schemes.rowAction(RowAction(actionParams: message.actionParams), &diagnostics),
       content: content, labels: CardWords.forLocale(attributes.locale))
+    reasons.add(ResolverExplaining.rowAction(message, card.rowAction))
+    ResolverExplaining.schemes(diagnostics, since: &step, into: &reasons)
+    reasons.add(ResolverExplaining.card(card))
     return (card, diagnostics.stamped(requested: requested, used: content.kind))
   }
 
@@ -71,18 +101,45 @@ public enum Resolver {
   /// picture the Control Panel sends in the action params root: `b` (the web and Android SDKs read it),
   /// then `attachment` (Android's inbox). A present value that is not a parseable URL warns and the next
   /// source is tried.
-  static func resolvedImage(_ message: InboxMessage, _ diagnostics: inout Diagnostics) -> String? {
-    if let image = message.image { return image }
+  static func resolvedImage(_ message: InboxMessage, _ diagnostics: inout Diagnostics) -> (
+    url: String?, source: String?
+  ) {
+    if let image = message.image { return (image, "the message's image (inbox_image)") }
     let sources: [(name: String, value: JSONValue?)] = [
       ("data.image", message.value(for: "image")), ("b", message.actionParams["b"]),
       ("attachment", message.actionParams["attachment"]),
     ]
     for (name, value) in sources {
       guard let value, value != .null, value.stringValue?.isBlank != true else { continue }
-      if let url = ParseableURL(value, policy: .anyScheme) { return url.string }
+      if let url = ParseableURL(value, policy: .anyScheme) { return (url.string, name) }
       diagnostics.warn(.invalidField, "\(name) \(InboxMessage.describe(value)) is not a parseable URL; ignored")
     }
-    return nil
+    return (nil, nil)
+  }
+
+  /// The kind asked for: `attributes.forceCellKind`, else `displayType`, else the heuristic.
+  private static func requestedKind(
+    _ message: InboxMessage, image: String?, attributes: Attributes, _ diagnostics: inout Diagnostics,
+    _ reasons: inout ResolverReasons
+  ) -> CardKind {
+    if let forced = attributes.forceCellKind {
+      reasons.add(
+        ResolverReason(
+          .cardKinds, read: "\"\(forced.rawValue)\"", from: "attributes.forceCellKind",
+          decided: "asks for \(forced.rawValue)"))
+      return forced
+    }
+    let given = message.value(for: "displayType")
+    if let kind = displayType(message, &diagnostics) {
+      reasons.add(ResolverExplaining.displayType(given, asks: kind))
+      return kind
+    }
+    if let given, given != .null, given.stringValue?.isBlank != true {
+      reasons.add(ResolverExplaining.displayType(given, asks: nil))
+    }
+    let kind = heuristic(image: image, title: message.title, body: message.body)
+    reasons.add(ResolverExplaining.heuristic(image: image, title: message.title, body: message.body, kind: kind))
+    return kind
   }
 
   /// The kind named by `displayType`, or nil (with a warning when a value was given but names no kind).

@@ -35,7 +35,11 @@ enum Diagnostics {
       "message": .string(finding.message),
     ]
     if let rulesPage { object["codeDescription"] = ["href": .string(href(finding.ruleId, on: rulesPage))] }
-    if let pointer = finding.pointer { object["data"] = ["pointer": .string(pointer.description)] }
+    // For tools: the value's pointer, and for a schema break the keyword's place in the schema.
+    var data: JSONObject = [:]
+    if let pointer = finding.pointer { data["pointer"] = .string(pointer.description) }
+    if let schemaPath = finding.schemaPath { data["schemaPath"] = .string(schemaPath) }
+    if !data.isEmpty { object["data"] = .object(data) }
     return .object(object)
   }
 

@@ -9,16 +9,19 @@ public struct LintConditions: Sendable {
   public var attributes: Attributes
   public var now: Int64
   public var everyLocale: Bool
+  /// Whether each verdict says the resolver's rules in order (`--explain`).
+  public var explains = false
 
-  public init(attributes: Attributes = Attributes(), now: Int64, everyLocale: Bool = false) {
+  public init(attributes: Attributes = Attributes(), now: Int64, everyLocale: Bool = false, explains: Bool = false) {
     self.attributes = attributes
     self.now = now
     self.everyLocale = everyLocale
+    self.explains = explains
   }
 
   /// What the conditions ask of `PayloadLint` beyond the attributes.
   public var options: PayloadLint.Options {
-    PayloadLint.Options(platform: attributes.platform, everyLocale: everyLocale)
+    PayloadLint.Options(platform: attributes.platform, everyLocale: everyLocale, explains: explains)
   }
 
   /// What each payload of a parsed file becomes under these conditions, its findings not placed.

@@ -15,13 +15,16 @@ public enum LintFindings {
   )
     -> Report.Subject
   {
-    func finding(_ pointer: JSONPointer, _ rule: String, _ severity: Severity, _ message: String) -> Finding {
-      Finding(
-        file: file, position: places.position(of: pointer, in: report), pointer: pointer, ruleId: rule,
-        severity: severity, message: message)
+    func finding(
+      _ pointer: JSONPointer, _ rule: String, _ severity: Severity, _ message: String, schemaPath: String? = nil
+    ) -> Finding {
+      let (start, end) = places.range(of: pointer, in: report)
+      return Finding(
+        file: file, position: start, end: end, pointer: pointer, ruleId: rule, severity: severity, message: message,
+        schemaPath: schemaPath)
     }
     var findings = report.schemaProblems.map { problem in
-      finding(problem.pointer, "schema", .error, "\(problem.path): \(problem.message)")
+      finding(problem.pointer, "schema", .error, "\(problem.path): \(problem.message)", schemaPath: problem.schemaPath)
     }
     if let refusal = report.refusal {
       findings.append(finding(report.pointer, "notInboxMessage", .error, "not an inbox message: \(refusal)"))
@@ -36,6 +39,13 @@ public enum LintFindings {
       finding(report.pointer.appending(gap.field), LintRules.missingLanguage, .warning, gap.message)
     }
     findings += LabelFallbacks.messages(report).map { finding(report.pointer, LabelFallbacks.rule, .note, $0) }
+    // `--explain`: each rule the resolver applied, at the field it read where the payload has one.
+    findings += report.reasons.enumerated().map { index, reason in
+      let place = reason.field.flatMap { WarningPlace.pointer(forKey: $0, in: containers) }
+      return finding(
+        place.map(report.pointer.appending) ?? report.pointer, LintRules.explain, .note,
+        verdict + "\(index + 1). \(reason.text)")
+    }
     return Report.Subject(file: file, name: report.verdictLabel, summary: summary(report), findings: findings)
   }
 
@@ -80,12 +90,16 @@ public struct PayloadPlaces {
     starts = [pointer: offset]
   }
 
-  func position(of pointer: JSONPointer, in report: PayloadLint.Report) -> SourcePosition {
+  /// Where the value `pointer` names starts and ends (for a missing member, the object lacking it).
+  func range(of pointer: JSONPointer, in report: PayloadLint.Report) -> (SourcePosition, SourcePosition) {
     let base = report.pointer.tokens
-    guard let offset = starts[report.pointer], pointer.tokens.starts(with: base) else {
-      return index.text.position(atOffset: index.offset(of: pointer))
-    }
-    return index.position(of: JSONPointer(Array(pointer.tokens.dropFirst(base.count))), inValueAt: offset)
+    let start =
+      if let offset = starts[report.pointer], pointer.tokens.starts(with: base) {
+        index.offset(of: JSONPointer(Array(pointer.tokens.dropFirst(base.count))), from: offset)
+      } else {
+        index.offset(of: pointer)
+      }
+    return (index.text.position(atOffset: start), index.text.position(atOffset: index.end(ofValueAt: start)))
   }
 
   private static func parent(_ pointer: JSONPointer) -> JSONPointer? {

@@ -23,7 +23,11 @@ public enum LintRules {
     Rule(
       id: LabelFallbacks.rule, summary: "A word the card draws has no wording in the locale's language; it is English.",
       severity: .note),
+    Rule(id: explain, summary: "A rule the resolver applied (--explain), with the value it read.", severity: .note),
   ]
+
+  /// `--explain`: a rule the resolver applied.
+  static let explain = "explain"
 
   /// A text field of a send request lacks a language another field is written in.
   static let missingLanguage = "missingLanguage"

@@ -12,6 +12,8 @@ public struct LintedFile: Sendable {
   var output: String
   var unreadable: Bool
   var entries: [PreviewEntry]
+  /// Its payloads' cards as `lint --snapshot` keeps them, when asked for.
+  public var snapshots: [CardSnapshot] = []
   /// Why the file could not be linted, as the command says it on stderr: the file's name and the
   /// reason hold the name as given, shown as text for people.
   public var complaint: String?
@@ -31,13 +33,16 @@ public struct LintedFile: Sendable {
 
   public static func lint(
     _ path: Result<String, LintInput.FileProblem>, conditions: LintConditions, format: ReportFormat,
-    keepsEntries: Bool
+    keepsEntries: Bool, keepsSnapshots: Bool = false
   ) -> LintedFile {
     let input: LintInput
     switch path.flatMap({ file in LintInput.bytes(of: file).map { (file, $0) } }) {
     case .success(let (file, bytes)):
       let (text, listed, whole) = ListedPayloads.read(file: file, bytes: bytes)
-      if let listed, let linted = lint(listed, conditions: conditions, format: format, keepsEntries: keepsEntries) {
+      if let listed,
+        let linted = lint(
+          listed, conditions: conditions, format: format, keepsEntries: keepsEntries, keepsSnapshots: keepsSnapshots)
+      {
         return linted
       }
       input = whole.map { LintInput(file: file, text: text, value: .success($0)) } ?? LintInput.parse(file, text)
@@ -57,16 +62,19 @@ public struct LintedFile: Sendable {
       let output =
         format == .json ? LintJSON.line(file: input.file, reports: reports, subjects) : rendered(subjects, format)
       let entries = keepsEntries ? FeedPreview.entries(file: input.file, reports: reports) : []
-      return LintedFile(subjects, worst: worst(subjects), output: output, format: format, entries: entries)
+      var file = LintedFile(subjects, worst: worst(subjects), output: output, format: format, entries: entries)
+      if keepsSnapshots { file.snapshots = CardSnapshot.snapshots(file: input.file, reports: reports) }
+      return file
     }
   }
 
   /// A file's listed payloads linted on every core, each written out as it is linted (text and
   /// github); nil when one is not JSON, for the file read whole to say where it breaks.
-  static func lint(_ listed: ListedPayloads, conditions: LintConditions, format: ReportFormat, keepsEntries: Bool)
-    -> LintedFile?
-  {
-    let keepsReports = format == .json || keepsEntries
+  static func lint(
+    _ listed: ListedPayloads, conditions: LintConditions, format: ReportFormat, keepsEntries: Bool,
+    keepsSnapshots: Bool = false
+  ) -> LintedFile? {
+    let keepsReports = format == .json || keepsEntries || keepsSnapshots
     let keepsSubjects = format == .json || format.writesAtEnd
     let linted = Parallel.map(Array(0..<listed.count)) { index -> LintedPayload? in
       guard
@@ -89,7 +97,9 @@ public struct LintedFile: Sendable {
     }
     if format == .json { output = LintJSON.line(file: listed.file, reports: reports, subjects) }
     let entries = keepsEntries ? FeedPreview.entries(file: listed.file, reports: reports) : []
-    return LintedFile(subjects, worst: worst, output: output, format: format, entries: entries)
+    var file = LintedFile(subjects, worst: worst, output: output, format: format, entries: entries)
+    if keepsSnapshots { file.snapshots = CardSnapshot.snapshots(file: listed.file, reports: reports) }
+    return file
   }
 
   /// One payload of a list linted: what its file's output needs of it.

@@ -26,6 +26,14 @@ enum WarningPlace {
     return nil
   }
 
+  /// Where `key` of the custom data is, in the engine's order of lookup.
+  static func pointer(forKey key: String, in places: [Container]) -> JSONPointer? {
+    for place in places where place.value.objectValue?[key] != nil {
+      return place.encoded ? place.pointer : place.pointer.appending(key)
+    }
+    return nil
+  }
+
   private static func keys(_ warning: Warning) -> [String] {
     switch warning.code {
     case .unknownDisplayType: ["displayType"]

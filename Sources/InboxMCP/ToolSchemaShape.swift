@@ -26,6 +26,8 @@ struct ToolSchemaShape {
     "type", "properties", "required", "items", "prefixItems", "enum", "const", "allOf", "anyOf", "oneOf", "not",
     "additionalProperties", "$ref",
   ]
+  /// A member marked `x-command-line-only` (lint's findings) is never in a tool's result, and its
+  /// output leaves it out.
   /// Shapes an output gives compact, and how.
   private static let compactOutputs: [String: JSONValue] = ["Card": ToolSchema.compactCard]
 
@@ -46,7 +48,8 @@ struct ToolSchemaShape {
       } else if Self.schemaListKeywords.contains(key), let items = value.arrayValue {
         out[key] = .array(items.map { inlined($0, within: path) })
       } else if Self.schemaMapKeywords.contains(key), let map = value.objectValue {
-        out[key] = .object(JSONObject(map.map { ($0.key, inlined($0.value, within: path)) }))
+        let kept = map.filter { side == .input || $0.value["x-command-line-only"]?.boolValue != true }
+        out[key] = .object(JSONObject(kept.map { ($0.key, inlined($0.value, within: path)) }))
       } else {
         out[key] = value
       }

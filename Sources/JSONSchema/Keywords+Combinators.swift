@@ -3,25 +3,23 @@ import JSON
 extension SchemaValidator {
   /// The keywords that apply other schemas to the same value.
   static let combinators: [Keyword] = [
-    Keyword(name: "allOf") { value, _, compiler in
+    Keyword(name: "allOf") { value, _, scope in
       guard let schemas = value.arrayValue, !schemas.isEmpty else { return nil }
-      return AllOfCheck(schemas.map(compiler.node(for:)))
+      return AllOfCheck(scope.nodes(for: schemas))
     },
     // The first shape that fits ends the search; an empty list allows anything.
-    Keyword(name: "anyOf") { value, _, compiler in
+    Keyword(name: "anyOf") { value, _, scope in
       guard let options = value.arrayValue, !options.isEmpty else { return nil }
-      return AnyOfCheck(options.map(compiler.node(for:)))
+      return AnyOfCheck(scope.nodes(for: options))
     },
     // An empty list (or not a list) allows nothing: no option matches.
-    Keyword(name: "oneOf") { value, _, compiler in
-      OneOfCheck((value.arrayValue ?? []).map(compiler.node(for:)))
-    },
-    Keyword(name: "not") { value, _, compiler in NotCheck(compiler.node(for: value)) },
+    Keyword(name: "oneOf") { value, _, scope in OneOfCheck(scope.nodes(for: value.arrayValue ?? [])) },
+    Keyword(name: "not") { value, _, scope in NotCheck(scope.node(for: value)) },
     // `then` applies when `if` holds, `else` when it does not; either alone does nothing.
-    Keyword(name: "if") { value, rules, compiler in
+    Keyword(name: "if") { value, rules, scope in
       IfCheck(
-        compiler.node(for: value), then: rules["then"].map(compiler.node(for:)),
-        else: rules["else"].map(compiler.node(for:)))
+        scope.node(for: value), then: rules["then"].map { scope.node(for: $0, beside: "then") },
+        else: rules["else"].map { scope.node(for: $0, beside: "else") })
     },
   ]
 }
@@ -34,11 +32,12 @@ final class AllOfCheck: SchemaCheck {
 
   init(_ nodes: [SchemaNode]) { self.nodes = nodes }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    for node in nodes {
-      if let found = node.failure(of: value, at: place, depth: depth + 1, compiler) { return found }
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    for node in nodes where !found.isFull {
+      node.collect(value, at: place, depth: depth + 1, compiler, into: &found)
     }
-    return nil
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
@@ -52,13 +51,11 @@ final class AnyOfCheck: SchemaCheck {
 
   init(_ options: [SchemaNode]) { self.options = options }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    var closest: SchemaFailure?
-    for option in options {
-      guard let failure = option.failure(of: value, at: place, depth: depth + 1, compiler) else { return nil }
-      closest = closer(closest, failure)
-    }
-    return reported(closest, at: place, "anyOf")
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    guard !admits(value, depth: depth, compiler) else { return }
+    found.add(closest(of: options, value, at: place, depth: depth, compiler, room: found.room), at: place, "anyOf")
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
@@ -72,19 +69,15 @@ final class OneOfCheck: SchemaCheck {
 
   init(_ options: [SchemaNode]) { self.options = options }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    var matched = false
-    var closest: SchemaFailure?
-    for option in options {
-      if let failure = option.failure(of: value, at: place, depth: depth + 1, compiler) {
-        closest = closer(closest, failure)
-      } else if matched {
-        return SchemaFailure(place, "oneOf", .text("matches more than one of the allowed shapes"))
-      } else {
-        matched = true
-      }
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    let matching = options.count { $0.admits(value, depth: depth + 1, compiler) }
+    if matching > 1 {
+      found.add(SchemaFailure(place, "oneOf", .text("matches more than one of the allowed shapes")))
+    } else if matching == 0 {
+      found.add(closest(of: options, value, at: place, depth: depth, compiler, room: found.room), at: place, "oneOf")
     }
-    return matched ? nil : reported(closest, at: place, "oneOf")
   }
 
   /// Exactly one option fits.
@@ -99,13 +92,13 @@ final class OneOfCheck: SchemaCheck {
 }
 
 /// `not`.
-final class NotCheck: SchemaCheck {
+final class NotCheck: SingleFailureCheck {
   let node: SchemaNode
 
   init(_ node: SchemaNode) { self.node = node }
 
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    guard node.failure(of: value, at: place, depth: depth + 1, compiler) == nil else { return nil }
+    guard node.admits(value, depth: depth + 1, compiler) else { return nil }
     return SchemaFailure(place, "not", .text("this value is not allowed here"))
   }
 
@@ -126,9 +119,11 @@ final class IfCheck: SchemaCheck {
     self.otherwise = otherwise
   }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    let holds = condition.failure(of: value, at: place, depth: depth + 1, compiler) == nil
-    return (holds ? then : otherwise)?.failure(of: value, at: place, depth: depth + 1, compiler)
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    let holds = condition.admits(value, depth: depth + 1, compiler)
+    (holds ? then : otherwise)?.collect(value, at: place, depth: depth + 1, compiler, into: &found)
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
@@ -137,15 +132,35 @@ final class IfCheck: SchemaCheck {
   }
 }
 
-/// The closer of two failing options; of equals, the earlier.
-private func closer(_ earlier: SchemaFailure?, _ later: SchemaFailure) -> SchemaFailure {
-  guard let earlier, earlier.closeness >= later.closeness else { return later }
-  return earlier
+/// The failures of the option that got furthest before failing, none of which fits `value`: its
+/// first failure is the deepest, of equals the earlier option's.
+private func closest(
+  of options: [SchemaNode], _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler,
+  room: Int
+) -> SchemaFailures? {
+  var closest: SchemaFailures?
+  for option in options {
+    var found = SchemaFailures(limit: room)
+    option.collect(value, at: place, depth: depth + 1, compiler, into: &found)
+    guard let first = found.first else { continue }
+    if let best = closest?.first, best.closeness >= first.closeness { continue }
+    closest = found
+  }
+  return closest
 }
 
-/// When no option fits: the variant that got deepest before failing is the one the host most
-/// likely meant; one that failed at this very place says nothing more than the combinator.
-private func reported(_ closest: SchemaFailure?, at place: SchemaPlace, _ rule: String) -> SchemaFailure {
-  if let closest, !closest.place.spellsSamePath(as: place) { return closest }
-  return SchemaFailure(place, rule, .text("matches none of the allowed shapes"))
+extension SchemaFailures {
+  /// When no option fits: the mistakes of the variant the host most likely meant; one that failed
+  /// at this very place says nothing more than the combinator.
+  fileprivate mutating func add(_ closest: SchemaFailures?, at place: SchemaPlace, _ rule: String) {
+    if let closest, let first = closest.first, !first.place.spellsSamePath(as: place) { return add(closest) }
+    add(SchemaFailure(place, rule, .text("matches none of the allowed shapes")))
+  }
+}
+
+extension SchemaScope {
+  /// The schemas of a list keyword, each at its index.
+  fileprivate func nodes(for schemas: [JSONValue]) -> [SchemaNode] {
+    schemas.enumerated().map { node(for: $1, at: String($0)) }
+  }
 }

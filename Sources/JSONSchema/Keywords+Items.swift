@@ -3,22 +3,22 @@ import JSON
 extension SchemaValidator {
   /// The keywords that look inside arrays.
   static let arrayKeywords: [Keyword] = [
-    Keyword(name: "prefixItems") { value, _, compiler in
+    Keyword(name: "prefixItems") { value, _, scope in
       guard let schemas = value.arrayValue else { return nil }
-      return PrefixItemsCheck(schemas.map(compiler.node(for:)))
+      return PrefixItemsCheck(schemas.enumerated().map { scope.node(for: $1, at: String($0)) })
     },
     // `items` applies to the items past those `prefixItems` covers.
-    Keyword(name: "items") { value, rules, compiler in
+    Keyword(name: "items") { value, rules, scope in
       guard value.objectValue != nil || value.boolValue != nil else { return nil }
       let covered = rules["prefixItems"]?.arrayValue?.count ?? 0
-      return ItemsCheck(compiler.node(for: value), after: covered)
+      return ItemsCheck(scope.node(for: value), after: covered)
     },
     // `minContains` (default 1) and `maxContains` bound how many items match `contains`.
-    Keyword(name: "contains") { value, rules, compiler in
+    Keyword(name: "contains") { value, rules, scope in
       let least = rules["minContains"]?.doubleValue ?? 1
       let most = rules["maxContains"]?.doubleValue.map { ($0, "at most \($0.formatted) item(s) may match contains") }
       return ContainsCheck(
-        compiler.node(for: value), least: (least, "needs at least \(least.formatted) item(s) matching contains"),
+        scope.node(for: value), least: (least, "needs at least \(least.formatted) item(s) matching contains"),
         most: most)
     },
     Keyword(name: "uniqueItems") { value, _, _ in value.plain == .bool(true) ? UniqueItemsCheck() : nil },
@@ -31,12 +31,13 @@ final class PrefixItemsCheck: SchemaCheck {
 
   init(_ nodes: [SchemaNode]) { self.nodes = nodes }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    guard case .array(let items) = value.plain else { return nil }
-    for (index, (item, node)) in zip(items, nodes).enumerated() {
-      if let found = node.failure(of: item, at: place.item(index), depth: depth + 1, compiler) { return found }
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    guard case .array(let items) = value.plain else { return }
+    for (index, (item, node)) in zip(items, nodes).enumerated() where !found.isFull {
+      node.collect(item, at: place.item(index), depth: depth + 1, compiler, into: &found)
     }
-    return nil
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
@@ -55,12 +56,13 @@ final class ItemsCheck: SchemaCheck {
     self.covered = covered
   }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    guard case .array(let items) = value.plain else { return nil }
-    for (index, item) in items.enumerated().dropFirst(covered) {
-      if let found = node.failure(of: item, at: place.item(index), depth: depth + 1, compiler) { return found }
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    guard case .array(let items) = value.plain else { return }
+    for (index, item) in items.enumerated().dropFirst(covered) where !found.isFull {
+      node.collect(item, at: place.item(index), depth: depth + 1, compiler, into: &found)
     }
-    return nil
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
@@ -70,7 +72,7 @@ final class ItemsCheck: SchemaCheck {
 }
 
 /// `contains`, with `minContains` and `maxContains`: how many items match.
-final class ContainsCheck: SchemaCheck {
+final class ContainsCheck: SingleFailureCheck {
   let node: SchemaNode
   let least: (count: Double, message: String)
   let most: (count: Double, message: String)?
@@ -97,7 +99,7 @@ final class ContainsCheck: SchemaCheck {
 }
 
 /// `uniqueItems: true`.
-final class UniqueItemsCheck: SchemaCheck {
+final class UniqueItemsCheck: SingleFailureCheck {
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
     guard let index = repeated(value) else { return nil }
     return SchemaFailure(place, "uniqueItems", .repeatedItem(index))

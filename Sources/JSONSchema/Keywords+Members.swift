@@ -7,34 +7,34 @@ extension SchemaValidator {
       let names = (value.arrayValue ?? []).compactMap(\.stringValue)
       return names.isEmpty ? nil : RequiredCheck(names)
     },
-    Keyword(name: "properties") { value, _, compiler in
+    Keyword(name: "properties") { value, _, scope in
       guard let properties = value.objectValue else { return nil }
       // Each name's schema is the one the object's lookup finds, as names are matched by lookup.
       var nodes: [String: SchemaNode] = [:]
       for key in properties.keys where nodes[key] == nil {
-        if let schema = properties[key] { nodes[key] = compiler.node(for: schema) }
+        if let schema = properties[key] { nodes[key] = scope.node(for: schema, at: key) }
       }
       return PropertiesCheck(nodes)
     },
-    Keyword(name: "patternProperties") { value, _, compiler in
+    Keyword(name: "patternProperties") { value, _, scope in
       guard let patterns = value.objectValue else { return nil }
       // A pattern that cannot be read matches no name.
       let compiled = patterns.members.compactMap { entry in
-        Pattern.compiled(entry.key).map { ($0, compiler.node(for: entry.value)) }
+        Pattern.compiled(entry.key).map { ($0, scope.node(for: entry.value, at: entry.key)) }
       }
       return PatternPropertiesCheck(compiled)
     },
-    Keyword(name: "additionalProperties") { value, rules, compiler in
+    Keyword(name: "additionalProperties") { value, rules, scope in
       let named = Set(rules["properties"]?.objectValue?.keys ?? [])
       let patterns = (rules["patternProperties"]?.objectValue?.keys ?? []).compactMap(Pattern.compiled)
-      let schema = value.plain == .bool(false) ? nil : compiler.node(for: value)
+      let schema = value.plain == .bool(false) ? nil : scope.node(for: value)
       return AdditionalPropertiesCheck(named: named, patterns: patterns, schema: schema)
     },
   ]
 
   /// The keywords about which members an object has.
   static let memberNameKeywords: [Keyword] = [
-    Keyword(name: "propertyNames") { value, _, compiler in PropertyNamesCheck(compiler.node(for: value)) },
+    Keyword(name: "propertyNames") { value, _, scope in PropertyNamesCheck(scope.node(for: value)) },
     Keyword(name: "dependentRequired") { value, _, _ in
       guard let dependencies = value.objectValue else { return nil }
       return DependentRequiredCheck(
@@ -44,9 +44,9 @@ extension SchemaValidator {
             message: "required when \(dependency.key) is present")
         })
     },
-    Keyword(name: "dependentSchemas") { value, _, compiler in
+    Keyword(name: "dependentSchemas") { value, _, scope in
       guard let dependencies = value.objectValue else { return nil }
-      return DependentSchemasCheck(dependencies.members.map { ($0.key, compiler.node(for: $0.value)) })
+      return DependentSchemasCheck(dependencies.members.map { ($0.key, scope.node(for: $0.value, at: $0.key)) })
     },
   ]
 }
@@ -57,12 +57,13 @@ final class RequiredCheck: SchemaCheck {
 
   init(_ names: [String]) { self.names = names }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    guard case .object(let object) = value.plain else { return nil }
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    guard case .object(let object) = value.plain else { return }
     for name in names where object[name] == nil {
-      return SchemaFailure(place.member(name), "required", .text("required"))
+      found.add(SchemaFailure(place.member(name), "required", .text("required")))
     }
-    return nil
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
@@ -85,17 +86,14 @@ final class PropertiesCheck: SchemaCheck {
     positions = names.count > 16 ? Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) }) : nil
   }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    guard case .object(let object) = value.plain else { return nil }
-    for member in object.members {
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    guard case .object(let object) = value.plain else { return }
+    for member in object.members where !found.isFull {
       guard let position = position(of: member.key) else { continue }
-      if let found = nodes[position].failure(
-        of: member.value, at: place.member(member.key), depth: depth + 1, compiler)
-      {
-        return found
-      }
+      nodes[position].collect(member.value, at: place.member(member.key), depth: depth + 1, compiler, into: &found)
     }
-    return nil
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
@@ -119,16 +117,15 @@ final class PatternPropertiesCheck: SchemaCheck {
 
   init(_ patterns: [(Pattern, SchemaNode)]) { self.patterns = patterns }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    guard case .object(let object) = value.plain else { return nil }
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    guard case .object(let object) = value.plain else { return }
     for member in object.members {
-      for (pattern, node) in patterns where pattern.matches(member.key) {
-        if let found = node.failure(of: member.value, at: place.member(member.key), depth: depth + 1, compiler) {
-          return found
-        }
+      for (pattern, node) in patterns where !found.isFull && pattern.matches(member.key) {
+        node.collect(member.value, at: place.member(member.key), depth: depth + 1, compiler, into: &found)
       }
     }
-    return nil
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
@@ -155,17 +152,17 @@ final class AdditionalPropertiesCheck: SchemaCheck {
     self.schema = schema
   }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    guard case .object(let object) = value.plain else { return nil }
-    for member in object.members where !covers(member.key) {
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    guard case .object(let object) = value.plain else { return }
+    for member in object.members where !found.isFull && !covers(member.key) {
       guard let schema else {
-        return SchemaFailure(place.member(member.key), "additionalProperties", .unknownMember(member.key))
+        found.add(SchemaFailure(place.member(member.key), "additionalProperties", .unknownMember(member.key)))
+        continue
       }
-      if let found = schema.failure(of: member.value, at: place.member(member.key), depth: depth + 1, compiler) {
-        return found
-      }
+      schema.collect(member.value, at: place.member(member.key), depth: depth + 1, compiler, into: &found)
     }
-    return nil
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
@@ -185,15 +182,16 @@ final class PropertyNamesCheck: SchemaCheck {
 
   init(_ node: SchemaNode) { self.node = node }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    guard case .object(let object) = value.plain else { return nil }
-    for member in object.members {
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    guard case .object(let object) = value.plain else { return }
+    for member in object.members where !found.isFull {
       let name = place.member(member.key)
-      if let found = node.failure(of: .string(member.key), at: name, depth: depth + 1, compiler) {
-        return SchemaFailure(name, "propertyNames", .memberName(found))
+      if let failure = node.failure(of: .string(member.key), at: name, depth: depth + 1, compiler) {
+        found.add(SchemaFailure(name, "propertyNames", .memberName(failure)))
       }
     }
-    return nil
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
@@ -214,14 +212,15 @@ final class DependentRequiredCheck: SchemaCheck {
 
   init(_ dependencies: [Dependency]) { self.dependencies = dependencies }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    guard case .object(let object) = value.plain else { return nil }
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    guard case .object(let object) = value.plain else { return }
     for dependency in dependencies where object[dependency.member] != nil {
       for name in dependency.names where object[name] == nil {
-        return SchemaFailure(place.member(name), "dependentRequired", .text(dependency.message))
+        found.add(SchemaFailure(place.member(name), "dependentRequired", .text(dependency.message)))
       }
     }
-    return nil
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
@@ -238,12 +237,13 @@ final class DependentSchemasCheck: SchemaCheck {
 
   init(_ dependencies: [(String, SchemaNode)]) { self.dependencies = dependencies }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    guard case .object(let object) = value.plain else { return nil }
-    for (member, node) in dependencies where object[member] != nil {
-      if let found = node.failure(of: value, at: place, depth: depth + 1, compiler) { return found }
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    guard case .object(let object) = value.plain else { return }
+    for (member, node) in dependencies where !found.isFull && object[member] != nil {
+      node.collect(value, at: place, depth: depth + 1, compiler, into: &found)
     }
-    return nil
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {

@@ -15,12 +15,16 @@ extension SchemaValidator {
     },
     bound("minLength", .atLeast, .length) { "needs at least \($0) character(s)" },
     bound("maxLength", .atMost, .length) { "at most \($0) character(s)" },
-    Keyword(name: "pattern") { value, _, _ in
+    Keyword(name: "pattern") { value, rules, _ in
       guard let source = value.stringValue else { return nil }
       guard let pattern = Pattern.compiled(source) else {
         return PatternCheck(nil, message: "the schema's pattern \(source) cannot be read")
       }
-      return PatternCheck(pattern, message: "must match \(source)")
+      // A pattern that stands for a list of words is said as the list, with the value it got.
+      guard let words = PatternWords.describe(source, description: rules["description"]?.stringValue) else {
+        return PatternCheck(pattern, message: "must match \(source)")
+      }
+      return PatternCheck(pattern, message: words + ", got ", showsValue: true)
     },
   ]
 
@@ -40,7 +44,7 @@ extension SchemaValidator {
 }
 
 /// A bound on a size or a number (`minItems`, `maximum`, `maxLength`, ...).
-final class BoundCheck: SchemaCheck {
+final class BoundCheck: SingleFailureCheck {
   enum Side: Sendable { case atLeast, atMost, above, below }
 
   /// What a bound measures; a value of another type has no measure, and the bound does not apply.
@@ -98,7 +102,7 @@ final class BoundCheck: SchemaCheck {
 }
 
 /// `multipleOf`.
-final class MultipleOfCheck: SchemaCheck {
+final class MultipleOfCheck: SingleFailureCheck {
   let divisor: JSONValue
   let expected: String
 
@@ -126,17 +130,21 @@ final class MultipleOfCheck: SchemaCheck {
 }
 
 /// `pattern`, on strings; a pattern that cannot be read (nil) refuses every string, saying so.
-final class PatternCheck: SchemaCheck {
+final class PatternCheck: SingleFailureCheck {
   let pattern: Pattern?
   let message: String
+  /// Whether the message ends with the value as JSON.
+  let showsValue: Bool
 
-  init(_ pattern: Pattern?, message: String) {
+  init(_ pattern: Pattern?, message: String, showsValue: Bool = false) {
     self.pattern = pattern
     self.message = message
+    self.showsValue = showsValue
   }
 
   func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    admits(value, depth: depth, compiler) ? nil : SchemaFailure(place, "pattern", .text(message))
+    guard !admits(value, depth: depth, compiler) else { return nil }
+    return SchemaFailure(place, "pattern", showsValue ? .json(message, of: value) : .text(message))
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {

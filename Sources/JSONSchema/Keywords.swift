@@ -22,7 +22,7 @@ extension SchemaValidator {
 }
 
 /// `type`: the value is of one of the types listed.
-final class TypeCheck: SchemaCheck {
+final class TypeCheck: SingleFailureCheck {
   let types: JSONTypes
   let expected: String
 
@@ -39,7 +39,7 @@ final class TypeCheck: SchemaCheck {
 }
 
 /// `enum`: the value equals one of those listed.
-final class EnumCheck: SchemaCheck {
+final class EnumCheck: SingleFailureCheck {
   let options: [JSONValue]
   let expected: String
 
@@ -58,7 +58,7 @@ final class EnumCheck: SchemaCheck {
 }
 
 /// `const`: the value equals the one given.
-final class ConstCheck: SchemaCheck {
+final class ConstCheck: SingleFailureCheck {
   let constant: JSONValue
   let expected: String
 

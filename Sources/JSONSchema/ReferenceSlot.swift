@@ -25,11 +25,13 @@ final class ReferenceSlot: Sendable {
   }
 
   /// `$ref` at `place`: the value against the target, one level deeper.
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
     guard let node = node(compiler) else {
-      return SchemaFailure(place, "$ref", .text("the schema refers to \(reference), which is missing"))
+      return found.add(SchemaFailure(place, "$ref", .text("the schema refers to \(reference), which is missing")))
     }
-    return node.failure(of: value, at: place, depth: depth + 1, compiler)
+    node.collect(value, at: place, depth: depth + 1, compiler, into: &found)
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {
@@ -45,8 +47,10 @@ final class ReferenceCheck: SchemaCheck {
 
   init(_ slot: ReferenceSlot) { self.slot = slot }
 
-  func failure(of value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler) -> SchemaFailure? {
-    slot.failure(of: value, at: place, depth: depth, compiler)
+  func collect(
+    _ value: JSONValue, at place: SchemaPlace, depth: Int, _ compiler: SchemaCompiler, into found: inout SchemaFailures
+  ) {
+    slot.collect(value, at: place, depth: depth, compiler, into: &found)
   }
 
   func admits(_ value: JSONValue, depth: Int, _ compiler: SchemaCompiler) -> Bool {

@@ -20,15 +20,27 @@ final class SchemaCompiler: Sendable {
 
   init(document: JSONValue) { self.document = document }
 
-  func node(for schema: JSONValue) -> SchemaNode {
+  /// `schema`, which sits at `location` in the document (the root for a schema a caller passed).
+  func node(for schema: JSONValue, at location: JSONPointer = JSONPointer()) -> SchemaNode {
     switch schema.plain {
     case .bool(true): return .anything
-    case .bool(false): return .nothing
+    case .bool(false): return SchemaNode(.nothing(schemaPath: SchemaScope.fragment(location)))
     case .object(let rules):
-      var checks: [any SchemaCheck] = []
-      if let reference = rules["$ref"]?.stringValue { checks.append(ReferenceCheck(slot(for: reference))) }
+      var checks: [SchemaNode.Located] = []
+      if let reference = rules["$ref"]?.stringValue {
+        checks.append(
+          SchemaNode.Located(
+            check: ReferenceCheck(slot(for: reference)), schemaPath: SchemaScope.fragment(location.appending("$ref")),
+            checksType: false))
+      }
       for keyword in SchemaValidator.keywords {
-        if let value = rules[keyword.name], let check = keyword.compile(value, rules, self) { checks.append(check) }
+        guard let value = rules[keyword.name] else { continue }
+        let scope = SchemaScope(compiler: self, schema: location, keyword: keyword.name)
+        if let check = keyword.compile(value, rules, scope) {
+          checks.append(
+            SchemaNode.Located(
+              check: check, schemaPath: SchemaScope.fragment(scope.location), checksType: keyword.name == "type"))
+        }
       }
       return checks.isEmpty ? .anything : SchemaNode(.checks(checks))
     default:
@@ -52,7 +64,7 @@ final class SchemaCompiler: Sendable {
     guard reference.hasPrefix("#"), let fragment = PercentEncoding.decode(reference.dropFirst()),
       let pointer = JSONPointer(parsing: fragment), let target = pointer.value(in: document)
     else { return nil }
-    return node(for: target)
+    return node(for: target, at: pointer)
   }
 
   /// A schema a caller passed, compiled once. It is known by its members' storage, which the entry
@@ -69,4 +81,28 @@ final class SchemaCompiler: Sendable {
     }
     return compiled
   }
+}
+
+/// Where a keyword being compiled sits: its child schemas are compiled at their own places, so a
+/// failure can say which keyword of the document it broke.
+struct SchemaScope {
+  let compiler: SchemaCompiler
+  /// The schema object holding the keyword.
+  let schema: JSONPointer
+  let keyword: String
+
+  var location: JSONPointer { schema.appending(keyword) }
+
+  /// A schema inside the keyword's value: the value itself, or the member or item `tokens` name.
+  func node(for child: JSONValue, at tokens: String...) -> SchemaNode {
+    compiler.node(for: child, at: location.appending(JSONPointer(tokens)))
+  }
+
+  /// A schema another keyword of the same object holds (`if` reads `then` and `else`).
+  func node(for child: JSONValue, beside sibling: String) -> SchemaNode {
+    compiler.node(for: child, at: schema.appending(sibling))
+  }
+
+  /// A pointer into the document as a URI fragment, as `$ref` writes one.
+  static func fragment(_ pointer: JSONPointer) -> String { "#" + pointer.description }
 }

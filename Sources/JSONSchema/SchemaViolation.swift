@@ -11,12 +11,18 @@ public struct SchemaViolation: Error, Sendable, Hashable, CustomStringConvertibl
   /// The same place as a JSON pointer, from the pointer the check started at; for `required`, the
   /// missing member.
   public var pointer: JSONPointer
+  /// Where the keyword that failed sits in the schema document, as a URI fragment
+  /// (`#/components/schemas/MarketerData/properties/displayType/pattern`), for tools.
+  public var schemaPath: String
 
-  public init(path: String, rule: String, message: String, pointer: JSONPointer = JSONPointer()) {
+  public init(
+    path: String, rule: String, message: String, pointer: JSONPointer = JSONPointer(), schemaPath: String = "#"
+  ) {
     self.path = path
     self.rule = rule
     self.message = message
     self.pointer = pointer
+    self.schemaPath = schemaPath
   }
 
   public var description: String { "\(path): \(message)" }

@@ -21,6 +21,8 @@ public struct Finding: Sendable, Hashable {
   public var file: String
   /// Where the offending value starts (see `SourcePosition` for how columns count).
   public var position: SourcePosition
+  /// Where it ends: the position just past its last character, when known.
+  public var end: SourcePosition?
   /// The JSON pointer of the offending value, when the file is JSON.
   public var pointer: JSONPointer?
   /// A stable id of the rule broken: one of the report's `rules`.
@@ -28,29 +30,39 @@ public struct Finding: Sendable, Hashable {
   public var severity: Severity
   /// A sentence a person can act on.
   public var message: String
+  /// For a break of a schema, where the keyword broken sits in the schema document, for tools
+  /// (`#/components/schemas/MarketerData/properties/displayType/pattern`).
+  public var schemaPath: String?
 
   public init(
-    file: String, position: SourcePosition, pointer: JSONPointer? = nil, ruleId: String, severity: Severity,
-    message: String
+    file: String, position: SourcePosition, end: SourcePosition? = nil, pointer: JSONPointer? = nil, ruleId: String,
+    severity: Severity, message: String, schemaPath: String? = nil
   ) {
     self.file = file
     self.position = position
+    self.end = end
     self.pointer = pointer
     self.ruleId = ruleId
     self.severity = severity
     self.message = message
+    self.schemaPath = schemaPath
   }
 
-  /// `{file, line, column, pointer?, ruleId, severity, message}`.
+  /// `{file, line, column, endLine?, endColumn?, pointer?, ruleId, severity, message, schemaPath?}`.
   public var json: JSONValue {
     var object: JSONObject = [
       "file": .string(file.escapingControlCharacters), "line": .int(Int64(position.line)),
       "column": .int(Int64(position.column)),
     ]
+    if let end {
+      object["endLine"] = .int(Int64(end.line))
+      object["endColumn"] = .int(Int64(end.column))
+    }
     if let pointer { object["pointer"] = .string(pointer.description) }
     object["ruleId"] = .string(ruleId)
     object["severity"] = .string(severity.rawValue)
     object["message"] = .string(message)
+    if let schemaPath { object["schemaPath"] = .string(schemaPath) }
     return .object(object)
   }
 }

@@ -47,13 +47,20 @@ enum SARIFFormat {
     if let ruleIndex { object["ruleIndex"] = .int(Int64(ruleIndex)) }
     object["level"] = .string(level(finding.severity))
     object["message"] = ["text": .string(finding.message)]
-    let region: JSONValue = [
+    var region: JSONObject = [
       "startLine": .int(Int64(finding.position.line)), "startColumn": .int(Int64(finding.position.column)),
     ]
+    if let end = finding.end {
+      region["endLine"] = .int(Int64(end.line))
+      region["endColumn"] = .int(Int64(end.column))
+    }
     object["locations"] = [
-      ["physicalLocation": ["artifactLocation": ["uri": .string(uri(finding.file))], "region": region]]
+      ["physicalLocation": ["artifactLocation": ["uri": .string(uri(finding.file))], "region": .object(region)]]
     ]
-    if let pointer = finding.pointer { object["properties"] = ["jsonPointer": .string(pointer.description)] }
+    var properties: JSONObject = [:]
+    if let pointer = finding.pointer { properties["jsonPointer"] = .string(pointer.description) }
+    if let schemaPath = finding.schemaPath { properties["schemaPath"] = .string(schemaPath) }
+    if !properties.isEmpty { object["properties"] = .object(properties) }
     return .object(object)
   }
 

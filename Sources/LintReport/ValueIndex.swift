@@ -13,6 +13,8 @@ public final class ValueIndex {
   private var members: [Int: [String: Int]] = [:]
   /// Each array's elements walked so far, by the offset of its `[`.
   private var elements: [Int: [Int]] = [:]
+  /// Where each value asked about ends: many findings can sit at one large value (a payload).
+  private var ends: [Int: Int] = [:]
 
   public init(_ text: SourceText) { self.text = text }
 
@@ -31,6 +33,14 @@ public final class ValueIndex {
   /// Where `pointer` leads from the value at byte `offset`, as a position in the file.
   public func position(of pointer: JSONPointer, inValueAt offset: Int) -> SourcePosition {
     text.position(atOffset: self.offset(of: pointer, from: offset))
+  }
+
+  /// The byte offset just past the value starting at `start`.
+  public func end(ofValueAt start: Int) -> Int {
+    if let known = ends[start] { return known }
+    let end = JSONScanner.valueEnd(text.bytes, at: start)
+    ends[start] = end
+    return end
   }
 
   /// Where each element of the array starting at `start` starts ([] when no array starts there).

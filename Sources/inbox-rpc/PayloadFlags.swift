@@ -9,14 +9,20 @@ import Posix
 struct PayloadFlags {
   var attributes = Attributes()
   var now = Clock.unixSeconds
+  /// Whether `--now` named the time.
+  var namesNow = false
   /// A verdict per language a payload is written in (`--every-locale`).
   var everyLocale = false
+  /// The resolver's rules with each verdict (`lint --explain`).
+  var explains = false
 
   /// What the flags ask of `PayloadLint` beyond the attributes.
   var options: PayloadLint.Options { conditions.options }
 
   /// What `lint` lints each payload under.
-  var conditions: LintConditions { LintConditions(attributes: attributes, now: now, everyLocale: everyLocale) }
+  var conditions: LintConditions {
+    LintConditions(attributes: attributes, now: now, everyLocale: everyLocale, explains: explains)
+  }
 
   enum Parsed {
     case taken, notMine
@@ -39,6 +45,7 @@ struct PayloadFlags {
     case "--now":
       guard let value = remaining.popFirst().flatMap({ Int64($0) }) else { return .failed("--now needs unix seconds") }
       now = value
+      namesNow = true
     default: return .notMine
     }
     return .taken

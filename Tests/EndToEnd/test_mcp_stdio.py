@@ -28,7 +28,7 @@ TOOL_METHODS = {
     "mark_all_read": "feed.markAllRead", "dismiss_message": "message.dismiss", "ingest_payload": "message.ingest",
     "resolve_payload": "message.resolve", "lint_payload": "message.resolve", "sync_inbox": "feed.sync",
     "clear_read": "feed.dismissRead", "report_seen": "feed.seen", "play_video": "video.play",
-    "add_wallet_pass": "wallet.download", "report_wallet_pass": "wallet.report",
+    "add_wallet_pass": "wallet.download", "report_wallet_pass": "wallet.report", "explain_card": "message.explain",
 }
 
 
@@ -185,7 +185,8 @@ SUBSCHEMAS = {"items", "not", "additionalProperties", "contains", "propertyNames
 def _in_place(node, components, output, card):
     """The derivation the server makes, written independently: every component $ref replaced by its
     shape (without the shape's own title and description); an input drops titles, an output keeps
-    only STRUCTURAL keywords (a boolean additionalProperties is a bound) and gives `card` for Card;
+    only STRUCTURAL keywords (a boolean additionalProperties is a bound), no member marked
+    x-command-line-only, and gives `card` for Card;
     an allOf of one schema is said directly."""
     if not isinstance(node, dict):
         return node
@@ -196,7 +197,8 @@ def _in_place(node, components, output, card):
         if output and key == "additionalProperties" and isinstance(value, bool):
             continue
         if key in ("properties", "patternProperties"):
-            out[key] = {name: _in_place(sub, components, output, card) for name, sub in value.items()}
+            out[key] = {name: _in_place(sub, components, output, card) for name, sub in value.items()
+                        if not (output and sub.get("x-command-line-only"))}
         elif key in ("allOf", "anyOf", "oneOf", "prefixItems"):
             out[key] = [_in_place(sub, components, output, card) for sub in value]
         elif key in SUBSCHEMAS:

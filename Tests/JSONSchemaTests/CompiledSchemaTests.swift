@@ -44,7 +44,7 @@ struct CompiledSchemaTests {
   }
 
   private static func checks(of node: SchemaNode) -> [any SchemaCheck] {
-    if case .checks(let checks) = node.body { return checks }
+    if case .checks(let checks) = node.body { return checks.map(\.check) }
     return []
   }
 

@@ -71,19 +71,18 @@ export interface AttributesPatch {
    */
   walletPasses?: boolean | null;
   /**
-   * InboxKit's order: inside each pinned group, unread before read. Off by default: it reorders
-   * the feed while a host pages.
+   * InboxKit's order: inside each pinned group, unread before read; off by default (it reorders
+   * pages).
    */
   unreadFirst?: boolean;
   /**
-   * Deny-listed schemes (javascript, vbscript, data, file, intent) this host accepts anyway in
-   * links, buttons, slides and images; null or [] for none (the default): each is dropped with an
-   * unsafeScheme warning.
+   * Deny-listed schemes (javascript, vbscript, data, file, intent) this host accepts anyway; null
+   * or [] (the default): each is dropped with an unsafeScheme warning.
    */
   allowedSchemes?: string[] | null;
   /**
-   * InboxKit's automaticReadOnDisappear: unread rows reported leaving the screen (feed.seen)
-   * become read; null resets it to the default, on (as in InboxKit).
+   * Unread rows reported leaving the screen (feed.seen) become read; null: the default, on (as in
+   * InboxKit).
    */
   automaticReadOnDisappear?: boolean | null;
   /**
@@ -466,6 +465,34 @@ export interface ErrorData {
   [key: string]: unknown;
 }
 
+/**
+ * Why a payload becomes its card: the rules the resolver applied, in order, ending in the card
+ * (docs/engine.md#explaining-a-card).
+ */
+export interface Explanation {
+  /** The card, as message.resolve returns it. */
+  card: Card;
+  /** The rules in the order applied; the last is the card. */
+  reasons: ExplanationReasonsItem[];
+}
+
+/** One rule applied. */
+export interface ExplanationReasonsItem {
+  /** The rule, as its section of docs/engine.md is titled. */
+  rule: string;
+  /** The section of docs/engine.md, as a link (docs/engine.md#images). */
+  section: string;
+  /** The value it read; null when there was none. */
+  read: string | null;
+  /**
+   * Where it read it (inbox_image, displayType in the custom data, attributes.forceCellKind);
+   * empty for the card.
+   */
+  from: string;
+  /** What the rule decided. */
+  decided: string;
+}
+
 /** One page of the feed in feed order: pinned first, then newest first, ties by id. */
 export interface FeedPage {
   /** The cards of this page. */
@@ -600,6 +627,10 @@ export interface LintReportFindingsItem {
    * order mark not counted).
    */
   column: number;
+  /** The line where the offending value ends. */
+  endLine?: number;
+  /** The column just past its last character, counted as column is. */
+  endColumn?: number;
   /**
    * The JSON pointer of the offending value (RFC 6901); for a missing member, the member's
    * pointer, located at the object that lacks it.
@@ -614,6 +645,8 @@ export interface LintReportFindingsItem {
   severity: "error" | "warning" | "note";
   /** What is wrong, in words. */
   message: string;
+  /** For a schema break, the keyword broken in openrpc.json (#/components/schemas/...). */
+  schemaPath?: string;
 }
 
 /**
@@ -1321,6 +1354,21 @@ export interface MessageResolveResultPlatformsItem {
   card: Card;
 }
 
+/** The params of message.explain. */
+export interface MessageExplainParams {
+  /** Any of the three payload shapes; any JSON is accepted here and the engine decides. */
+  payload: unknown;
+  /** Attributes for this call only, over the ones in force. */
+  attributes?: AttributesPatch | null;
+  /**
+   * Unix seconds: the send time of a push or a send_date now request, and the base of inbox_days
+   * (default: the server's clock).
+   */
+  now?: number | null;
+}
+
+export type MessageExplainResult = Explanation;
+
 /** The params of message.render. */
 export interface MessageRenderParams {
   /** The id of a visible stored message; with payload, the id of a send-request object. */
@@ -1632,6 +1680,13 @@ export interface Methods {
    * arrive as log notifications before the reply.
    */
   "message.resolve": { params: MessageResolveParams; result: MessageResolveResult };
+  /**
+   * Says why a payload becomes its card: the rules the resolver applied in order, each with the
+   * value it read and where, ending in the card. Resolves as message.resolve does, storing
+   * nothing; each reason links its section of docs/engine.md. Warnings arrive as log notifications
+   * before the reply.
+   */
+  "message.explain": { params: MessageExplainParams; result: MessageExplainResult };
   /**
    * Draws one card as InboxKit lays it out and returns the HTML fragment, for an editor extension
    * or an admin page. Give id (a visible stored message, under the attributes in force) or payload

@@ -209,6 +209,16 @@ class ErrorData(TypedDict):
     gesture: NotRequired[Literal["swipe", "pull"]]
     attribute: NotRequired[Literal["swipeToDelete", "pullToRefresh"]]
 
+class Explanation(TypedDict):
+    """Why a payload becomes its card: the rules the resolver applied, in order, ending in the card
+    (docs/engine.md#explaining-a-card).
+    """
+    card: Card
+    reasons: List[ExplanationReasonsItem]
+
+# One rule applied.
+ExplanationReasonsItem = TypedDict("ExplanationReasonsItem", {"rule": str, "section": str, "read": Optional[str], "from": str, "decided": str})
+
 class FeedPage(TypedDict):
     """One page of the feed in feed order: pinned first, then newest first, ties by id."""
     items: List[Card]
@@ -278,10 +288,13 @@ class LintReportFindingsItem(TypedDict):
     file: str
     line: int
     column: int
+    endLine: NotRequired[int]
+    endColumn: NotRequired[int]
     pointer: NotRequired[str]
     ruleId: str
     severity: Literal["error", "warning", "note"]
     message: str
+    schemaPath: NotRequired[str]
 
 class MarketerData(TypedDict):
     """The `data` object a marketer writes in a send request; it reaches the client as `u`. The
@@ -549,6 +562,8 @@ class MessageResolveResultPlatformsItem(TypedDict):
     platform: str
     card: Card
 
+MessageExplainResult: TypeAlias = Explanation
+
 class MessageRenderResult(TypedDict):
     """One card drawn as HTML."""
     id: str
@@ -630,6 +645,11 @@ class MessageMethods:
     def resolve(self, *, payload: Any, attributes: Optional[AttributesPatch] = ..., id: Optional[str] = ..., now: Optional[int] = ..., perPlatform: Optional[bool] = ...) -> MessageResolveResult:
         """message.resolve: Resolves a payload into a card without storing it (previews and
         contract tests).
+        """
+        ...
+    def explain(self, *, payload: Any, attributes: Optional[AttributesPatch] = ..., now: Optional[int] = ...) -> MessageExplainResult:
+        """message.explain: Says why a payload becomes its card: the rules the resolver applied in
+        order, each with the value it read and where, ending in the card.
         """
         ...
     def render(self, *, id: Optional[str] = ..., payload: Any = ..., attributes: Optional[AttributesPatch] = ..., now: Optional[int] = ..., theme: Optional[Literal["light", "dark"]] = ...) -> MessageRenderResult:
