@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// A write waits for every read and write that arrived before it, so writes run one at a time in
 /// arrival order; a read waits for the writes before it, unless the running write waits for
-/// something outside the process (another process's lock, `RetryLater`): reads then go ahead of it
+/// something outside the process (a busy write's wake-up, `Step.after`): reads then go ahead of it
 /// and of the writes queued behind it. Background work (`background` methods, batches) waits for
 /// nothing but a slot: at most `backgroundLimit` run at once, in arrival order. A cancel waits for
 /// nothing. Work that may start when it arrives runs on the caller's thread (`runHere`: the reader,
