@@ -38,7 +38,13 @@ public final class Inbox: Sendable {
       try store.settingAtStart(Self.attributesKey).map { try Attributes(json: $0) } ?? Attributes())
   }
 
-  /// Runs `body`, a use case that writes, as one write job: done, or busy having done nothing
+  /// Begins a write job (`InboxStore.beginWriteJob`): nil when it cannot start (`busyWrite`).
+  public func beginWriteJob() -> WriteJob? { store.beginWriteJob() }
+
+  /// What a write job that could not start comes to (`InboxStore.busyWrite`).
+  public func busyWrite<T>() -> WriteAttempt<T> { store.busyWrite() }
+
+  /// `body`, a use case that writes, as one write job: done, or busy having done nothing
   /// (`InboxStore.attemptWrite`).
   public func attemptWrite<T>(repeatable: Bool = false, _ body: () throws -> T) -> WriteAttempt<T> {
     store.attemptWrite(repeatable: repeatable, body)

@@ -78,8 +78,10 @@ public struct AnyOperation: Sendable {
       self.init(name: name, execution: execution, decode: decode, run: .now(body))
       return
     }
+    // The job begun, run and ended here: the store hands back a value, and calls nothing back.
     let write: @Sendable (JSONObject, OperationContext) -> WriteAttempt<JSONValue> = { params, context in
-      context.inbox.attemptWrite { () throws -> JSONValue in try body(params, context) }
+      guard let job = context.inbox.beginWriteJob() else { return context.inbox.busyWrite() }
+      return job.end(Result { try body(params, context) })
     }
     self.init(name: name, execution: execution, decode: decode, run: .write(write))
   }

@@ -282,12 +282,14 @@ public final class InboxStore: @unchecked Sendable {
   /// submitted it; outside one (a test, a command) the refusal is the outcome (`busy`).
   @discardableResult
   func write<T>(_ body: (Database) throws -> T) throws -> T {
-    let inJob = writer.heldForJobHere
+    var inJob = false
     do {
-      if health.refusesWrite() { throw StoreBusy(error: .checkRunning) }
-      guard let written = try writer.run({ database in try writing(body, on: database) }) else {
-        throw StoreBusy(error: .writerHeld)
+      let written = try writer.run { database, job in
+        inJob = job
+        if health.refusesWrite() { throw StoreBusy(error: .checkRunning) }
+        return try writing(body, on: database)
       }
+      guard let written else { throw StoreBusy(error: .writerHeld) }
       return written
     } catch let busy as StoreBusy where !inJob {
       throw busy.error

@@ -2,27 +2,42 @@ internal import CSQLite
 import Posix
 
 extension InboxStore {
-  /// Runs `body`, a use case that writes, as one write job: it holds the store's writer on this
-  /// thread until it returns, its writes made within, and no thread waits for a lock. `.busy` when
-  /// it could not start (another process holds the store's write lock, another write of this
-  /// process holds the writer, the check of an unclean start runs) before any of its writes
-  /// committed: nothing was done, and whoever submitted it makes it again when `wake` calls back
-  /// (the scheduler). Met after a write committed, the lock is its outcome (`busy`): part of it was
-  /// done, unless `repeatable` (the same whenever it is made again: the start-up's writes).
-  /// A write job started inside another on the same thread stops there (a programming error).
+  /// Begins a write job on this thread: it holds the store's writer until `WriteJob.end`, its
+  /// writes made within, and no thread waits for a lock. Nil when it cannot start (another process
+  /// holds the store's write lock, another write of this process holds the writer, the check of an
+  /// unclean start runs): the job is `busyWrite`, to be made again when its wake-up calls back. A
+  /// write job begun inside another on the same thread stops there (a programming error).
+  public func beginWriteJob() -> WriteJob? {
+    guard !health.refusesWrite(), writer.takeForJob() else { return nil }
+    committedInJob = false
+    return WriteJob(store: self)
+  }
+
+  /// What a write job that could not start comes to: woken when the lock may be free.
+  public func busyWrite<T>() -> WriteAttempt<T> {
+    .busy(wake: lockWaits.wake, tooLong: .failure(StoreError.lockHeldTooLong))
+  }
+
+  /// `body`, a use case that writes, as one write job (`beginWriteJob`, `WriteJob.end`): for the
+  /// callers that hand the store their use case (the sync, the start-up, tests).
   public func attemptWrite<T>(repeatable: Bool = false, _ body: () throws -> T) -> WriteAttempt<T> {
-    let busy = WriteAttempt<T>.busy(wake: lockWaits.wake, tooLong: .failure(StoreError.lockHeldTooLong))
-    if health.refusesWrite() { return busy }
-    return writer.holdingForJob { () -> WriteAttempt<T> in
-      committedInJob = false
-      do {
-        return .done(.success(try body()))
-      } catch let error as StoreBusy {
-        return committedInJob && !repeatable ? .done(.failure(error.error)) : busy
-      } catch {
-        return .done(.failure(error))
-      }
-    } ?? busy
+    guard let job = beginWriteJob() else { return busyWrite() }
+    return job.end(Result { try body() }, repeatable: repeatable)
+  }
+}
+
+/// A write job holding the store's writer (`InboxStore.beginWriteJob`).
+public struct WriteJob {
+  let store: InboxStore
+
+  /// Lets the writer go, and says what the job came to: `outcome`; or busy when a write in it
+  /// could not start before any of its writes committed (nothing was done). Met after one
+  /// committed, the lock is its outcome (`busy`: part of it was done), unless `repeatable` (the
+  /// same whenever it is made again: the start-up's writes).
+  public func end<T>(_ outcome: Result<T, any Error>, repeatable: Bool = false) -> WriteAttempt<T> {
+    defer { store.writer.letGo() }
+    guard case .failure(let error as StoreBusy) = outcome else { return .done(outcome) }
+    return store.committedInJob && !repeatable ? .done(.failure(error.error)) : store.busyWrite()
   }
 }
 

@@ -4,9 +4,10 @@ import Synchronization
 /// Writes waiting for another process's write lock on the store, each a callback, not a thread:
 /// woken when the lock may be free (another process's commit rings the store's signal file, which
 /// wakes the follower, which rings here; this process's writer, once a write it refused may go,
-/// rings here too; a holder that is not this program rings nothing, so each
-/// is also woken at the intervals SQLite's own busy handler tries again at), and at the latest at
-/// its deadline.
+/// rings here too), and at the latest at its deadline. A holder that is not this program (the
+/// `sqlite3` shell, a backup) rings nothing, and SQLite offers no event for a lock's release, so
+/// each wait is also woken by a timer, at the intervals SQLite's own busy handler tries again at:
+/// a timer callback, no thread held, bounded by the writer's `Patience` (5 s: some 60 tries).
 public final class StoreLockWaits: Sendable {
   /// SQLite's busy handler's delays between tries, in milliseconds (`sqliteDefaultBusyCallback`).
   static let delays = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]

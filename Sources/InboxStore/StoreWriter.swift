@@ -26,8 +26,6 @@ final class StoreWriter: @unchecked Sendable {
   private struct State {
     /// The thread holding the writer; nil when it is free.
     var holder: pthread_t?
-    /// The holder is in a write (a transaction begun or about to be).
-    var writing = false
     /// A write was refused while the writer was held: `freed` is called when it is let go.
     var refused = false
     /// Work handed to the holder, done before it lets go.
@@ -37,6 +35,8 @@ final class StoreWriter: @unchecked Sendable {
   // Unchecked: `database` is used only by the holder (`state.holder`).
   private let database: Database
   private let state = Mutex(State())
+  /// The holder is in a write (a transaction begun or about to be); touched by the holder only.
+  private var writing = false
   /// Called, with the writer free, after a holder that refused a write let go.
   private let freed: @Sendable () -> Void
 
@@ -45,38 +45,44 @@ final class StoreWriter: @unchecked Sendable {
     self.freed = freed
   }
 
-  /// True when this thread holds the writer for a write job, between its writes.
-  var heldForJobHere: Bool {
-    state.withLock { state in state.holder.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-  }
-
   /// Runs `body` on this thread if no other thread holds the writer (or this thread's write job
-  /// does); nil (not run) otherwise.
-  func run<T, E: Error>(_ body: (Database) throws(E) -> T) throws(E) -> T? {
-    let me = pthread_self()
+  /// does: `body` learns so); nil (not run) otherwise.
+  func run<T, E: Error>(_ body: (Database, _ inJob: Bool) throws(E) -> T) throws(E) -> T? {
+    let me = Self.thisThread
     let taken = state.withLock { state -> Bool? in
       if let holder = state.holder {
         guard pthread_equal(holder, me) != 0 else {
           state.refused = true
           return nil
         }
-        precondition(!state.writing, Self.reentrant)
-        state.writing = true
         return false
       }
-      (state.holder, state.writing) = (me, true)
+      state.holder = me
       return true
     }
     guard let taken else { return nil }
-    defer { taken ? letGo() : state.withLock { $0.writing = false } }
-    return try body(database)
+    if taken {
+      writing = true
+      defer { letGo() }
+      return try body(database, false)
+    }
+    // This thread's job holds the writer: only this thread reads or sets `writing` meanwhile.
+    precondition(!writing, Self.reentrant)
+    writing = true
+    defer { writing = false }
+    return try body(database, true)
   }
 
-  /// Holds the writer on this thread while `body` runs, its writes made within (a write job); nil
-  /// (not run) when another thread holds it.
-  func holdingForJob<T>(_ body: () -> T) -> T? {
-    let me = pthread_self()
-    let taken = state.withLock { state -> Bool in
+  /// `run` for a write that need not know whether a job holds the writer.
+  func run<T, E: Error>(_ body: (Database) throws(E) -> T) throws(E) -> T? {
+    try run { database, _ throws(E) in try body(database) }
+  }
+
+  /// Takes the writer for a write job on this thread, its writes made within until `letGo`; false
+  /// (not taken) when another thread holds it.
+  func takeForJob() -> Bool {
+    let me = Self.thisThread
+    return state.withLock { state -> Bool in
       if let holder = state.holder {
         precondition(pthread_equal(holder, me) == 0, Self.reentrant)
         state.refused = true
@@ -85,10 +91,12 @@ final class StoreWriter: @unchecked Sendable {
       state.holder = me
       return true
     }
-    guard taken else { return nil }
-    defer { letGo() }
-    return body()
   }
+
+  /// The calling thread. Only the writer asks (`script/check-waits.allowed`): not to schedule, but
+  /// to run a write job's own writes within it and to stop a write made inside another, as GRDB's
+  /// `SerializedDatabase` checks its queue.
+  private static var thisThread: pthread_t { pthread_self() }
 
   private static let reentrant =
     "a store write was made inside another write on the same thread: writes are not reentrant"
@@ -102,7 +110,7 @@ final class StoreWriter: @unchecked Sendable {
         state.handed.append(work)
         return false
       }
-      state.holder = pthread_self()
+      state.holder = Self.thisThread
       return true
     }
     guard now else { return false }
@@ -112,14 +120,15 @@ final class StoreWriter: @unchecked Sendable {
   }
 
   /// Does the work handed over meanwhile, then frees the writer.
-  private func letGo() {
+  func letGo() {
+    writing = false
     while true {
       let (handed, refused) = state.withLock { state -> ([Work], Bool) in
         guard state.handed.isEmpty else {
           defer { state.handed = [] }
           return (state.handed, false)
         }
-        defer { (state.holder, state.writing, state.refused) = (nil, false, false) }
+        defer { (state.holder, state.refused) = (nil, false) }
         return ([], state.refused)
       }
       guard !handed.isEmpty else {

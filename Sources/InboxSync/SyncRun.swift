@@ -152,7 +152,7 @@ final class SyncRun: @unchecked Sendable {
       if case .failure(let error) = result { throw Self.syncError(error) }
       return true
     case .busy:
-      guard let wait = patience.wait(after: attempt) else {
+      guard let wait = patience.nextWake(after: attempt) else {
         patience.reset()
         throw .store(StoreError.lockHeldTooLong)
       }

@@ -111,10 +111,9 @@ extension Dispatcher {
       // Deferred methods are started where they are placed (`runDeferred`, `attemptDeferred`).
       return .done(.failure(RPCError.methodNotFound(request.method)))
     }
-    return attempt.map { result in
-      try request.cancellation.check()
-      return result
-    }
+    guard case .done(.success) = attempt else { return attempt }
+    do { try request.cancellation.check() } catch { return .done(.failure(error)) }
+    return attempt
   }
 
   private func failure(_ error: any Error, _ method: String) -> RPCError {

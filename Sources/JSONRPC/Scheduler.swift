@@ -1,4 +1,5 @@
 import Dispatch
+import Posix
 import Synchronization
 
 /// Where each request runs beside the others. One table (`waits(_:behind:writeWaitsOutside:)`)
@@ -222,6 +223,23 @@ final class Scheduler: Sendable {
   /// Waits until all work submitted has finished, at most until `deadline`; false on time-out.
   func waitUntilIdle(until deadline: DispatchTime) -> Bool {
     unfinished.wait(timeout: deadline) == .success
+  }
+}
+
+extension Scheduler.Step {
+  /// The one retry rule: a busy write waits for its wake-up, as its patience allows, and runs again
+  /// then; once that has passed, or when it is done, `done` gets its outcome.
+  static func after<T>(
+    _ attempt: WriteAttempt<T>, _ patience: Patience?, done: (Result<T, any Error>) -> Void
+  ) -> Scheduler.Step {
+    switch attempt {
+    case .done(let result):
+      done(result)
+    case .busy(_, let tooLong):
+      if let wait = patience?.nextWake(after: attempt) { return .waits(wait) }
+      done(tooLong)
+    }
+    return .finished
   }
 }
 

@@ -19,20 +19,3 @@ public struct WriteJobs: Sendable {
     submit { .after(attempt(), patience, done: completion) }
   }
 }
-
-extension Scheduler.Step {
-  /// The one retry rule: a busy write waits for its wake-up, as its patience allows, and runs again
-  /// then; once that has passed, or when it is done, `done` gets its outcome.
-  static func after<T>(
-    _ attempt: WriteAttempt<T>, _ patience: Patience?, done: (Result<T, any Error>) -> Void
-  ) -> Scheduler.Step {
-    switch attempt {
-    case .done(let result):
-      done(result)
-    case .busy(_, let tooLong):
-      if let wait = patience?.wait(after: attempt) { return .waits(wait) }
-      done(tooLong)
-    }
-    return .finished
-  }
-}

@@ -44,8 +44,9 @@ public final class Patience: @unchecked Sendable {
 
   /// The wait before the next try of a write that came back `busy(wake)`: nil once the patience
   /// has passed (the write answers its `tooLong`).
-  public func wait<T>(after attempt: WriteAttempt<T>) -> (@Sendable (_ resume: @escaping @Sendable () -> Void) -> Void)?
-  {
+  public func nextWake<T>(after attempt: WriteAttempt<T>) -> (
+    @Sendable (_ resume: @escaping @Sendable () -> Void) -> Void
+  )? {
     guard case .busy(let wake, _) = attempt else { return nil }
     let deadline = deadline ?? .now() + Self.seconds
     guard DispatchTime.now() < deadline else { return nil }
@@ -77,7 +78,7 @@ extension WriteAttempt where T: Sendable {
       case .done(let result):
         completion(result)
       case .busy(_, let tooLong):
-        guard let wait = patience.wait(after: outcome) else { return completion(tooLong) }
+        guard let wait = patience.nextWake(after: outcome) else { return completion(tooLong) }
         wait { DispatchQueue.global().async { next() } }
       }
     }

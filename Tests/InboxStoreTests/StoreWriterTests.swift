@@ -259,6 +259,28 @@ struct RetriedWriteTests {
     #expect(try store.setting("k") == .int(1))
   }
 
+  @Test func aWriteBusyBehindThisProcesssWriterIsMadeOnceItIsLetGo() throws {
+    let fixture = try TemporaryStore()
+    let store = fixture.store
+    let holder = try HeldWriter(store)
+    defer { holder.letGo() }
+    let made = Mutex(0)
+    let done = DispatchSemaphore(value: 0)
+    WriteAttempt.retrying(
+      {
+        store.attemptWrite {
+          made.withLock { $0 += 1 }
+          try store.setSetting("k", .int(1))
+        }
+      },
+      completion: { _ in done.signal() })
+    #expect(made.withLock { $0 } == 0, "made while the writer was held")
+    holder.letGo()
+    #expect(done.wait(timeout: .now() + 60) == .success)
+    #expect(made.withLock { $0 } == 1)
+    #expect(try store.setting("k") == .int(1))
+  }
+
   @Test func aWriteBusyForThePatienceFailsBusyHavingDoneNothing() throws {
     let fixture = try TemporaryStore()
     let store = fixture.store
