@@ -10,6 +10,7 @@ standard library, Foundation, Dispatch and the C libraries are left out: what is
 repository's code.
 
   bench/request_path.py [--binary PATH] [--method M --params JSON]   print the figures
+  bench/request_path.py --face mcp                                    the same call as an MCP tool
   bench/request_path.py --before PATH                                 this build beside PATH
 Needs valgrind and swift-demangle (the toolchain's).
 """
@@ -30,6 +31,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 from instructions import Counted, without_debug_info  # noqa: E402
+from mcp import INITIALIZE  # noqa: E402
 from preview import CLOCK  # noqa: E402
 from store import build  # noqa: E402
 
@@ -50,15 +52,27 @@ def source_root(binary: str) -> Path:
     return REPO
 
 
-def functions_run(binary: str, directory: str, method: str, params: dict, ours: set[str]) -> list[str]:
-    """The demangled names of this repository's functions that ran for one `method` request."""
+# The MCP tool of each method the path is measured for (`--face mcp`).
+TOOLS = {"button.tap": "tap_button", "message.tap": "tap_message", "message.get": "get_message",
+         "message.dismiss": "dismiss_message", "feed.list": "list_feed"}
+
+
+def functions_run(binary: str, directory: str, method: str, params: dict, ours: set[str], face: str) -> list[str]:
+    """The demangled names of this repository's functions that ran for one `method` request, on
+    `face` (`mcp`: as a `tools/call` of the method's tool)."""
     store = os.path.join(directory, "sample.sqlite")
     subprocess.run([binary, "--store", store, "--sample-feed", "--test-clock", str(CLOCK)], input=b"", check=True,
                    stderr=subprocess.DEVNULL)
     out = os.path.join(directory, "callgrind.path")
-    server = Counted([binary, "--store", store, "--test-clock", str(CLOCK)], out)
+    argv = [binary, *(["mcp"] if face == "mcp" else []), "--store", store, "--test-clock", str(CLOCK)]
+    server = Counted(argv, out)
+    warm = ("feed.counts", None)
+    if face == "mcp":
+        server.call("initialize", INITIALIZE)
+        method, params = "tools/call", {"name": TOOLS[method], "arguments": params}
+        warm = ("tools/call", {"name": "inbox_counts", "arguments": {}})
     for _ in range(3):  # statements prepared, the store's pages read, the first threads started
-        server.call("feed.counts")
+        server.call(*warm)
         server.call(method, params)
     server.counted([(method, params)])
     dumps = [path for path in glob.glob(out + ".*") if "Trigger: dump counted" in Path(path).read_text()]
@@ -121,11 +135,11 @@ def files_of(names: list[str], ours: set[str], root: Path) -> set[str]:
     return found
 
 
-def figures(binary: str, method: str, params: dict) -> dict:
+def figures(binary: str, method: str, params: dict, face: str = "jsonrpc") -> dict:
     root = source_root(binary)
     with tempfile.TemporaryDirectory(prefix="inbox-path-") as directory:
         ours = modules(root)
-        names = functions_run(without_debug_info(binary, directory), directory, method, params, ours)
+        names = functions_run(without_debug_info(binary, directory), directory, method, params, ours, face)
     types = {found for found in (owner(name, ours) for name in names) if found and found[1][:1].isupper()}
     files = files_of(names, ours, root)
     return {"functions": len(names), "types": sorted(f"{m}.{t}" for m, t in types), "files": sorted(files),
@@ -138,13 +152,15 @@ def main() -> int:
     parser.add_argument("--before", help="a previous build, measured the same way beside this one")
     parser.add_argument("--method", default="button.tap")
     parser.add_argument("--params", default=json.dumps({"id": "summer-sale", "button": 0}))
+    parser.add_argument("--face", choices=["jsonrpc", "mcp"], default="jsonrpc",
+                        help="the face the call is made on (mcp: `tools/call` of the method's tool)")
     parser.add_argument("--list", action="store_true", help="print the types and files too")
     args = parser.parse_args()
     params = json.loads(args.params)
     builds = [("this build", args.binary or build(args))] + ([("previous build", args.before)] if args.before else [])
     for label, binary in builds:
-        found = figures(binary, args.method, params)
-        print(f"{label}: {args.method} ran {found['functions']} functions of {len(found['types'])} types "
+        found = figures(binary, args.method, params, args.face)
+        print(f"{label}: {args.method} ({args.face}) ran {found['functions']} functions of {len(found['types'])} types "
               f"in {len(found['files'])} files, {len(found['modules'])} modules")
         if args.list:
             print("  types: " + ", ".join(found["types"]))

@@ -70,13 +70,6 @@ extension Inbox {
       cardJSON: found.json, effects: effects)
   }
 
-  /// `markDownloaded`, with no thread waiting for the store's write lock (`InboxStore.writeWhenFree`).
-  public func markDownloaded(
-    _ download: PassDownload, completion: @escaping @Sendable (Result<PassOutcome, any Error>) -> Void
-  ) {
-    store.writeWhenFree({ try self.markDownloaded(download) }, completion: completion)
-  }
-
   /// The host's report of the Wallet sheet it presented: the pass `added` (the message is read, as
   /// InboxKit marks it when the pass is in the Wallet), or adding it `failed` for `reason`. A
   /// cancelled sheet is reported by not calling. The last report of each message is kept with the

@@ -2,6 +2,7 @@ import InboxCore
 import InboxStore
 import InboxSync
 import JSON
+import Posix
 import Synchronization
 
 /// The inbox as a host uses it: one function per use case, in the engine's terms. Each reads what
@@ -19,7 +20,7 @@ public final class Inbox: Sendable {
   let options: InboxOptions
   let cache = CardCache()
   let passes: WalletPasses
-  /// Writes waiting for the store's write lock (`handingLockWaits`).
+  /// Writes waiting for the store's write lock (`attemptWrite`'s `.busy`).
   public var lockWaits: StoreLockWaits { store.lockWaits }
   private let attributesInForce: Mutex<Attributes>
 
@@ -37,10 +38,16 @@ public final class Inbox: Sendable {
       try store.settingAtStart(Self.attributesKey).map { try Attributes(json: $0) } ?? Attributes())
   }
 
-  /// Runs `body`, a use case that writes, leaving the store's write lock to the caller to wait for
-  /// (`InboxStore.handingLockWaits`).
-  public func handingLockWaits<T>(_ body: () throws -> T) throws -> T {
-    try store.handingLockWaits(body)
+  /// Begins a write job (`InboxStore.beginWriteJob`): nil when it cannot start (`busyWrite`).
+  public func beginWriteJob() -> WriteJob? { store.beginWriteJob() }
+
+  /// What a write job that could not start comes to (`InboxStore.busyWrite`).
+  public func busyWrite<T>() -> WriteAttempt<T> { store.busyWrite() }
+
+  /// `body`, a use case that writes, as one write job: done, or busy having done nothing
+  /// (`InboxStore.attemptWrite`).
+  public func attemptWrite<T>(repeatable: Bool = false, _ body: () throws -> T) -> WriteAttempt<T> {
+    store.attemptWrite(repeatable: repeatable, body)
   }
 
   /// The largest payload a message may have: larger ones are not stored, nor shown in a page.

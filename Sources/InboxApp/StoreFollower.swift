@@ -140,7 +140,7 @@ public final class StoreFollower: Sendable {
     let tail = try inbox.store.changeLogTail()
     position.withLock { $0 = tail }
     inbox.forget(StoreChanges(through: tail, incomplete: true))
-    changed(inbox.counted(FeedChange(.elsewhere)))
+    changed(FeedChange(.elsewhere))
   }
 
   /// Logs `line` where `start` was told to (nowhere before it).
@@ -197,9 +197,9 @@ public final class StoreFollower: Sendable {
     inbox.forget(found)
     // More changed than the log still lists (or than it showed in order): the note without ids,
     // after which the host reads the feed again.
-    guard !found.incomplete else { return changed(inbox.counted(FeedChange(.elsewhere))) }
+    guard !found.incomplete else { return changed(FeedChange(.elsewhere)) }
     changed(
-      inbox.counted(FeedChange(.elsewhere, added: found.added, updated: found.updated, removed: found.removed)))
+      FeedChange(.elsewhere, added: found.added, updated: found.updated, removed: found.removed))
   }
 }
 

@@ -2,6 +2,7 @@ import InboxApp
 import InboxStore
 import InboxSync
 import JSONRPC
+import Posix
 
 /// The inbox as one process runs it, whichever face serves it (JSON-RPC or MCP): the inbox opened
 /// from the options, the one log of the engine warnings said, and the work done between requests,
@@ -25,30 +26,28 @@ public final class InboxRuntime: Sendable {
     follower = opened.follower
   }
 
-  /// Opens the runtime as `init` does, with no thread waiting for another process's write lock: the
-  /// start-up writes (the backend settings, the sample feed) that meet it, or the check of an
-  /// unclean start, are made again when it may be free, until `LockWaits.patience` has passed
-  /// (`busy`). Both are the same whenever they are made again. `completion` gets the outcome.
+  /// Opens the runtime as `init` does, with no thread waiting for another process's write lock:
+  /// its start-up writes (the backend settings, the sample feed) are one write job, made again
+  /// while it is busy as its `Patience` allows (before any face runs, there is no scheduler to
+  /// submit it to). It is the same whenever it is made again, even after a first write committed.
+  /// `completion` gets the outcome.
   public static func open(
     options: InboxOptions, store: InboxStore,
     completion: @escaping @Sendable (Result<InboxRuntime, any Error>) -> Void
   ) {
-    store.writeWhenFree(
-      {
-        do {
-          return try InboxRuntime(options: options, store: store)
-        } catch let error as StoreError where error.lockHeld {
-          throw LockedWrite()  // a first write may have committed: made again all the same
-        }
-      }, completion: completion)
+    WriteAttempt.retrying(
+      { store.attemptWrite(repeatable: true) { try InboxRuntime(options: options, store: store) } },
+      completion: completion)
   }
 
   /// Starts the background sync, if the options ask for one, and the following of other processes'
   /// commits; what they do is said through `reporter`, the serving face's.
   public func start(reporter: Reporter, logger: Logger) {
-    follower.start(after: StoreFollower.startDelay, changed: reporter.changed) { logger.warn($0) }
     let context = OperationContext(
       inbox: inbox, reporter: reporter, warnings: warnings, cancellation: CancellationToken(), logger: logger)
+    follower.start(after: StoreFollower.startDelay, changed: { reporter.changed(context.counted($0)) }) {
+      logger.warn($0)
+    }
     background?.start(observer: context.syncObserver(progress: false)) { line, warning in
       if warning { logger.warn(line) } else { logger.info(line) }
     }

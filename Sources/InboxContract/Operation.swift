@@ -4,6 +4,7 @@ import InboxStore
 import InboxSync
 import JSON
 import JSONRPC
+import Posix
 
 /// One use case as both faces offer it: its name in the contract, where it runs, its params
 /// decoded once into a typed value, and its result encoded from the typed value the use case
@@ -50,18 +51,21 @@ public struct AnyOperation: Sendable {
   public let execution: Method.Execution
   /// The params decoded into the method's type, as `run` decodes them.
   public let decode: @Sendable (JSONObject) throws -> any OperationParams
-  /// What runs it: an operation that answers at once returns its result; one that answers later
-  /// starts, and answers through the `Reply` (`DeferredOperation`).
-  private enum Body {
+  /// What runs an operation, on params the contract has accepted.
+  public enum Run: Sendable {
+    /// Answers at once (a read).
     case now(@Sendable (JSONObject, OperationContext) throws -> JSONValue)
+    /// A write job: its result, or busy having done nothing (the scheduler runs it again).
+    case write(@Sendable (JSONObject, OperationContext) -> WriteAttempt<JSONValue>)
+    /// Starts, and answers later through the `Reply` (`DeferredOperation`).
     case later(@Sendable (JSONObject, OperationContext, Reply) -> Void)
   }
 
-  private let body: Body
+  public let run: Run
 
   /// True for an operation that answers later, holding no thread while it waits its turn.
   public var answersLater: Bool {
-    if case .later = body { return true }
+    if case .later = run { return true }
     return false
   }
 
@@ -70,45 +74,42 @@ public struct AnyOperation: Sendable {
     decode: @escaping @Sendable (JSONObject) throws -> any OperationParams,
     body: @escaping @Sendable (JSONObject, OperationContext) throws -> JSONValue
   ) {
-    let run = execution == .write ? Self.waitingInTheScheduler(body) : body
-    self.init(name: name, execution: execution, decode: decode, body: .now(run))
-  }
-
-  /// A write as the scheduler runs it (`OperationContext.writing`).
-  private static func waitingInTheScheduler(
-    _ body: @escaping @Sendable (JSONObject, OperationContext) throws -> JSONValue
-  ) -> @Sendable (JSONObject, OperationContext) throws -> JSONValue {
-    { params, context in try context.writing { try body(params, context) } }
+    guard execution == .write else {
+      self.init(name: name, execution: execution, decode: decode, run: .now(body))
+      return
+    }
+    // The job begun, run and ended here: the store hands back a value, and calls nothing back.
+    let write: @Sendable (JSONObject, OperationContext) -> WriteAttempt<JSONValue> = { params, context in
+      guard let job = context.inbox.beginWriteJob() else { return context.inbox.busyWrite() }
+      return job.end(Result { try body(params, context) })
+    }
+    self.init(name: name, execution: execution, decode: decode, run: .write(write))
   }
 
   init(
     name: String, execution: Method.Execution, decode: @escaping @Sendable (JSONObject) throws -> any OperationParams,
     start: @escaping @Sendable (JSONObject, OperationContext, Reply) -> Void
   ) {
-    self.init(name: name, execution: execution, decode: decode, body: .later(start))
+    self.init(name: name, execution: execution, decode: decode, run: .later(start))
   }
 
   private init(
     name: String, execution: Method.Execution, decode: @escaping @Sendable (JSONObject) throws -> any OperationParams,
-    body: Body
+    run: Run
   ) {
     self.name = name
     self.execution = execution
     self.decode = decode
-    self.body = body
+    self.run = run
   }
 
-  /// What runs an operation that answers at once, on params the contract has accepted; nil for one
-  /// that answers later (`start` it).
-  public var immediate: (@Sendable (JSONObject, OperationContext) throws -> JSONValue)? {
-    guard case .now(let run) = body else { return nil }
-    return run
-  }
-
-  /// Starts the operation on params the contract has accepted; `reply` gets its outcome.
+  /// Starts the operation on params the contract has accepted; `reply` gets its outcome. A write is
+  /// submitted to the context's scheduler (`OperationContext.writes`), which makes it again while
+  /// it is busy.
   public func start(_ params: JSONObject, _ context: OperationContext, _ reply: Reply) {
-    switch body {
+    switch run {
     case .now(let run): reply.answer { try run(params, context) }
+    case .write(let write): context.writes.submit({ write(params, context) }, completion: reply.callAsFunction)
     case .later(let start): start(params, context, reply)
     }
   }
@@ -126,13 +127,17 @@ public struct Reporter: Sendable {
   public var downloading: @Sendable (PassProgress) -> Void
   /// The host's report of a Wallet sheet, recorded.
   public var walletReported: @Sendable (WalletRecord) -> Void
+  /// Whether this face sends a change's counts (JSON-RPC's `feed.changed` does; MCP's resource
+  /// notifications do not): the counts are read after a commit only for one that does.
+  public var sendsCounts: Bool
 
   public init(
     changed: @escaping @Sendable (FeedChange) -> Void, warned: @escaping @Sendable (Warning) -> Void,
     progress: @escaping @Sendable (SyncProgress) -> Void = { _ in },
     downloading: @escaping @Sendable (PassProgress) -> Void = { _ in },
-    walletReported: @escaping @Sendable (WalletRecord) -> Void = { _ in }
+    walletReported: @escaping @Sendable (WalletRecord) -> Void = { _ in }, sendsCounts: Bool = true
   ) {
+    self.sendsCounts = sendsCounts
     self.changed = changed
     self.warned = warned
     self.progress = progress
@@ -148,33 +153,19 @@ public struct OperationContext: Sendable {
   public let warnings: WarningLog
   public let cancellation: CancellationToken
   public let logger: Logger
-  /// What a write that meets another process's lock does: the request's (`RequestContext`).
-  public let lockPatience: LockPatience
+  /// Where a write that is not the request's own is submitted (the request's `WriteJobs`).
+  public let writes: WriteJobs
 
   public init(
     inbox: Inbox, reporter: Reporter, warnings: WarningLog, cancellation: CancellationToken, logger: Logger,
-    lockPatience: LockPatience = .answersAtOnce
+    writes: WriteJobs = .once
   ) {
-    self.lockPatience = lockPatience
+    self.writes = writes
     self.inbox = inbox
     self.reporter = reporter
     self.warnings = warnings
     self.cancellation = cancellation
     self.logger = logger
-  }
-
-  /// Runs `body`, a use case that writes, as the scheduler runs a write: the store's write lock met
-  /// before anything was committed is waited for by the scheduler (`RetryLater`), not by a thread,
-  /// and once the patience is out the write answers `busy`. Outside the scheduler (`.answersAtOnce`) it
-  /// just runs, and a lock it meets is its outcome (`busy`).
-  public func writing<T>(_ body: () throws -> T) throws -> T {
-    guard lockPatience != .answersAtOnce else { return try body() }
-    do {
-      return try inbox.handingLockWaits(body)
-    } catch is LockedWrite {
-      guard lockPatience == .retries else { throw StoreError.lockHeldTooLong }
-      throw RetryLater(patience: LockWaits.patience, wake: inbox.lockWaits.wake)
-    }
   }
 
   /// Tells the face what a use case did: its warnings (once each, also on stderr), then its
@@ -184,7 +175,12 @@ public struct OperationContext: Sendable {
       logger.warn(warning.description)
       reporter.warned(warning)
     }
-    for change in effects.changes { reporter.changed(inbox.counted(change)) }
+    for change in effects.changes { reporter.changed(counted(change)) }
+  }
+
+  /// `change` with the counts after it, for a face that sends them.
+  public func counted(_ change: FeedChange) -> FeedChange {
+    reporter.sendsCounts ? inbox.counted(change) : change
   }
 
   /// Tells the face what a configuration change did: the account change on stderr, then its effects.
@@ -202,7 +198,7 @@ public struct OperationContext: Sendable {
     let reporter = reporter
     return SyncObserver(
       progress: { step in if progress { reporter.progress(step) } },
-      changed: { [inbox] change in reporter.changed(inbox.counted(change)) },
+      changed: { change in reporter.changed(counted(change)) },
       warnings: { found in report(Effects(warnings: found)) },
       log: { [logger] note in logger.info("sync: \(note)") })
   }

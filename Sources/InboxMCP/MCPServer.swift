@@ -31,7 +31,7 @@ public final class MCPServer: Sendable {
       Self.method(era, "ping") { _ in [:] },
       Self.method(era, "logging/setLevel", logging.setLevel),
       Self.method(era, "tools/list", cacheable: true, tools.list),
-      Self.deferred(era, "tools/call", placement: tools.placement, tools.call),
+      Self.routed(era, "tools/call", placement: tools.placement, tools.route),
       Self.method(era, "resources/list", cacheable: true, resources.list),
       Self.method(era, "resources/templates/list", cacheable: true, resources.templates),
       Self.method(era, "resources/read", cacheable: true, resources.read),
@@ -67,13 +67,7 @@ public final class MCPServer: Sendable {
     placement: @escaping @Sendable (JSONValue?) -> Method.Execution = { _ in .read },
     _ handler: @escaping @Sendable (RequestContext) throws -> JSONValue
   ) -> Method {
-    Method(name, placement: placement) { request in
-      guard let version = Revision.requested(request.params) else {
-        return Downlevel.shaped(name, try handler(request), for: era.revision(of: request.params))
-      }
-      guard Revision.modern.contains(version) else { throw Revision.unsupported(version) }
-      return stamped(try handler(request), cacheable: cacheable)
-    }
+    Method(name, placement: placement, handler: shaped(era, name, cacheable: cacheable, handler))
   }
 
   /// `method` for a handler that answers later (`Method.DeferredHandler`).
@@ -81,16 +75,66 @@ public final class MCPServer: Sendable {
     _ era: Era, _ name: String, placement: @escaping @Sendable (JSONValue?) -> Method.Execution = { _ in .read },
     _ handler: @escaping @Sendable (RequestContext, Reply) -> Void
   ) -> Method {
-    Method(
-      name, placement: placement,
-      deferred: { request, reply in
-        guard let version = Revision.requested(request.params) else {
-          let revision = era.revision(of: request.params)
-          return handler(request, Reply { outcome in reply(outcome.map { Downlevel.shaped(name, $0, for: revision) }) })
+    Method(name, placement: placement, deferred: shaped(era, name, handler))
+  }
+
+  /// `method` for a method whose calls run as their params say (`tools/call`: a tool as its
+  /// operation runs), each shaped as `method` shapes its result.
+  private static func routed(
+    _ era: Era, _ name: String, placement: @escaping @Sendable (JSONValue?) -> Method.Execution,
+    _ route: @escaping @Sendable (JSONValue?) -> Method.Body
+  ) -> Method {
+    Method(name, placement: placement) { params in
+      switch route(params) {
+      case .immediate(let handler): .immediate(shaped(era, name, cacheable: false, handler))
+      case .write(let handler):
+        .write { request in
+          do {
+            let shape = try shaping(era, name, cacheable: false, request)
+            return handler(request).map(shape)
+          } catch {
+            return .done(.failure(error))
+          }
         }
-        guard Revision.modern.contains(version) else { return reply.fail(Revision.unsupported(version)) }
-        handler(request, Reply { outcome in reply(outcome.map { stamped($0, cacheable: false) }) })
-      })
+      case .deferred(let handler): .deferred(shaped(era, name, handler))
+      }
+    }
+  }
+
+  private static func shaped(
+    _ era: Era, _ name: String, cacheable: Bool, _ handler: @escaping @Sendable (RequestContext) throws -> JSONValue
+  ) -> Method.Handler {
+    { request in
+      let shape = try shaping(era, name, cacheable: cacheable, request)
+      return shape(try handler(request))
+    }
+  }
+
+  private static func shaped(
+    _ era: Era, _ name: String, _ handler: @escaping @Sendable (RequestContext, Reply) -> Void
+  ) -> Method.DeferredHandler {
+    { request, reply in
+      do {
+        let shape = try shaping(era, name, cacheable: false, request)
+        handler(request, Reply { outcome in reply(outcome.map(shape)) })
+      } catch {
+        reply.fail(error)
+      }
+    }
+  }
+
+  /// How a result to `request` is shaped: for the stateless revision's `_meta` envelope, stamped
+  /// (a revision not served is -32022); in a handshake revision, without what it lacks
+  /// (`Downlevel`), for the revision the era has once the handler ran (`initialize` sets it).
+  private static func shaping(_ era: Era, _ name: String, cacheable: Bool, _ request: RequestContext) throws
+    -> @Sendable (JSONValue) -> JSONValue
+  {
+    guard let version = Revision.requested(request.params) else {
+      let params = request.params
+      return { Downlevel.shaped(name, $0, for: era.revision(of: params)) }
+    }
+    guard Revision.modern.contains(version) else { throw Revision.unsupported(version) }
+    return { stamped($0, cacheable: cacheable) }
   }
 
   /// A result to a stateless-revision request: `resultType`, the server's info, and for

@@ -20,6 +20,7 @@ struct Relay: Sendable {
       send(method, Downlevel.notification(method, value, for: era.revision(of: params ?? Params(nil))))
     }
     let steps = Mutex<Int64>(0)
+    // Resource notifications carry no counts: none are read after a commit for them.
     return Reporter(
       changed: { [changes] change in changes.publish(change, send: send) },
       warned: { [logging] warning in
@@ -49,7 +50,7 @@ struct Relay: Sendable {
         ]
         if let total = step.total { progress["total"] = .int(Int64(total)) }
         send("notifications/progress", .object(progress))
-      })
+      }, sendsCounts: false)
   }
 }
 
@@ -63,16 +64,9 @@ struct Gateway: Sendable {
   var changes: ChangeFeed { relay.changes }
   var logging: LogSettings { relay.logging }
 
-  /// Starts the use case named `name` (a contract method name) with `arguments`; `reply` gets its outcome.
-  func start(_ name: String, _ arguments: JSONObject, for request: RequestContext, _ reply: Reply) {
-    guard let operation = Operations.named(name) else { return reply.fail(RPCError.methodNotFound(name)) }
-    operation.start(arguments, context(for: request), reply)
-  }
-
   func context(for request: RequestContext) -> OperationContext {
     OperationContext(
       inbox: inbox, reporter: relay.reporter(params: request.params, send: request.notify), warnings: warnings,
-      cancellation: request.cancellation, logger: request.logger,
-      lockPatience: request.lockPatience)
+      cancellation: request.cancellation, logger: request.logger, writes: request.writes)
   }
 }

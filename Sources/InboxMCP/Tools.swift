@@ -16,47 +16,116 @@ struct Tools: Sendable {
   let definitions: [Tool.Definition]
   let offered: [Tool.Definition]
 
+  /// Every tool by name, with the operation behind it, found once when the server starts.
+  private let table: [String: Entry]
+
+  private struct Entry: Sendable {
+    let tool: Tool
+    /// The use case it runs; nil for `lint_payload`, which runs the linter.
+    let operation: AnyOperation?
+  }
+
   init(gateway: Gateway, era: Era, selection: ToolSelection) {
     self.gateway = gateway
     self.era = era
     self.selection = selection
     definitions = ToolCatalog.all.map { $0.definition(in: Contract.document) }
     offered = definitions.filter { selection.offers($0.tool) }
+    table = Dictionary(
+      definitions.map { definition in
+        let tool = definition.tool
+        let operation = tool.run == .method ? Operations.named(tool.method) : nil
+        return (tool.name, Entry(tool: tool, operation: operation))
+      }, uniquingKeysWith: { first, _ in first })
   }
 
   func list(_ request: RequestContext) throws -> JSONValue {
     ["tools": .array(offered.map(\.json))]
   }
 
-  /// Answers through `reply`: at once for every tool but `sync_inbox`, whose sync may wait its turn
-  /// behind another, holding no thread.
+  /// What runs a call: a tool whose operation answers at once runs as a request does (a read, or a
+  /// write the scheduler makes again while it is busy); `sync_inbox` and `download_wallet_pass`,
+  /// which answer later, and a call the table does not find (its refusal), through `call`.
+  func route(_ params: JSONValue?) -> Method.Body {
+    guard let name = params?["name"]?.stringValue, let operation = table[name]?.operation else {
+      return .deferred(call)
+    }
+    switch operation.run {
+    case .now(let run):
+      return .immediate { request in
+        let (tool, arguments): (Tool, JSONObject)
+        switch prepared(request) {
+        case .success(let found): (tool, arguments) = found
+        case .failure(let answer as Answered): return answer.result
+        case .failure(let error): throw error
+        }
+        return try Self.result(tool, Result { try run(arguments, gateway.context(for: request)) }).get()
+      }
+    case .write(let write):
+      return .write { request in
+        let (tool, arguments): (Tool, JSONObject)
+        switch prepared(request) {
+        case .success(let found): (tool, arguments) = found
+        case .failure(let answer as Answered): return .done(.success(answer.result))
+        case .failure(let error): return .done(.failure(error))
+        }
+        // Busy once its patience has passed, the store's refusal is the tool's result too.
+        return write(arguments, gateway.context(for: request)).mapOutcome { Self.result(tool, $0) }
+      }
+    case .later:
+      return .deferred(call)
+    }
+  }
+
+  /// Answers through `reply`: the tools that answer later (a sync may wait its turn behind
+  /// another, holding no thread), the linter, and a call of a tool not found.
   func call(_ request: RequestContext, _ reply: Reply) {
+    let tool: Tool
+    let arguments: JSONObject
+    switch prepared(request) {
+    case .success(let found): (tool, arguments) = found
+    case .failure(let answer as Answered): return reply.succeed(answer.result)
+    case .failure(let error): return reply.fail(error)
+    }
+    start(tool, arguments, request) { outcome in reply(Self.result(tool, outcome)) }
+  }
+
+  /// A call already answered before its tool ran: arguments that break the tool's schema, in a
+  /// revision that says so as a result.
+  private struct Answered: Error {
+    let result: JSONValue
+  }
+
+  /// The tool the request names and its arguments, checked.
+  private func prepared(_ request: RequestContext) -> Result<(Tool, JSONObject), any Error> {
     let tool: Tool
     do {
       tool = try named(request)
     } catch {
-      return reply.fail(error)
+      return .failure(error)
     }
-    let arguments: JSONObject
     do {
-      arguments = try checked(tool, request)
+      return .success((tool, try checked(tool, request)))
     } catch let error as RPCError where Revision.Features(era.revision(of: request.params)).inputErrorsAsResults {
-      return reply.succeed(Self.failure(ToolFailure.explain(error, tool: tool.name)))
+      return .failure(Answered(result: Self.failure(ToolFailure.explain(error, tool: tool.name))))
     } catch {
-      return reply.fail(error)
+      return .failure(error)
     }
-    start(tool, arguments, request) { outcome in
-      switch outcome {
-      case .success(let result):
-        reply.succeed([
-          "content": [["type": "text", "text": .string(tool.text(result))]], "structuredContent": result,
-          "isError": false,
-        ])
-      case .failure(let refusal) where Self.isRefusal(refusal):
-        reply.succeed(Self.failure(ToolFailure.explain(RPCError(refusal), tool: tool.name)))
-      case .failure(let error):
-        reply.fail(error)
-      }
+  }
+
+  /// The tool's result for the outcome of its use case: its text and structured content, or the
+  /// engine's refusal in words an agent can act on.
+  private static func result(_ tool: Tool, _ outcome: Result<JSONValue, any Error>) -> Result<JSONValue, any Error> {
+    switch outcome {
+    case .success(let result):
+      .success([
+        "content": [["type": "text", "text": .string(tool.text(result))]], "structuredContent": result,
+        "isError": false,
+      ])
+    case .failure(let refusal) where isRefusal(refusal):
+      .success(failure(ToolFailure.explain(RPCError(refusal), tool: tool.name)))
+    case .failure(let error):
+      .failure(error)
     }
   }
 
@@ -68,7 +137,7 @@ struct Tools: Sendable {
   private func named(_ request: RequestContext) throws -> Tool {
     let name = try request.params.requiredString("name")
     let names = JSONValue.array(offered.map { .string($0.tool.name) })
-    guard let tool = definitions.first(where: { $0.tool.name == name })?.tool else {
+    guard let tool = table[name]?.tool else {
       throw RPCError(
         .invalidParams, "Unknown tool: \(name)", data: ["param": "name", "reason": "no such tool", "tools": names])
     }
@@ -103,8 +172,8 @@ struct Tools: Sendable {
   /// sync started on the reader, as it answers later, a wallet download on a worker), and every
   /// other call keeps arrival order.
   func placement(_ params: JSONValue?) -> Method.Execution {
-    guard let name = params?["name"]?.stringValue, let tool = offered.first(where: { $0.tool.name == name })?.tool,
-      let operation = Operations.named(tool.method)
+    guard let name = params?["name"]?.stringValue, let entry = table[name], selection.offers(entry.tool),
+      let operation = entry.operation
     else { return .read }
     return operation.execution
   }
@@ -117,7 +186,10 @@ struct Tools: Sendable {
   ) {
     switch tool.run {
     case .method:
-      gateway.start(tool.method, arguments, for: request, Reply(done))
+      guard let operation = table[tool.name]?.operation else {
+        return done(.failure(RPCError.methodNotFound(tool.method)))
+      }
+      operation.start(arguments, gateway.context(for: request), Reply(done))
     case .lint:
       Reply(done).answer {
         let params = try ResolveParams(ParamsReader(arguments))

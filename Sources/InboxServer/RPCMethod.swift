@@ -21,10 +21,13 @@ extension RPCMethod {
 
   /// The method as the transport sees it: params checked against the contract once, decoded once.
   static func method(_ server: ServerState) -> Method {
-    Method(name, execution: execution) { request in
+    let run: Method.Handler = { request in
       try ParamsContract.forMethod(name)?.check(request.params)
       return try handle(Params(ParamsReader(request.params.raw?.objectValue ?? [:])), request, server)
     }
+    // A write is one write job (`initialize` saves the backend it names).
+    guard execution == .write else { return Method(name, execution: execution, handler: run) }
+    return Method(name, write: { request in server.inbox.attemptWrite { try run(request) } })
   }
 }
 
@@ -32,11 +35,24 @@ extension AnyOperation {
   /// A use case as a JSON-RPC method: params checked against the contract once, then the operation
   /// decodes them and runs; its events become this request's notifications.
   func method(_ server: ServerState) -> Method {
-    if let run = immediate {
+    switch run {
+    case .now(let run):
       return Method(name, execution: execution) { request in
         try ParamsContract.forMethod(name)?.check(request.params)
         return try run(request.params.raw?.objectValue ?? [:], server.context(for: request))
       }
+    case .write(let write):
+      return Method(
+        name,
+        write: { request in
+          do {
+            try ParamsContract.forMethod(name)?.check(request.params)
+          } catch {
+            return .done(.failure(error))
+          }
+          return write(request.params.raw?.objectValue ?? [:], server.context(for: request))
+        })
+    case .later: break
     }
     // Answers later: a sync queued behind another holds a callback, not a worker; a wallet download
     // starts on a worker (the network) and holds it until its mark of the message is made.

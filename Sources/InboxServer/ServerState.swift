@@ -18,7 +18,7 @@ final class ServerState: Sendable {
   func context(for request: RequestContext) -> OperationContext {
     OperationContext(
       inbox: inbox, reporter: Self.reporter(request.notify), warnings: warnings, cancellation: request.cancellation,
-      logger: request.logger, lockPatience: request.lockPatience)
+      logger: request.logger, writes: request.writes)
   }
 
   /// The JSON-RPC notifications of the use cases' events: `feed.changed {reason, added?, updated?,

@@ -19,8 +19,8 @@ extension InboxStore {
   /// Two processes opening one store take turns (`SignalFile.takeOpeningLock`, at most
   /// `openingWaitSeconds`). An open that meets another process's write lock (a migration, the
   /// switch to WAL, a write in progress) starts again when that process commits (it rings the
-  /// signal file) or at SQLite's busy-handler intervals, and fails `busy` once
-  /// `LockWaits.patience` has passed.
+  /// signal file) or at SQLite's busy-handler intervals, and fails `busy` once its `Patience` has
+  /// passed.
   public static func open(
     _ options: Options, completion: @escaping @Sendable (Result<InboxStore, StoreError>) -> Void
   ) {
@@ -47,7 +47,7 @@ extension InboxStore {
         options.warn("another process has been opening \(path) for \(Self.openingWaitSeconds) s; opening it anyway")
       }
       StoreOpening(options: options, file: fd, signals: signals, holdsOpeningLock: held, completion: completion)
-        .attempt()
+        .start()
     }
   }
 }
@@ -71,15 +71,17 @@ extension InboxStore {
   }
 }
 
-/// One open of a store file, made again while another process holds the store's write lock.
+/// One open of a store file, busy while another process holds the store's write lock: made again
+/// when that process commits (it rings the signal file) or at SQLite's busy-handler intervals.
+/// Before the store opens there is no scheduler: the open is made again as `WriteAttempt.retrying`
+/// makes a write, with the same patience.
 private final class StoreOpening: @unchecked Sendable {
-  // Unchecked: `tally` and `watcher` are touched by one attempt at a time, each started by the last.
+  // Unchecked: `watcher` is touched by one attempt at a time, each started by the last.
   let options: InboxStore.Options
   let file: Int32
   let signals: SignalFile
   let holdsOpeningLock: Bool
   let completion: @Sendable (Result<InboxStore, StoreError>) -> Void
-  var tally = LockWaitTally()
   /// Rung when another process commits (it rings the signal file): the lock may be free.
   let rung = StoreLockWaits()
   var watcher: FileWatcher?
@@ -92,27 +94,33 @@ private final class StoreOpening: @unchecked Sendable {
     (self.holdsOpeningLock, self.completion) = (holdsOpeningLock, completion)
   }
 
-  func attempt() {
+  func start() {
+    WriteAttempt.retrying({ [self] in attempt() }) { [self] outcome in
+      watcher?.cancel()
+      switch outcome {
+      case .success(let store):
+        if holdsOpeningLock { signals.releaseOpeningLock() }
+        completion(.success(store))
+      case .failure(let error):
+        signals.close()
+        Glibc.close(file)
+        completion(.failure(error as? StoreError ?? StoreError(kind: .cannotOpen, message: "\(error)")))
+      }
+    }
+  }
+
+  private func attempt() -> WriteAttempt<InboxStore> {
     do {
-      let store = try InboxStore.connect(options, file: file, signals: signals)
-      end(.success(store))
-    } catch  where error.kind == .busy && tally.count() {
+      return .done(.success(try InboxStore.connect(options, file: file, signals: signals)))
+    } catch  where error.kind == .busy {
       if watcher == nil {
         watcher = try? FileWatcher(path: signals.openFilePath ?? signals.path, queue: .global()) { [rung] in
           rung.ring()
         }
       }
-      tally.wake(on: rung) { [self] in DispatchQueue.global().async { [self] in attempt() } }
+      return .busy(wake: rung.wake, tooLong: .failure(StoreError.lockHeldTooLong))
     } catch {
-      signals.close()
-      Glibc.close(file)
-      end(.failure(error.kind == .busy ? StoreError.lockHeldTooLong : error))
+      return .done(.failure(error))
     }
-  }
-
-  private func end(_ outcome: Result<InboxStore, StoreError>) {
-    watcher?.cancel()
-    if holdsOpeningLock, case .success = outcome { signals.releaseOpeningLock() }
-    completion(outcome)
   }
 }

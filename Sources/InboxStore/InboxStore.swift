@@ -60,19 +60,21 @@ public final class InboxStore: @unchecked Sendable {
   private var triggersAfterCommit: Bool?
   /// Set, by the writer's holder, once the file was found moved and its log checkpointed.
   private var fileAbandoned = false
+  /// Set, by the writer's holder, when a write of the write job holding it committed.
+  var committedInJob = false
 
   /// Owns the writing connection.
-  private let writer: StoreWriter
+  let writer: StoreWriter
   /// The reading connections, the first opened at the first read (`openReader`): a connection's
   /// first statement parses the whole schema, an eighth of a start's instructions, which a server
   /// that answers a ping or a write and exits need not pay.
   private let readers = ReaderPool()
-  /// Writes waiting for the store's write lock, each a callback (`handingLockWaits`): rung when
+  /// Writes waiting for the store's write lock, each a callback (`attemptWrite`'s `.busy`): rung when
   /// another process commits (by the caller that follows the store), and when this process's
   /// writer is free again after it refused one.
   public let lockWaits = StoreLockWaits()
   private let durability: StoreDurability
-  private let health = StoreHealth()
+  let health = StoreHealth()
   private let identity: FileIdentity?
   private var checker: Database?
   /// Watches the store file for a rename or deletion (`watchFile`): nil until the watch is made,
@@ -230,7 +232,7 @@ public final class InboxStore: @unchecked Sendable {
   func writeIfFree<T>(_ body: (Database) throws -> T) throws -> T? {
     guard !health.isChecking else { return nil }
     try health.ensureReadable()
-    return try writer.runIfFree { database -> T? in
+    return try writer.run { database -> T? in
       guard try began(on: database) else { return nil }
       return try committing(body, on: database)
     } ?? nil
@@ -274,28 +276,33 @@ public final class InboxStore: @unchecked Sendable {
 
   /// Runs a change in one IMMEDIATE transaction on the writer; it has committed when this returns.
   /// Refused once the store is damaged or its file gone. No thread waits: a write that finds
-  /// another process holding the store's lock, this process's writer held (by a sync's write, a
-  /// request's, a purge) or the check of an unclean start running throws `StoreError.lockHeld`,
-  /// having done nothing. Its caller makes it again when the lock may be free (the scheduler, a
-  /// sync, `writeWhenFree`, within `LockWaits.$handed`); outside them (a test) the error is the
-  /// outcome.
+  /// another process holding the store's lock, this process's writer held by another thread (a
+  /// sync's write, a request's, a purge) or the check of an unclean start running has done
+  /// nothing; within a write job (`attemptWrite`) the job is then busy, and made again by whoever
+  /// submitted it; outside one (a test, a command) the refusal is the outcome (`busy`).
   @discardableResult
   func write<T>(_ body: (Database) throws -> T) throws -> T {
-    if health.refusesWrite() { throw StoreError.checkRunning }
-    let handed = LockWaits.handed
-    guard let written = try writer.runIfFree({ database in try writing(body, on: database, handed: handed) }) else {
-      throw StoreError.writerHeld
+    var inJob = false
+    do {
+      let written = try writer.run { database, job in
+        inJob = job
+        if health.refusesWrite() { throw StoreBusy(error: .checkRunning) }
+        return try writing(body, on: database)
+      }
+      guard let written else { throw StoreBusy(error: .writerHeld) }
+      return written
+    } catch let busy as StoreBusy where !inJob {
+      throw busy.error
     }
-    return written
   }
 
-  /// `body` in a transaction of its own, on the writer; `StoreError.lockHeld` when another process
-  /// holds the store.
-  private func writing<T>(_ body: (Database) throws -> T, on database: Database, handed: HandedWrites?) throws -> T {
+  /// `body` in a transaction of its own, on the writer; `StoreBusy` when another process holds
+  /// the store.
+  private func writing<T>(_ body: (Database) throws -> T, on database: Database) throws -> T {
     try health.ensureReadable()
-    guard try began(on: database) else { throw StoreError.lockHeld }
+    guard try began(on: database) else { throw StoreBusy(error: .lockHeld) }
     let result = try committing(body, on: database)
-    handed?.committed = true
+    committedInJob = true
     return result
   }
 

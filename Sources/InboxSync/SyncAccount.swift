@@ -17,9 +17,9 @@ final class SyncAccount: Sendable {
   private let state: Mutex<State>
   private let generationCounter = Atomic<Int>(0)
   /// Serialises configuration changes (never taken by a sync, so a change never waits for the network).
-  /// Set while settings are being changed: another change at once is refused having done nothing,
-  /// as a write that finds the store's writer taken is (`StoreError.lockHeld`), and a caller that
-  /// waits for the lock itself (`LockWaits.handed`: the scheduler) makes it again.
+  /// Set while settings are being changed: another change at once is refused having done nothing
+  /// (`busy`). Changes are write jobs, which hold the store's writer, so only a change made outside
+  /// one (a test) can meet another.
   private let configuring = Atomic<Bool>(false)
 
   /// Loads the saved settings, generating and saving the hwid on first use. A saved http URL is
@@ -55,7 +55,7 @@ final class SyncAccount: Sendable {
   /// forgets a `base_url` the backend had named.
   func configure(_ patch: BackendSettings.Patch, now: Int64) throws -> Synchronizer.ConfigureOutcome {
     guard configuring.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
-    else { throw StoreError.lockHeld }
+    else { throw StoreError(kind: .busy, message: "another change of the backend settings is in progress") }
     defer { configuring.store(false, ordering: .sequentiallyConsistent) }
     let (old, oldRotated) = current
     let new = old.applying(patch)
@@ -85,7 +85,8 @@ final class SyncAccount: Sendable {
 
   /// Persists a `base_url` the backend named for `account`, when it is a URL we may use (https, or
   /// http to loopback) and the account is still the one in force; says what it did through `log`.
-  /// Throws only the store's write lock met (`LockWaits.handed`): the caller saves it again later.
+  /// Throws only a write that could not start (busy, within a write job): the caller saves it again
+  /// later.
   func honourBaseURL(_ text: String?, account: Account, generation expected: Int, log: (String) -> Void) throws {
     guard let text, !text.isEmpty else { return }
     let url: BackendURL
@@ -102,9 +103,7 @@ final class SyncAccount: Sendable {
       try store.setSetting(Synchronizer.rotatedBaseURLKey, .string(url.string))
       state.withLock { $0.rotatedBaseURL = url }
       log("the backend moved this inbox to \(url.string)")
-    } catch let error as StoreError where error.lockHeld {
-      throw error
-    } catch {
+    } catch let error as StoreError {
       log("cannot save the base_url the backend sent: \(error)")
     }
   }

@@ -8,11 +8,11 @@ import Posix
 /// what it did so far in `report`. Every step commits on its own, so a run interrupted anywhere
 /// leaves a consistent store.
 ///
-/// Its writes do not wait for the store's write lock on a thread: a write that meets another
-/// process's lock (or this process's writer taken) has done nothing and is kept, `step` returns
-/// `.waitsForLock`, and the caller steps the run again when the lock may be free
-/// (`wakeWhenLockMayBeFree`); the run goes on from that write. A write still locked out after
-/// `LockWaits.patience` fails `busy`, as a request's does.
+/// Its writes do not wait for the store's write lock on a thread: each is a write job
+/// (`InboxStore.attemptWrite`); one that comes back busy has done nothing and is kept, `step`
+/// returns `.waitsForLock`, and the caller steps the run again when the lock may be free
+/// (`wakeWhenLockMayBeFree`); the run goes on from that write. A write still busy once its
+/// `Patience` has passed fails `busy`, as a request's does.
 final class SyncRun: @unchecked Sendable {
   // Unchecked: stepped by one thread at a time; between steps (a wait for the lock) no thread holds
   // it.
@@ -73,8 +73,9 @@ final class SyncRun: @unchecked Sendable {
   private var begun: Begun?
   /// The write that met the lock, made first when the run is stepped again.
   private var lockedOut: (() throws -> Void)?
-  /// The waits of the write kept: the patience, from its first.
-  private var lockTally = LockWaitTally()
+  /// The patience of the write kept, from its first busy try, and the wait before its next.
+  private let patience = Patience()
+  private var wait: (@Sendable (_ resume: @escaping @Sendable () -> Void) -> Void)?
 
   init(
     store: InboxStore, backend: any Backend, options: Synchronizer.Options, account: SyncAccount,
@@ -136,27 +137,27 @@ final class SyncRun: @unchecked Sendable {
 
   /// Calls `resume` once the lock a kept write met may be free, at the latest when its patience ends.
   func wakeWhenLockMayBeFree(_ resume: @escaping @Sendable () -> Void) {
-    lockTally.wake(on: store.lockWaits, resume)
+    wait?(resume)
   }
 
   /// Makes `write` without waiting for the store's write lock: true when made; false when it met
   /// the lock having done nothing (kept, to be made when the run is stepped again); `busy` once it
   /// has met it for the patience.
   private func made(_ write: @escaping () throws -> Void) throws(SyncError) -> Bool {
-    do {
-      try store.handingLockWaits(write)
-      lockTally = LockWaitTally()
+    let attempt = store.attemptWrite(write)
+    switch attempt {
+    case .done(let result):
+      patience.reset()
+      // A write that met the lock after another of it committed is not made again (`busy`).
+      if case .failure(let error) = result { throw Self.syncError(error) }
       return true
-    } catch is LockedWrite {
-      guard lockTally.count() else {
-        lockTally = LockWaitTally()
+    case .busy:
+      guard let wait = patience.nextWake(after: attempt) else {
+        patience.reset()
         throw .store(StoreError.lockHeldTooLong)
       }
-      lockedOut = write
+      (self.wait, lockedOut) = (wait, write)
       return false
-    } catch {
-      // A write met the lock after another of it committed: it is not made again (`busy`).
-      throw Self.syncError(error)
     }
   }
 

@@ -1,12 +1,13 @@
 import JSON
+import Posix
 
 /// Running one message: a request's outcome, a notification's effect.
 extension Dispatcher {
   /// What running a message came to: its reply (nil for a notification, and for a request a cancel
-  /// has answered already), or a write to run again once another process's lock may be free.
+  /// has answered already), or a busy write's wait, after which it runs again.
   enum Attempt {
     case answered(JSONValue?)
-    case retry(RetryLater, RetryPatience)
+    case waits(@Sendable (_ resume: @escaping @Sendable () -> Void) -> Void)
   }
 
   /// Runs one message and returns its reply: nil for a notification, and for a request a cancel
@@ -16,9 +17,9 @@ extension Dispatcher {
     return reply
   }
 
-  /// Runs one message; with `patience` (a write in the scheduler), a request that has to wait for
-  /// another process's lock comes back as `.retry`, unanswered.
-  func attempt(_ message: Incoming, token: CancellationToken?, out: any FrameSink, patience: RetryPatience?)
+  /// Runs one message; with `patience` (a write in the scheduler), a write that comes back busy
+  /// comes back as `.waits`, unanswered, while its patience lasts (`Scheduler.Step.after`).
+  func attempt(_ message: Incoming, token: CancellationToken?, out: any FrameSink, patience: Patience?)
     -> Attempt
   {
     switch message {
@@ -36,11 +37,13 @@ extension Dispatcher {
       return .answered(nil)
     case .request(let id, let method, let params):
       logger.debug("request \(method) id \(id.jsonString)")
-      let request = context(
-        id: id, method: method, params: params, token: token ?? .inline, out: out,
-        lockPatience: patience?.now ?? .answersAtOnce)
-      let outcome = Result { try handle(request) }
-      if case .failure(let error as RetryLater) = outcome, let patience { return .retry(error, patience) }
+      let request = context(id: id, method: method, params: params, token: token ?? .inline, out: out)
+      var outcome: Result<JSONValue, any Error>?
+      let step = Scheduler.Step.after(handle(request), patience) { outcome = $0 }
+      guard let outcome else {
+        guard case .waits(let wait) = step else { return .answered(nil) }
+        return .waits(wait)
+      }
       let pending = PendingReply(id: id, token: token, writer: writer)
       return .answered(pending.answer(outcome.mapError { failure($0, method) }))
     }
@@ -64,55 +67,57 @@ extension Dispatcher {
     deliver: @escaping @Sendable (JSONValue?) -> Void
   ) {
     deferred.enter()
-    attemptDeferred(id: id, method: method, params: params, token: token, patience: nil, start) { [self] attempt in
+    attemptDeferred(id: id, method: method, params: params, token: token, start) { [self] reply in
       defer {
         inFlight.untrack(id)
         deferred.leave()
       }
-      guard case .answered(let reply) = attempt else { return deliver(nil) }
       deliver(reply)
     }
   }
 
-  /// Starts a deferred request; `deliver` gets what it came to, from whichever thread answers: its
-  /// reply, or, with `patience` (a write in the scheduler), a write to run again once another process's
-  /// lock may be free.
-  /// A nil `token`: run where a cancel cannot be read meanwhile (the reading thread).
+  /// Starts a deferred request; `deliver` gets its reply (nil when a cancel has answered it), from
+  /// whichever thread answers. A nil `token`: run where a cancel cannot be read meanwhile (the
+  /// reading thread).
   func attemptDeferred(
-    id: JSONValue, method: String, params: JSONValue?, token: CancellationToken?, patience: RetryPatience?,
-    _ start: Method.DeferredHandler, deliver: @escaping @Sendable (Attempt) -> Void
+    id: JSONValue, method: String, params: JSONValue?, token: CancellationToken?, _ start: Method.DeferredHandler,
+    deliver: @escaping @Sendable (JSONValue?) -> Void
   ) {
     logger.debug("request \(method) id \(id.jsonString), answered later")
     if lifecycle.isShuttingDown {
       let refusal = PendingReply(id: id, token: token, writer: writer)
-      return deliver(
-        .answered(refusal.answer(.failure(.invalidRequest("the server is shutting down (shutdown was received)")))))
+      return deliver(refusal.answer(.failure(.invalidRequest("the server is shutting down (shutdown was received)"))))
     }
-    let request = context(
-      id: id, method: method, params: params, token: token ?? .inline, out: writer,
-      lockPatience: patience?.now ?? .answersAtOnce)
+    let request = context(id: id, method: method, params: params, token: token ?? .inline, out: writer)
     start(
       request,
       Reply { [self] outcome in
-        if case .failure(let error as RetryLater) = outcome, let patience { return deliver(.retry(error, patience)) }
         // A cancel that arrived while the work went on wins, as for every other request.
         let checked = outcome.flatMap { result in Result { try request.cancellation.check() }.map { result } }
         let pending = PendingReply(id: id, token: token, writer: writer)
-        deliver(.answered(pending.answer(checked.mapError { failure($0, method) })))
+        deliver(pending.answer(checked.mapError { failure($0, method) }))
       })
   }
 
-  private func handle(_ request: RequestContext) throws -> JSONValue {
-    if lifecycle.isShuttingDown { throw RPCError.invalidRequest("the server is shutting down (shutdown was received)") }
-    guard case .immediate(let handler)? = registry[request.method]?.body else {
-      // Deferred methods are started where they are placed (`runDeferred`, `attemptDeferred`).
-      throw RPCError.methodNotFound(request.method)
+  /// Runs an immediate or write method: its result, or a write's `busy`.
+  private func handle(_ request: RequestContext) -> WriteAttempt<JSONValue> {
+    if lifecycle.isShuttingDown {
+      return .done(.failure(RPCError.invalidRequest("the server is shutting down (shutdown was received)")))
     }
-    try request.cancellation.check()
-    let result = try handler(request)
-    // A cancel that arrived while the handler worked wins: the host has stopped waiting for a result.
-    try request.cancellation.check()
-    return result
+    // A cancel that arrived before it started, or while the handler worked, wins: the host has
+    // stopped waiting for a result.
+    do { try request.cancellation.check() } catch { return .done(.failure(error)) }
+    let attempt: WriteAttempt<JSONValue>
+    switch registry[request.method]?.body(for: request.params.raw) {
+    case .immediate(let handler)?: attempt = .done(Result { try handler(request) })
+    case .write(let handler)?: attempt = handler(request)
+    case .deferred?, nil:
+      // Deferred methods are started where they are placed (`runDeferred`, `attemptDeferred`).
+      return .done(.failure(RPCError.methodNotFound(request.method)))
+    }
+    guard case .done(.success) = attempt else { return attempt }
+    do { try request.cancellation.check() } catch { return .done(.failure(error)) }
+    return attempt
   }
 
   private func failure(_ error: any Error, _ method: String) -> RPCError {
@@ -132,26 +137,31 @@ extension Dispatcher {
       return
     }
     let request = context(id: nil, method: method, params: params, token: .inline, out: out)
-    if case .deferred(let start) = handler.body {
+    let body = handler.body(for: params)
+    if case .deferred(let start) = body {
       // Nobody waits for a notification's outcome, so nothing waits for it here either.
       return start(request, Reply { _ in })
     }
-    guard case .immediate(let run) = handler.body else { return }
-    do {
-      _ = try run(request)
-    } catch {
-      logger.debug("notification \(method) failed: \(RPCError(error).message)")
+    let outcome: Result<JSONValue, any Error>
+    switch body {
+    case .immediate(let run): outcome = Result { try run(request) }
+    case .write(let run):
+      guard case .done(let result) = run(request) else {
+        return logger.debug("notification \(method): the store is busy")
+      }
+      outcome = result
+    case .deferred: return
     }
+    if case .failure(let error) = outcome { logger.debug("notification \(method) failed: \(RPCError(error).message)") }
   }
 
   /// What a handler gets; its notifications go to `out` (held with its reply when run on the reader).
   private func context(
-    id: JSONValue?, method: String, params: JSONValue?, token: CancellationToken, out: any FrameSink,
-    lockPatience: LockPatience = .answersAtOnce
+    id: JSONValue?, method: String, params: JSONValue?, token: CancellationToken, out: any FrameSink
   ) -> RequestContext {
     RequestContext(
       id: id, method: method, params: Params(params), cancellation: token,
       notify: { method, params in out.send(Response.notification(method, params)) }, logger: logger,
-      lockPatience: lockPatience)
+      writes: writeJobs)
   }
 }

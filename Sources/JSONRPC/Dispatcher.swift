@@ -1,5 +1,6 @@
 import Dispatch
 import JSON
+import Posix
 
 /// Runs the messages of each frame where their methods run (`Scheduler`), and answers every
 /// request once.
@@ -7,7 +8,7 @@ import JSON
 /// A single `read` or `write` request that the scheduler lets start at once runs on the reader,
 /// with no hand-off: its notifications and reply leave in one write. One that must wait (a read
 /// behind a write, a write behind another) is queued, and the reader reads on. A write that meets
-/// another process's lock waits in the scheduler (`RetryLater`), not on a thread; a deferred method
+/// another process's lock waits in the scheduler (`Scheduler.Step.after`), not on a thread; a deferred method
 /// answers later (`Reply`), holding no thread meanwhile; `background` methods and every batch (a
 /// batch may be a thousand heavy requests) run on workers, so the reader keeps reading (and answers
 /// a ping, and delivers `$/cancelRequest`) while they work. Each request's reply is a
@@ -20,6 +21,8 @@ final class Dispatcher: Sendable {
   let inFlight: InFlight
   let replyBudget: ReplyBudget
   let scheduler = Scheduler()
+  /// Where a request's write that is not its own is submitted: to `scheduler`, as a write.
+  let writeJobs: WriteJobs
   /// Deferred requests not yet answered.
   let deferred = DispatchGroup()
   /// Where the reader waits between frames: input in flight, output unread.
@@ -55,6 +58,7 @@ final class Dispatcher: Sendable {
     cancelMethod = configuration.cancelNotification.method
     onResponse = configuration.onResponse
     replyBudget = ReplyBudget(limit: configuration.maxReplyBytes)
+    writeJobs = WriteJobs { [scheduler] job in scheduler.submit(.write, job) }
   }
 
   /// Runs the messages of one frame (`inputBytes` long). A batch gets one array reply, and none
@@ -75,7 +79,7 @@ final class Dispatcher: Sendable {
     // A write may wait for another process's lock in the scheduler, and is run again after; other
     // work never waits so.
     let writes = kind == .write || (asBatch && messages.contains { self.kind(of: $0) == .write })
-    let patience: RetryPatience? = writes ? RetryPatience() : nil
+    let patience: Patience? = writes ? Patience() : nil
     let job: Scheduler.Job
     if asBatch {
       job = batchJob(messages, tokens: tokens, patience: patience) { [self] in gate.release(inputBytes) }
@@ -123,10 +127,12 @@ final class Dispatcher: Sendable {
     case .write:
       guard case .request = message else { return false }
       return writer.coalescing { held in
-        scheduler.runHere(.write, attempting(message, token: nil, out: held, patience: RetryPatience()) {})
+        scheduler.runHere(.write, attempting(message, token: nil, out: held, patience: Patience()) {})
       }
     case .read, .immediate:
-      if case .request(let id, let name, let params) = message, case .deferred(let start)? = registry[name]?.body {
+      if case .request(let id, let name, let params) = message,
+        case .deferred(let start)? = registry[name]?.body(for: params)
+      {
         return scheduler.runHere(kind) { [self] in
           runDeferred(id: id, method: name, params: params, start)
           return .finished
@@ -144,37 +150,37 @@ final class Dispatcher: Sendable {
   /// A job that runs one message and writes its reply to `out`, then calls `finished`; with
   /// `patience`, a write that has to wait for another process's lock waits and is run again.
   private func attempting(
-    _ message: Incoming, token: CancellationToken?, out: any FrameSink, patience: RetryPatience?,
+    _ message: Incoming, token: CancellationToken?, out: any FrameSink, patience: Patience?,
     finished: @escaping @Sendable () -> Void
   ) -> Scheduler.Job {
-    let step: @Sendable (Attempt) -> Scheduler.Step = { [self] attempt in
-      switch attempt {
-      case .retry(let retry, let patience):
-        return patience.step(for: retry)
-      case .answered(let reply):
-        if let reply { sendSingle(reply, to: out) }
-        finished()
-        return .finished
-      }
+    let answer: @Sendable (JSONValue?) -> Scheduler.Step = { [self] reply in
+      if let reply { sendSingle(reply, to: out) }
+      finished()
+      return .finished
     }
     // A deferred method answers later: its lane or worker is held by a callback, not a thread.
-    if case .request(let id, let name, let params) = message, case .deferred(let start)? = registry[name]?.body {
+    if case .request(let id, let name, let params) = message,
+      case .deferred(let start)? = registry[name]?.body(for: params)
+    {
       return { [self] in
         .later { [self] next in
-          attemptDeferred(id: id, method: name, params: params, token: token, patience: patience, start) {
-            next(step($0))
-          }
+          attemptDeferred(id: id, method: name, params: params, token: token, start) { next(answer($0)) }
         }
       }
     }
-    return { [self] in step(attempt(message, token: token, out: out, patience: patience)) }
+    return { [self] in
+      switch attempt(message, token: token, out: out, patience: patience) {
+      case .waits(let wait): .waits(wait)
+      case .answered(let reply): answer(reply)
+      }
+    }
   }
 
   /// A job that runs a batch's members in order, each answering the batch when it finishes (a
   /// deferred one starts and answers later); a member that waits for another process's lock is
   /// run again, and the members after it then, when the job runs again.
   private func batchJob(
-    _ messages: [Incoming], tokens: [CancellationToken?], patience: RetryPatience?,
+    _ messages: [Incoming], tokens: [CancellationToken?], patience: Patience?,
     finished: @escaping @Sendable () -> Void
   ) -> Scheduler.Job {
     let answers = BatchAnswers(budget: replyBudget, count: messages.count) { [self] batch in
@@ -187,15 +193,15 @@ final class Dispatcher: Sendable {
         let (message, token) = (messages[next.index], tokens[next.index])
         token?.markStarted()
         if case .request(let id, let name, let params) = message, let token,
-          case .deferred(let start)? = registry[name]?.body
+          case .deferred(let start)? = registry[name]?.body(for: params)
         {
           runDeferred(id: id, method: name, params: params, token: token, start) { answers.answer($0) }
           next.index += 1
           continue
         }
         switch attempt(message, token: token, out: writer, patience: patience) {
-        case .retry(let retry, let patience):
-          return patience.step(for: retry)
+        case .waits(let wait):
+          return .waits(wait)
         case .answered(let reply):
           if case .request(let id, _, _) = message { inFlight.untrack(id) }
           // Each member has a patience of its own.
@@ -237,6 +243,6 @@ final class Dispatcher: Sendable {
 
 /// The batch member a batch's job runs next (its job runs again after a member waited).
 private final class BatchCursor: @unchecked Sendable {
-  // Unchecked: used by one job at a time, as `RetryPatience` is.
+  // Unchecked: used by one job at a time, as `Patience` is.
   var index = 0
 }

@@ -1,4 +1,5 @@
 import JSON
+import Posix
 
 /// One method the server answers: its name, whether it reads or writes, and its handler.
 public struct Method: Sendable {
@@ -10,7 +11,7 @@ public struct Method: Sendable {
     /// read or a ping).
     case read
     /// Changes the store: one at a time in arrival order, after the reads before it. A write that
-    /// meets another process's lock throws `RetryLater` having done nothing, and the scheduler runs
+    /// cannot start comes back `busy` having done nothing (`WriteAttempt`), and the scheduler runs
     /// it again when the lock may be free, holding no thread meanwhile. A write nothing is before
     /// runs on the reading thread itself.
     case write
@@ -20,6 +21,8 @@ public struct Method: Sendable {
   }
 
   public typealias Handler = @Sendable (RequestContext) throws -> JSONValue
+  /// A write's handler: its reply, or `busy` (nothing done; the scheduler runs it again).
+  public typealias WriteHandler = @Sendable (RequestContext) -> WriteAttempt<JSONValue>
   /// A handler that answers later, through `Reply`, and returns at once: a request that waits (a
   /// subscription stream, a sync queued behind another) is a callback held, not a thread, alone or
   /// as a batch member (the batch's array is written when its last member answers).
@@ -28,6 +31,7 @@ public struct Method: Sendable {
   /// What runs a request.
   public enum Body: Sendable {
     case immediate(Handler)
+    case write(WriteHandler)
     case deferred(DeferredHandler)
   }
 
@@ -35,6 +39,12 @@ public struct Method: Sendable {
   /// Where a call runs, given its params: a method may run only its slow calls off the reader.
   public let placement: @Sendable (JSONValue?) -> Execution
   public let body: Body
+  /// What runs a call, given its params, for a method whose calls differ (MCP's `tools/call`: each
+  /// tool runs as its operation does); nil: `body`.
+  private let routed: (@Sendable (JSONValue?) -> Body)?
+
+  /// What runs a call with `params`.
+  public func body(for params: JSONValue?) -> Body { routed?(params) ?? body }
 
   public init(_ name: String, execution: Execution = .read, handler: @escaping Handler) {
     self.init(name, placement: { _ in execution }, handler: handler)
@@ -44,6 +54,27 @@ public struct Method: Sendable {
     self.name = name
     self.placement = placement
     body = .immediate(handler)
+    routed = nil
+  }
+
+  /// A method whose calls run as their params say (`placement`, and `body`, which nothing runs but
+  /// `route`'s answer).
+  public init(
+    _ name: String, placement: @escaping @Sendable (JSONValue?) -> Execution,
+    route: @escaping @Sendable (JSONValue?) -> Body
+  ) {
+    self.name = name
+    self.placement = placement
+    body = route(nil)
+    routed = route
+  }
+
+  /// A write, placed `.write`: what it came to is its reply, or `busy` (`WriteAttempt`).
+  public init(_ name: String, write handler: @escaping WriteHandler) {
+    self.name = name
+    placement = { _ in .write }
+    body = .write(handler)
+    routed = nil
   }
 
   /// A method answered through `Reply`. Placed `read` (the default), `handler` is called on the
@@ -56,6 +87,7 @@ public struct Method: Sendable {
     self.name = name
     self.placement = placement
     body = .deferred(handler)
+    routed = nil
   }
 
 }
@@ -70,15 +102,14 @@ public struct RequestContext: Sendable {
   /// Sends a server-to-host notification.
   public let notify: @Sendable (_ method: String, _ params: JSONValue) -> Void
   public let logger: Logger
-  /// What a write that meets another process's lock does (`LockPatience`).
-  public let lockPatience: LockPatience
+  /// Where a write that is not the request's own is submitted (`WriteJobs`).
+  public let writes: WriteJobs
 
   public init(
     id: JSONValue?, method: String, params: Params, cancellation: CancellationToken,
-    notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger,
-    lockPatience: LockPatience = .answersAtOnce
+    notify: @escaping @Sendable (String, JSONValue) -> Void, logger: Logger, writes: WriteJobs = .once
   ) {
-    self.lockPatience = lockPatience
+    self.writes = writes
     self.id = id
     self.method = method
     self.params = params

@@ -1,4 +1,5 @@
 import Dispatch
+import Posix
 import Synchronization
 
 /// Where each request runs beside the others. One table (`waits(_:behind:writeWaitsOutside:)`)
@@ -7,7 +8,7 @@ import Synchronization
 ///
 /// A write waits for every read and write that arrived before it, so writes run one at a time in
 /// arrival order; a read waits for the writes before it, unless the running write waits for
-/// something outside the process (another process's lock, `RetryLater`): reads then go ahead of it
+/// something outside the process (a busy write's wake-up, `Step.after`): reads then go ahead of it
 /// and of the writes queued behind it. Background work (`background` methods, batches) waits for
 /// nothing but a slot: at most `backgroundLimit` run at once, in arrival order. A cancel waits for
 /// nothing. Work that may start when it arrives runs on the caller's thread (`runHere`: the reader,
@@ -222,6 +223,23 @@ final class Scheduler: Sendable {
   /// Waits until all work submitted has finished, at most until `deadline`; false on time-out.
   func waitUntilIdle(until deadline: DispatchTime) -> Bool {
     unfinished.wait(timeout: deadline) == .success
+  }
+}
+
+extension Scheduler.Step {
+  /// The one retry rule: a busy write waits for its wake-up, as its patience allows, and runs again
+  /// then; once that has passed, or when it is done, `done` gets its outcome.
+  static func after<T>(
+    _ attempt: WriteAttempt<T>, _ patience: Patience?, done: (Result<T, any Error>) -> Void
+  ) -> Scheduler.Step {
+    switch attempt {
+    case .done(let result):
+      done(result)
+    case .busy(_, let tooLong):
+      if let wait = patience?.nextWake(after: attempt) { return .waits(wait) }
+      done(tooLong)
+    }
+    return .finished
   }
 }
 

@@ -7,66 +7,83 @@ import Testing
 
 @testable import InboxStore
 
-/// The store's one writer and another process's write lock: a write that meets either fails at
-/// once having done nothing (`lockHeld`), and one that must not wait is skipped.
+/// The store's one writer and another process's write lock: a write job that meets either comes
+/// back busy at once having done nothing (`attemptWrite`), a write outside one fails `busy` at
+/// once, and one that must not wait is skipped.
 struct StoreWriterTests {
-  @Test func aWriteHandedToItsCallerFailsAtOnceHavingDoneNothing() throws {
+  @Test func aWriteJobUnderAnotherProcesssLockIsBusyAtOnceHavingDoneNothing() throws {
     let fixture = try TemporaryStore()
     let store = fixture.store
     let other = try fixture.lockedByAnother()
-    let handed = HandedWrites()
-    var met: StoreError?
-    do {
-      try LockWaits.$handed.withValue(handed) { try store.setSetting("k", .int(1)) }
-    } catch let error as StoreError {
-      met = error
-    }
     // At once, while the lock is still held: a write that waited in SQLite's busy handler would
-    // fail only after the busy timeout, and without `lockHeld`.
-    #expect(met?.lockHeld == true && met?.kind == .busy)
-    #expect(!handed.committed)
+    // come back only after the busy timeout.
+    guard case .busy = store.attemptWrite({ try store.setSetting("k", .int(1)) }) else {
+      Issue.record("a write job under another process's lock was not busy")
+      return
+    }
     #expect(try store.setting("k") == nil)
     try other.execute("ROLLBACK")
     try other.close()
-    try LockWaits.$handed.withValue(handed) { try store.setSetting("k", .int(2)) }
-    #expect(handed.committed)
+    guard case .done(.success) = store.attemptWrite({ try store.setSetting("k", .int(2)) }) else {
+      Issue.record("the write job failed once the lock was free")
+      return
+    }
     #expect(try store.setting("k") == .int(2))
   }
 
-  @Test func aWriteHandedToItsCallerDoesNotWaitForThisProcesssOtherWrites() throws {
+  @Test func aWriteJobThatMeetsTheLockAfterAWriteOfItCommittedFailsBusy() throws {
     let fixture = try TemporaryStore()
     let store = fixture.store
-    // Another write of this process (a sync's merge) holds the writer until released.
-    let holding = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    let merged = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-      try? store.write { _ in
-        holding.signal()
-        release.wait()
-      }
-      merged.signal()
+    var other: Database?
+    let attempt = store.attemptWrite {
+      try store.setSetting("first", .int(1))
+      other = try fixture.lockedByAnother()
+      try store.setSetting("second", .int(2))
     }
-    #expect(holding.wait(timeout: .now() + 60) == .success)
-    // A handed write is refused at once, having done nothing, rather than queued behind it.
-    let handed = HandedWrites()
-    let refused = Mutex<StoreError?>(nil)
+    defer {
+      try? other?.execute("ROLLBACK")
+      try? other?.close()
+    }
+    // Part of it was done: made again, it would make its first write twice.
+    guard case .done(.failure(let error as StoreError)) = attempt else {
+      Issue.record("a job that committed part of itself came back \(attempt)")
+      return
+    }
+    #expect(error.kind == .busy)
+    #expect(try store.setting("first") == .int(1) && store.setting("second") == nil)
+  }
+
+  @Test func aWriteJobIsBusyAtOnceWhileAnotherThreadsWriteHoldsTheWriter() throws {
+    let fixture = try TemporaryStore()
+    let store = fixture.store
+    let holder = try HeldWriter(store)
+    defer { holder.letGo() }
+    let busy = Mutex<Bool?>(nil)
     let returned = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
-      do {
-        try LockWaits.$handed.withValue(handed) { try store.setSetting("k", .int(1)) }
-      } catch let error as StoreError {
-        refused.withLock { $0 = error }
-      } catch {}
+      let attempt = store.attemptWrite { try store.setSetting("k", .int(1)) }
+      if case .busy = attempt { busy.withLock { $0 = true } } else { busy.withLock { $0 = false } }
       returned.signal()
     }
     let answered = returned.wait(timeout: .now() + 60) == .success
-    release.signal()
-    #expect(answered, "the handed write waited for the writer")
-    #expect(refused.withLock { $0?.lockHeld } == true && !handed.committed)
-    #expect(merged.wait(timeout: .now() + 60) == .success)
-    try LockWaits.$handed.withValue(handed) { try store.setSetting("k", .int(2)) }
-    #expect(try store.setting("k") == .int(2) && handed.committed)
+    #expect(answered, "the write job waited for the writer")
+    #expect(busy.withLock { $0 } == true)
+    holder.letGo()
+    #expect(holder.outcome.wait(timeout: .now() + 60) == .success)
+    #expect(try store.setting("k") == nil)
+  }
+
+  @Test func aWriteMadeInsideAnotherOnTheSameThreadStops() async {
+    await #expect(processExitsWith: .failure) {
+      let store = try InboxStore.openInMemory()
+      _ = store.attemptWrite {
+        _ = store.attemptWrite { try store.setSetting("k", .int(1)) }
+      }
+    }
+    await #expect(processExitsWith: .failure) {
+      let store = try InboxStore.openInMemory()
+      try store.write { _ in try store.setSetting("k", .int(1)) }
+    }
   }
 
   @Test func aWriteOutsideTheSchedulerIsRefusedAtOnceWhileThisProcesssWriterIsHeld() throws {
@@ -86,7 +103,7 @@ struct StoreWriterTests {
     }
     let answered = returned.wait(timeout: .now() + 60) == .success
     #expect(answered, "the write waited for the writer")
-    #expect(refused.withLock { $0?.lockHeld } == true)
+    #expect(refused.withLock { $0?.message } == StoreError.writerHeld.message)
     holder.letGo()
     #expect(holder.outcome.wait(timeout: .now() + 60) == .success)
     try store.setSetting("k", .int(2))
@@ -102,7 +119,7 @@ struct StoreWriterTests {
       try fixture.store.setSetting("k", .int(1))
       Issue.record("wrote under another process's lock")
     } catch let error as StoreError {
-      #expect(error.kind == .busy && error.lockHeld)
+      #expect(error.kind == .busy && error.message == StoreError.lockHeld.message)
     }
     try other.execute("ROLLBACK")
     try other.close()
@@ -129,15 +146,22 @@ struct WriterHandOffTests {
     defer { try? database.close() }
     let freed = Mutex(0)
     let writer = StoreWriter(database: database) { freed.withLock { $0 += 1 } }
-    let inner = writer.runIfFree { _ in
-      let refused = writer.runIfFree { _ in 1 }
+    let inner = writer.run { _ in
+      // Refused on another thread: on this one a write inside a write stops (not reentrant).
+      let refused = Mutex(false)
+      let thread = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        refused.withLock { $0 = writer.run { _ in 1 } == nil }
+        thread.signal()
+      }
+      thread.wait()
       #expect(freed.withLock { $0 } == 0, "told while the writer was still held")
-      return refused
+      return refused.withLock { $0 }
     }
-    #expect(inner == .some(nil))
+    #expect(inner == true)
     #expect(freed.withLock { $0 } == 1)
     // A holder that refused nothing tells no one.
-    #expect(writer.runIfFree { _ in 2 } == 2)
+    #expect(writer.run { _ in 2 } == 2)
     #expect(freed.withLock { $0 } == 1)
   }
 
@@ -146,7 +170,7 @@ struct WriterHandOffTests {
     defer { try? database.close() }
     let writer = StoreWriter(database: database) {}
     let done = Mutex<[String]>([])
-    _ = writer.runIfFree { _ in
+    _ = writer.run { _ in
       #expect(!writer.whenFree { _ in done.withLock { $0.append("first") } })
       #expect(!writer.whenFree { _ in done.withLock { $0.append("second") } })
       done.withLock { $0.append("write") }
@@ -204,20 +228,23 @@ final class HeldWriter: Sendable {
   }
 }
 
-/// A write made when the lock may be free, as a callback: no thread waits while another process
-/// holds the lock, it is made once the lock is released, and one locked out for the patience fails
-/// `busy` having done nothing.
-struct WriteWhenFreeTests {
+/// A write job made again when the lock may be free, as a callback (`WriteAttempt.retrying`, as
+/// the store's opening and the start-up's writes are): no thread waits while another process holds
+/// the lock, it is made once the lock is released, and one busy for the patience fails `busy`
+/// having done nothing.
+struct RetriedWriteTests {
   @Test func aWriteIsMadeOnceTheLockIsReleased() throws {
     let fixture = try TemporaryStore()
     let store = fixture.store
     let other = try fixture.lockedByAnother()
     let outcome = Mutex<Result<Int, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    store.writeWhenFree(
+    WriteAttempt.retrying(
       {
-        try store.setSetting("k", .int(1))
-        return 1
+        store.attemptWrite {
+          try store.setSetting("k", .int(1))
+          return 1
+        }
       },
       completion: { result in
         outcome.withLock { $0 = result }
@@ -232,7 +259,29 @@ struct WriteWhenFreeTests {
     #expect(try store.setting("k") == .int(1))
   }
 
-  @Test func aWriteLockedOutForThePatienceFailsBusyHavingDoneNothing() throws {
+  @Test func aWriteBusyBehindThisProcesssWriterIsMadeOnceItIsLetGo() throws {
+    let fixture = try TemporaryStore()
+    let store = fixture.store
+    let holder = try HeldWriter(store)
+    defer { holder.letGo() }
+    let made = Mutex(0)
+    let done = DispatchSemaphore(value: 0)
+    WriteAttempt.retrying(
+      {
+        store.attemptWrite {
+          made.withLock { $0 += 1 }
+          try store.setSetting("k", .int(1))
+        }
+      },
+      completion: { _ in done.signal() })
+    #expect(made.withLock { $0 } == 0, "made while the writer was held")
+    holder.letGo()
+    #expect(done.wait(timeout: .now() + 60) == .success)
+    #expect(made.withLock { $0 } == 1)
+    #expect(try store.setting("k") == .int(1))
+  }
+
+  @Test func aWriteBusyForThePatienceFailsBusyHavingDoneNothing() throws {
     let fixture = try TemporaryStore()
     let store = fixture.store
     let other = try fixture.lockedByAnother()
@@ -242,7 +291,7 @@ struct WriteWhenFreeTests {
     }
     let failure = Mutex<StoreError?>(nil)
     let done = DispatchSemaphore(value: 0)
-    store.writeWhenFree({ try store.setSetting("k", .int(1)) }) { result in
+    WriteAttempt.retrying({ store.attemptWrite { try store.setSetting("k", .int(1)) } }) { result in
       if case .failure(let error as StoreError) = result { failure.withLock { $0 = error } }
       done.signal()
     }

@@ -13,8 +13,8 @@ enum WalletDownload: DeferredOperation {
   static let name = "wallet.download"
   static let execution: Method.Execution = .background
 
-  /// The download on the worker (the network); then the message marked read, a write that waits for
-  /// the store's lock as a callback, not on the worker.
+  /// The download on the worker (the network); then the message marked read, a write job the
+  /// scheduler runs as it runs a write method (`WriteJobs`), not on the worker.
   static func start(_ params: MessageID, _ context: OperationContext, _ reply: Reply) {
     let cancellation = context.cancellation
     let download: PassDownload
@@ -26,7 +26,8 @@ enum WalletDownload: DeferredOperation {
     } catch {
       return reply.fail(error)
     }
-    context.inbox.markDownloaded(download) { outcome in
+    let inbox = context.inbox
+    context.writes.submit({ inbox.attemptWrite { try inbox.markDownloaded(download) } }) { outcome in
       reply(
         outcome.map { outcome in
           context.report(outcome.effects)

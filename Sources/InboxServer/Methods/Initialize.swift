@@ -16,8 +16,8 @@ import JSONRPC
 /// anything is applied.
 enum Initialize: RPCMethod {
   static let name = "initialize"
-  /// A write: the backend it names is saved, after the requests before it, and it waits for the
-  /// store's lock in the scheduler, not on a thread.
+  /// A write: the backend it names is saved, after the requests before it, and a busy store is
+  /// waited for in the scheduler, not on a thread.
   static let execution: Method.Execution = .write
 
   static func handle(_ params: InitializeParams, _ request: RequestContext, _ server: ServerState) throws
@@ -26,9 +26,8 @@ enum Initialize: RPCMethod {
     let host = HandshakeHost(params)
     if case .mcp(let revision) = host { throw HandshakeHost.mcpRefusal(revision: revision) }
     let context = server.context(for: request)
-    let result = try context.writing {
-      try server.inbox.configure(attributes: params.sessionAttributes, backend: params.backend, scope: .session)
-    }
+    let result = try server.inbox.configure(
+      attributes: params.sessionAttributes, backend: params.backend, scope: .session)
     context.report(result)
     return host.reply(attributes: result.attributes.json)
   }

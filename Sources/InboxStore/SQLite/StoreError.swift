@@ -7,7 +7,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     case corrupt
     /// The file or its directory cannot be opened or written (permissions, read-only media).
     case cannotOpen
-    /// Another process holds the store longer than the busy timeout.
+    /// Another process holds the store's write lock (a write waits for it as a callback, for
+    /// `Patience.seconds` at most, then fails so), or another write of this process its writer.
     case busy
     /// The store was written by a newer version of this program.
     case tooNew
@@ -24,9 +25,6 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
   public var code: Int32
   public var message: String
   public var sql: String?
-  /// True for a write that met another process's write lock and did nothing (`lockHeld`): it may
-  /// be made again once the lock may be free.
-  public var lockHeld = false
 
   public init(kind: Kind, code: Int32 = 0, message: String, sql: String? = nil) {
     self.kind = kind
