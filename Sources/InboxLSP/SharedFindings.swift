@@ -5,8 +5,15 @@ import LintReport
 /// platform (`platforms: [1, 3]`: a verdict on ios, one on android), and each verdict finds what the
 /// payload gets wrong: a schema break twice as the same words, an engine warning as `on ios: …`
 /// and `on android: …`. An editor shows each once, saying where it holds: `on ios and android: …`.
+/// A schema break and the engine's warning at the same value (`"action": "dismis"`: the contract's
+/// allowed values, and the button's action ignored) are one problem too: one diagnostic, the
+/// engine's rule (its quick fix and its page) at the break's severity, saying both.
 enum SharedFindings {
   static func merged(_ findings: [Finding]) -> [Finding] {
+    folded(perPlatform(findings))
+  }
+
+  private static func perPlatform(_ findings: [Finding]) -> [Finding] {
     struct Problem: Hashable {
       var rule: String
       var position: SourcePosition
@@ -36,6 +43,27 @@ enum SharedFindings {
       return finding
     }
   }
+
+  /// Each schema break at a value the engine also warns about, said in that warning.
+  private static func folded(_ findings: [Finding]) -> [Finding] {
+    var breaks: [SourcePosition: Finding] = [:]
+    for finding in findings where finding.ruleId == schemaRule {
+      breaks[finding.position] = breaks[finding.position] ?? finding
+    }
+    let warned = Set(findings.lazy.filter { $0.ruleId != schemaRule }.map(\.position))
+    var told: Set<SourcePosition> = []
+    return findings.compactMap { finding in
+      guard finding.ruleId != schemaRule else { return warned.contains(finding.position) ? nil : finding }
+      guard let schema = breaks[finding.position], told.insert(finding.position).inserted else { return finding }
+      var said = finding
+      said.message = "\(finding.message); \(schema.message)"
+      said.severity = max(finding.severity, schema.severity)
+      said.schemaPath = schema.schemaPath
+      return said
+    }
+  }
+
+  private static let schemaRule = "schema"
 
   /// A message's platform (`on android: ...`, as `LintFindings` says it) and the rest.
   static func split(_ message: String) -> (platform: String?, rest: Substring) {

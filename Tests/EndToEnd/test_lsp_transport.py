@@ -12,6 +12,7 @@ import threading
 import pytest
 
 from conftest import BIN
+from test_lsp import shared
 
 DEADLINE = int(os.environ.get("LSP_TEST_DEADLINE", "60"))  # only catches a hang
 
@@ -212,9 +213,10 @@ PUSH = {"request": {"application": "ABCDE-12345", "notifications": [
 
 
 def lint(path, *flags):
+    """Lint's findings as the editor shows them (test_lsp.shared: one a problem and place)."""
     out = subprocess.run([BIN, "lint", "--format", "json", "--fail-on", "never", *flags, str(path)],
                          capture_output=True, text=True, timeout=DEADLINE).stdout
-    return sorted((f["line"], f["column"], f["ruleId"], f["message"]) for f in json.loads(out.splitlines()[0])["findings"])
+    return sorted(shared(json.loads(out.splitlines()[0])["findings"]))
 
 
 def placed(diagnostics):

@@ -66,12 +66,14 @@ struct EditorAnswersTests {
     let merged = SharedFindings.merged([
       finding("schema break", rule: "schema"), finding("on ios: button 0 action \"x\" is not…"),
       finding("schema break", rule: "schema"), finding("on android: button 0 action \"x\" is not…"),
-      finding("on android: only here", column: 9),
+      finding("on android: only here", column: 9), finding("alone", column: 12, rule: "schema"),
     ])
+    // The break at the warning's value is said in it, as severe as the break; one elsewhere stands.
     #expect(
       merged.map(\.message) == [
-        "schema break", "on ios and android: button 0 action \"x\" is not…", "on android: only here",
+        "on ios and android: button 0 action \"x\" is not…; schema break", "on android: only here", "alone",
       ])
+    #expect(merged.map(\.ruleId) == ["unknownButtonAction", "unknownButtonAction", "schema"])
     #expect(SharedFindings.listed(["ios", "android", "huawei"]) == "ios, android and huawei")
     #expect(SharedFindings.split("on the way: x").platform == nil)
   }
