@@ -54,7 +54,7 @@ public enum Resolver {
     }
 
     let status = message.status
-    let card = Card(
+    var card = Card(
       id: message.id, requestedKind: requested, degradation: degradation, title: message.title,
       body: message.body, image: image, sentAt: message.sentAt, expiresAt: message.expiresAt,
       read: status.isRead || state?.read == true || state?.opened == true,
@@ -62,6 +62,7 @@ public enum Resolver {
       buttons: buttons, customData: message.customData,
       rowAction: schemes.rowAction(RowAction(actionParams: message.actionParams), &diagnostics),
       content: content, labels: CardWords.forLocale(attributes.locale))
+    card.seen = card.read || state?.seen == true
     return (card, diagnostics.stamped(requested: requested, used: content.kind))
   }
 

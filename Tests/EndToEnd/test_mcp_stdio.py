@@ -296,7 +296,7 @@ def test_closing_stdin_exits_zero_with_every_acknowledged_change_stored(mcp, tmp
     again = mcp()
     again.initialize()
     counts = again.tool("inbox_counts")["result"]["structuredContent"]
-    assert counts == {"total": 9, "unread": 0, "unactioned": 9, "pinned": 0}
+    assert counts == {"total": 9, "unread": 0, "unactioned": 9, "pinned": 0, "unseen": 0}
 
 
 @pytest.mark.timeout(300)

@@ -23,7 +23,7 @@ from sync_support import (  # noqa: F401  (fixtures)
     token_env,
 )
 
-ZERO = {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0}  # feed.changed's counts of an empty feed
+ZERO = {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0, "unseen": 0}  # feed.changed's counts of an empty feed
 COMMON = {"application": APP, "hwid": "hw-test", "userId": USER, "v": "0.1.0", "device_type": 3}
 
 
@@ -53,7 +53,7 @@ def test_offline_changes_survive_a_restart_and_reach_the_backend_as_the_contract
     assert error["data"]["pending"] == 6 and error["data"]["pushed"] == 0, error
     # The local feed keeps working.
     assert first.feed_statuses() == {"m1": 2, "m2": 3, "m4": 1, "p1": 2}
-    assert first.call("feed.counts") == {"total": 4, "unread": 1, "unactioned": 3, "pinned": 0}
+    assert first.call("feed.counts") == {"total": 4, "unread": 1, "unactioned": 3, "pinned": 0, "unseen": 1}
 
     first.kill()  # SIGKILL: whatever was replied is already on disk
     second = start(servers, store_path, backend)

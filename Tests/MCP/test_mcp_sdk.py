@@ -122,12 +122,12 @@ def test_every_tool_is_listed_with_true_annotations_and_called(store, mode):
             assert entry["card"]["kind"] == "classic" and entry["warnings"], entry
             assert "warning [" in lint.content[0].text
             assert sc(await peer.call("inbox_counts")) == {
-                "total": 9, "unread": 1, "unactioned": 8, "pinned": 0}
+                "total": 9, "unread": 1, "unactioned": 8, "pinned": 0, "unseen": 1}
             # A tab: the cards whose custom data has displayType captioned; then clear the read ones.
             tab = {"customData": {"displayType": "captioned"}}
             listed = sc(await peer.call("list_feed", tab))
             assert [card["id"] for card in listed["items"]] == ["flash-sale-42", "summer-sale"]
-            assert sc(await peer.call("inbox_counts", tab)) == {"total": 2, "unread": 1, "unactioned": 2, "pinned": 0}
+            assert sc(await peer.call("inbox_counts", tab)) == {"total": 2, "unread": 1, "unactioned": 2, "pinned": 0, "unseen": 1}
             cleared = await peer.call("clear_read", tab)
             assert sc(cleared) == {"dismissed": 1} and cleared.content[0].text == "dismissed 1"
             assert [card["id"] for card in sc(await peer.call("list_feed", tab))["items"]] == ["flash-sale-42"]
@@ -147,7 +147,7 @@ def test_every_resource_reads(store, mode):
             assert [attr(t, "uri_template") for t in templates] == ["inbox://message/{id}"]
             feed = await peer.read("inbox://feed")
             assert feed["items"][0]["id"] == "welcome" and feed["counts"]["total"] == 10
-            assert await peer.read("inbox://counts") == {"total": 10, "unread": 10, "unactioned": 10, "pinned": 1}
+            assert await peer.read("inbox://counts") == {"total": 10, "unread": 10, "unactioned": 10, "pinned": 1, "unseen": 10}
             assert (await peer.read("inbox://message/summer-sale"))["kind"] == "captioned"
             contract = await peer.read("inbox://schemas/openrpc.json")
             assert contract["openrpc"].startswith("1.") and "LintReport" in contract["components"]["schemas"]

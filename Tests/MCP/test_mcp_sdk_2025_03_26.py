@@ -70,7 +70,7 @@ def test_the_2025_03_26_sdk_lists_calls_and_reads(store):
             templates = (await peer.client.list_resource_templates()).resourceTemplates
             assert [template.uriTemplate for template in templates] == ["inbox://message/{id}"]
             counts = json.loads((await peer.client.read_resource("inbox://counts")).contents[0].text)
-            assert counts == {"total": 9, "unread": 9, "unactioned": 9, "pinned": 0}
+            assert counts == {"total": 9, "unread": 9, "unactioned": 9, "pinned": 0, "unseen": 9}
             message = json.loads((await peer.client.read_resource("inbox://message/summer-sale")).contents[0].text)
             assert message["kind"] == "captioned"
             prompts = (await peer.client.list_prompts()).prompts

@@ -58,7 +58,7 @@ def test_namespaces_list_their_methods_and_refuse_what_the_contract_lacks(inbox:
 def test_feed_pages_cover_the_sample_feed_once_in_feed_order(inbox: Client) -> None:
     page = inbox.feed.list(limit=4)
     assert [card["id"] for card in page["items"]] == SAMPLE_IDS[:4]
-    assert page["counts"] == {"total": 10, "unread": 10, "unactioned": 10, "pinned": 1}
+    assert page["counts"] == {"total": 10, "unread": 10, "unactioned": 10, "pinned": 1, "unseen": 10}
     ids, cursor = [], None
     while True:
         page = inbox.feed.list(limit=3, cursor=cursor)
