@@ -85,6 +85,7 @@ def test_a_filtered_walk_is_the_unfiltered_walk_filtered_by_hand_and_the_counts_
             "unread": sum(not card["read"] for card in filtered),
             "unactioned": sum(not card["actionPerformed"] for card in filtered),
             "pinned": sum(card["pinned"] for card in filtered),
+            "unseen": sum(not card["seen"] for card in filtered),
         }, f"seed {seed}, {name}"
         # Unread only, under the filter: the same walk less the read cards.
         unread = walk(server, 4, customData={"category": name}, unreadOnly=True)

@@ -114,7 +114,7 @@ def test_progress_notifications_and_feed_changed(servers, store_path, backend):
     changed = server.notifications_of("feed.changed")
     assert changed == [
         {"jsonrpc": "2.0", "method": "feed.changed", "params": {"reason": "sync", "added": ["a"], "updated": ["p"],
-                                                               "counts": {**ZERO, "total": 2, "unread": 1, "unactioned": 2}}}
+                                                               "counts": {**ZERO, "total": 2, "unread": 1, "unactioned": 2, "unseen": 1}}}
     ]
 
 
@@ -503,7 +503,7 @@ def test_background_sync_notifies_and_backs_off(servers, store_path, backend):
     while not server.notifications_of("feed.changed") and time.monotonic() < deadline:
         time.sleep(0.05)
     assert server.notifications_of("feed.changed")[0]["params"] == {"reason": "sync", "added": ["a"],
-                                                                 "counts": {**ZERO, "total": 1, "unread": 1, "unactioned": 1}}
+                                                                 "counts": {**ZERO, "total": 1, "unread": 1, "unactioned": 1, "unseen": 1}}
     assert not server.notifications_of("sync.progress"), "progress belongs to feed.sync requests"
 
     # A refused change waits for its retry time: the clock is pinned, so it is not tried again.

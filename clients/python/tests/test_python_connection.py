@@ -49,7 +49,7 @@ def test_notifications_reach_callbacks_until_removed(inbox: Client) -> None:
     assert changes == [Notification("feed.changed", {"reason": "opened", "updated": ["plain-note"], "counts": counts})]
     assert sum(n.method == "log" for n in every) == 6
     assert [n.params for n in every if n.method == "feed.changed"][-1] == {
-        "reason": "opened", "updated": ["summer-sale"], "counts": {**counts, "unread": 8, "unactioned": 8}}
+        "reason": "opened", "updated": ["summer-sale"], "counts": {**counts, "unread": 8, "unactioned": 8, "unseen": 8}}
 
 
 def test_a_failing_callback_does_not_stop_the_replies(inbox: Client) -> None:
