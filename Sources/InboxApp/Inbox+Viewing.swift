@@ -27,7 +27,7 @@ extension Inbox {
   /// seen. The engine keeps no screen state between calls, so servers sharing a store, and a
   /// restarted one, agree; ids that name no visible message are answered in `unknown`. Unread rows
   /// that appeared become seen (`seen` on the card, out of `unseen`), in the store alone: the
-  /// backend has no such status (docs/engine.md#seen).
+  /// backend has no such status (docs/engine.md#rows-seen).
   public func seen(appeared: [String], disappeared: [String]) throws -> SeenOutcome {
     let now = clock.now
     var unknown: [String] = []
