@@ -28,9 +28,9 @@ MODERN = "2026-07-28"
 TOOLS = {
     "list_feed", "get_message", "inbox_counts", "tap_message", "tap_button", "tap_slide", "mark_read",
     "mark_all_read", "dismiss_message", "ingest_payload", "resolve_payload", "lint_payload", "sync_inbox",
-    "clear_read", "report_seen", "play_video", "add_wallet_pass", "report_wallet_pass",
+    "clear_read", "report_seen", "play_video", "add_wallet_pass", "report_wallet_pass", "list_changes",
 }
-READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload"}
+READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload", "list_changes"}
 DESTRUCTIVE = {"tap_button", "dismiss_message", "sync_inbox", "clear_read"}
 # Tools that reach hosts outside the inbox: the backend, a pass's host.
 OPEN_WORLD = {"sync_inbox", "add_wallet_pass"}
@@ -98,7 +98,7 @@ def test_every_tool_is_listed_with_true_annotations_and_called(store, mode):
             card = await peer.call("get_message", {"id": "welcome"})
             assert sc(card)["pinned"] is True and "title: Welcome to your inbox" in card.content[0].text
             counts = await peer.call("inbox_counts")
-            assert counts.content[0].text == "total 10, unread 10, unactioned 10, pinned 1"
+            assert counts.content[0].text == "total 10, unread 10, unactioned 10, pinned 1, unseen 10"
             tap = sc(await peer.call("tap_message", {"id": "plain-note"}))
             assert tap["message"]["read"] is True and tap["action"]["type"] == "deeplink"
             button = sc(await peer.call("tap_button", {"id": "welcome", "button": 1}))
@@ -108,7 +108,9 @@ def test_every_tool_is_listed_with_true_annotations_and_called(store, mode):
             played = sc(await peer.call("play_video", {"id": "the-reveal"}))
             assert played["video"]["url"].startswith("https://") and played["message"]["read"] is True
             assert sc(await peer.call("report_seen", {"disappeared": ["loyalty-card"]})) == {
-                "read": ["loyalty-card"], "unknown": []}
+                "seen": [], "read": ["loyalty-card"], "unknown": []}
+            since = sc(await peer.call("list_changes"))["cursor"]
+            assert sc(await peer.call("list_changes", {"since": since}))["changes"] == []
             assert sc(await peer.call("mark_read", {"ids": ["broken-video", "nope"]})) == {
                 "changed": 1, "unchanged": ["nope"]}
             assert sc(await peer.call("dismiss_message", {"id": "hero-banner"})) == {"dismissed": True}

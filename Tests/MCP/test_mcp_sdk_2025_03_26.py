@@ -17,7 +17,7 @@ from harness import SDK, ProtocolError, code_of, session
 if not SDK.startswith("1.9."):
     pytest.skip(f"for the 1.9.x SDK (revision 2025-03-26); this is mcp {SDK}", allow_module_level=True)
 
-READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload"}
+READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload", "list_changes"}
 
 
 def text(result) -> str:
@@ -51,7 +51,7 @@ def test_the_2025_03_26_sdk_lists_calls_and_reads(store):
             assert "button 1: Save: custom" in card
             tapped = text(await peer.client.call_tool("tap_button", {"id": "welcome", "button": 1}))
             assert "action: dismiss" in tapped and "left the feed" in tapped
-            assert text(await peer.client.call_tool("inbox_counts", {})) == "total 9, unread 9, unactioned 9, pinned 0"
+            assert text(await peer.client.call_tool("inbox_counts", {})) == "total 9, unread 9, unactioned 9, pinned 0, unseen 9"
             for result in [await peer.client.call_tool("inbox_counts", {})]:
                 assert getattr(result, "structuredContent", None) is None and "structuredContent" not in (
                     result.model_extra or {})
