@@ -30,6 +30,8 @@ import tls_support  # noqa: E402  (a throwaway CA for it)
 from connect_proxy import ConnectProxy  # noqa: E402  (which routes passes.example.com to it)
 
 CLOCK = 1_790_000_000
+# Stands for a cursor a server made, in a recorded result and in the params that send one back.
+CURSOR = "<cursor>"
 
 # (method, example name, params): run in this order against one server.
 SCENARIO = [
@@ -37,6 +39,7 @@ SCENARIO = [
     ("rpc.ping", "ping", {}),
     ("config.get", "the attributes in force", {}),
     ("feed.counts", "the sample feed", {}),
+    ("feed.changes", "take a cursor before listing", {}),
     ("feed.list", "first page of the sample feed", {"limit": 3}),
     ("feed.list", "only wallet and video cards", {"kinds": ["wallet", "video"]}),
     ("feed.list", "a tab: cards whose custom data has displayType carousel", {"limit": 3, "customData": {"displayType": "carousel"}}),
@@ -54,6 +57,8 @@ SCENARIO = [
     ("message.dismiss", "dismiss the banner", {"id": "hero-banner"}),
     ("message.dismiss", "a row swiped away (swipeToDelete on)", {"id": "unknown-kind", "swipe": True}),
     ("message.markRead", "one known, one unknown id", {"ids": ["the-reveal", "no-such-message"]}),
+    ("feed.changes", "what changed since that cursor: the first five", {"since": CURSOR, "limit": 5}),
+    ("feed.markAllSeen", "the inbox opened: clear the badge", {}),
     ("feed.markAllRead", "mark one tab read", {"customData": {"campaign": "q4"}}),
     ("feed.markAllRead", "mark the rest read", {}),
     ("feed.dismissRead", "clear the read captioned cards", {"customData": {"displayType": "captioned"}}),
@@ -123,12 +128,18 @@ def normalise(value):
     """What differs run to run: cursors (the store's random id), the loopback backend's port and the
     directory passes are kept in."""
     if isinstance(value, dict):
-        return {k: ("<cursor>" if k == "nextCursor" and isinstance(v, str) else normalise(v)) for k, v in value.items()}
+        return {k: (CURSOR if k in ("nextCursor", "cursor") and isinstance(v, str) else normalise(v)) for k, v in value.items()}
     if isinstance(value, list):
         return [normalise(v) for v in value]
     if isinstance(value, str):
         return PASS_DIRECTORY.sub("<passes>/", LOOPBACK_PORT.sub("http://127.0.0.1:<port>/", value))
     return value
+
+
+def with_cursor(params: dict, results: list) -> dict:
+    """`params` with CURSOR replaced by the first changes cursor a step before answered."""
+    cursor = next((r["cursor"] for r in results if isinstance(r, dict) and isinstance(r.get("cursor"), str)), None)
+    return {k: (cursor if v == CURSOR else v) for k, v in params.items()}
 
 
 def run(binary: str) -> list[tuple[str, str, dict, object]]:
@@ -140,7 +151,8 @@ def run(binary: str) -> list[tuple[str, str, dict, object]]:
             env={**os.environ, **server_environment(setup)})
         steps = []
         for index, (method, name, params) in enumerate(SCENARIO):
-            process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": index, "method": method, "params": params}) + "\n")
+            sent = with_cursor(params, [step[3] for step in steps])
+            process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": index, "method": method, "params": sent}) + "\n")
             process.stdin.flush()
             while True:
                 message = json.loads(process.stdout.readline())

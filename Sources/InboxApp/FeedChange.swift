@@ -7,6 +7,8 @@ public struct FeedChange: Sendable, Hashable {
   /// Why the feed changed.
   public enum Reason: String, Sendable, Hashable {
     case ingested, read, opened, dismissed, expired, config, sync
+    /// Rows reported shown (`feed.seen`, `feed.markAllSeen`): their cards' `seen`, and `unseen`.
+    case seen
     /// Committed by another process on the same store (`StoreFollower`).
     case elsewhere
   }

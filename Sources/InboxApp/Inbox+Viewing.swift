@@ -2,8 +2,10 @@ import InboxCore
 import InboxStore
 import JSON
 
-/// What a `feed.seen` call did: the ids it marked read, and the ids it named that are no visible message.
+/// What a `feed.seen` call did: the ids it marked seen and read, and the ids it named that are no
+/// visible message.
 public struct SeenOutcome: Sendable, Hashable {
+  public var seen: [String] = []
   public var read: [String]
   public var unknown: [String]
   public var effects: Effects
@@ -23,21 +25,35 @@ extension Inbox {
   /// marks the unread rows that leave the screen read, pinned ones too, in one transaction with their
   /// statuses queued for the backend; off, nothing changes. A row on screen is not read by being
   /// seen. The engine keeps no screen state between calls, so servers sharing a store, and a
-  /// restarted one, agree; ids that name no visible message are answered in `unknown`.
+  /// restarted one, agree; ids that name no visible message are answered in `unknown`. Unread rows
+  /// that appeared become seen (`seen` on the card, out of `unseen`), in the store alone: the
+  /// backend has no such status (docs/engine.md#rows-seen).
   public func seen(appeared: [String], disappeared: [String]) throws -> SeenOutcome {
     let now = clock.now
     var unknown: [String] = []
     for id in Set(appeared + disappeared).sorted() where try store.visibleMessage(id: id, now: now) == nil {
       unknown.append(id)
     }
+    var effects = Effects()
+    let shown = Set(appeared).subtracting(unknown).sorted()
+    let seen = shown.isEmpty ? [] : try store.markSeen(ids: shown, now: now)
+    effects.record(FeedChange(.seen, updated: seen))
     guard attributes.automaticReadOnDisappear else {
-      return SeenOutcome(read: [], unknown: unknown, effects: Effects())
+      return SeenOutcome(seen: seen, read: [], unknown: unknown, effects: effects)
     }
     let leaving = Set(disappeared).subtracting(unknown).sorted()
     let read = leaving.isEmpty ? [] : try store.markRead(ids: leaving, now: now)
-    var effects = Effects()
     effects.record(FeedChange(.read, updated: read))
-    return SeenOutcome(read: read, unknown: unknown, effects: effects)
+    return SeenOutcome(seen: seen, read: read, unknown: unknown, effects: effects)
+  }
+
+  /// Every visible unseen message (that `customData` selects) becomes seen: the badge a host
+  /// clears when the inbox opens. Nothing becomes read, nothing is sent to the backend.
+  public func markAllSeen(customData: CustomDataFilter? = nil) throws -> (seen: [String], effects: Effects) {
+    let seen = try store.markAllSeen(now: clock.now, customData: customData)
+    var effects = Effects()
+    effects.record(FeedChange(.seen, updated: seen))
+    return (seen, effects)
   }
 
   /// The user played a video card's video: returns the player's descriptor (its url and poster

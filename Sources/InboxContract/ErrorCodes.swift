@@ -22,6 +22,9 @@ extension ErrorCode {
   public static let notAnInboxMessage = ErrorCode(rawValue: -32010)
   /// The store failed (busy, damaged, disk full). `data: {kind, message}`.
   public static let storeFailure = ErrorCode(rawValue: -32020)
+  /// `feed.changes` cannot resume from the cursor: the journal no longer holds the changes after
+  /// it (or it is another store's). List the feed again, then take a new cursor. `data: {reason}`.
+  public static let cursorTooOld = ErrorCode(rawValue: -32021)
 
   // MARK: - Sync (docs/sync.md#errors); the local feed keeps working whichever of these a sync meets.
 
@@ -51,6 +54,22 @@ extension InboxError: RPCErrorConvertible {
       RPCError(
         .gestureDisabled, "Gesture disabled",
         data: ["gesture": .string(gesture.rawValue), "attribute": .string(gesture.attribute)])
+    }
+  }
+}
+
+extension JournalError: RPCErrorConvertible {
+  public var rpcError: RPCError {
+    switch self {
+    case .tooOld(let since, let oldest):
+      RPCError(
+        .cursorTooOld, "Cursor too old: list the feed again",
+        data: [
+          "reason": .string(
+            oldest < 0
+              ? "the cursor is another store's"
+              : "the journal keeps the changes after \(oldest) (the latest \(Journal.kept)); the cursor is at \(since)")
+        ])
     }
   }
 }

@@ -10,7 +10,7 @@ public enum Operations {
     ButtonTap.erased, SlideTap.erased, FeedSeen.erased, VideoPlay.erased, WalletDownload.erased,
     WalletReportMethod.erased, MessageDismiss.erased,
     MessageMarkRead.erased, MessageIngest.erased, MessageResolve.erased, MessageRender.erased,
-    MessageExplain.erased,
+    MessageExplain.erased, FeedChanges.erased, FeedMarkAllSeen.erased,
   ]
 
   private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -17,7 +17,7 @@ extension Card {
   /// ```
   /// Members always present: `id`, `kind`, `requestedKind`, `degraded` (null when not degraded), `title`,
   /// `body`, `image`, `sentAt`, `expiresAt` (RFC 3339 UTC, null when absent), `read`, `actionPerformed`,
-  /// `pinned`, `buttons`, `customData` (object or null), `rowAction`. `buttons` is always an array: it can
+  /// `pinned`, `seen`, `buttons`, `customData` (object or null), `rowAction`. `buttons` is always an array: it can
   /// only be non-empty on captioned and classic cards, the kinds that show buttons; on the other kinds it is
   /// `[]` (the buttons in the payload were dropped with a warning), so the shape never varies by kind.
   /// Then exactly one kind member:
@@ -42,6 +42,7 @@ extension Card {
       "read": .bool(read),
       "actionPerformed": .bool(actionPerformed),
       "pinned": .bool(pinned),
+      "seen": .bool(seen),
       "buttons": .array(buttons.map(\.json)),
       "customData": customData.map(JSONValue.object) ?? .null,
       "rowAction": rowAction.json,

@@ -55,6 +55,8 @@ public struct Card: Sendable, Hashable {
   public var actionPerformed: Bool
   /// Floats to the top of the feed.
   public var pinned: Bool
+  /// Shown to the user: reported on screen by a host, or read (what was read was seen).
+  public var seen = false
   /// Inline buttons; always empty unless the kind is captioned or classic.
   public var buttons: [InlineButton]
   /// The normalised custom data (`u`), nil when there is none.

@@ -7,10 +7,13 @@ public struct LocalState: Sendable, Hashable {
   public var read: Bool
   /// The user has tapped the message (performed its action) locally; implies read.
   public var opened: Bool
+  /// A host reported the message shown (`feed.seen`, `feed.markAllSeen`): kept in the store alone.
+  public var seen: Bool
 
-  /// Builds a local state; both flags default to false.
-  public init(read: Bool = false, opened: Bool = false) {
+  /// Builds a local state; every flag defaults to false.
+  public init(read: Bool = false, opened: Bool = false, seen: Bool = false) {
     self.read = read
     self.opened = opened
+    self.seen = seen
   }
 }

@@ -81,7 +81,7 @@ public enum Resolver {
     ResolverExplaining.schemes(diagnostics, since: &step, into: &reasons)
 
     let status = message.status
-    let card = Card(
+    var card = Card(
       id: message.id, requestedKind: requested, degradation: degradation, title: message.title,
       body: message.body, image: image, sentAt: message.sentAt, expiresAt: message.expiresAt,
       read: status.isRead || state?.read == true || state?.opened == true,
@@ -89,6 +89,7 @@ public enum Resolver {
       buttons: buttons, customData: message.customData,
       rowAction: schemes.rowAction(RowAction(actionParams: message.actionParams), &diagnostics),
       content: content, labels: CardWords.forLocale(attributes.locale))
+    card.seen = card.read || state?.seen == true
     reasons.add(ResolverExplaining.rowAction(message, card.rowAction))
     ResolverExplaining.schemes(diagnostics, since: &step, into: &reasons)
     reasons.add(ResolverExplaining.card(card))

@@ -19,7 +19,7 @@ enum ToolCatalog {
     "mark_read": ToolText.markRead, "mark_all_read": ToolText.markRead, "dismiss_message": ToolText.dismiss,
     "clear_read": ToolText.cleared,
     "ingest_payload": ToolText.ingest, "resolve_payload": ToolText.card, "lint_payload": ToolText.lint,
-    "sync_inbox": ToolText.sync, "explain_card": ToolText.explanation,
+    "sync_inbox": ToolText.sync, "explain_card": ToolText.explanation, "list_changes": ToolText.changes,
   ]
 
   /// Tools that run something else than their method: the linter reads `message.resolve`'s params.

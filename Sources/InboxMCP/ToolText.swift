@@ -44,7 +44,7 @@ enum ToolText {
 
   static func counts(_ counts: JSONValue) -> String {
     "total \(int(counts, "total")), unread \(int(counts, "unread")), unactioned \(int(counts, "unactioned")), "
-      + "pinned \(int(counts, "pinned"))"
+      + "pinned \(int(counts, "pinned")), unseen \(int(counts, "unseen"))"
   }
 
   static func tap(_ result: JSONValue) -> String {

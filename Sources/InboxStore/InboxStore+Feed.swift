@@ -79,7 +79,7 @@ extension InboxStore {
       sortTime: message.sentAt ?? Int64.min, id: message.id, filter: customData?.fingerprint ?? "")
   }
 
-  /// `{total, unread, unactioned, pinned}` over visible messages (those `customData` selects): the
+  /// `{total, unread, unactioned, pinned, unseen}` over visible messages (those `customData` selects): the
   /// counts the store keeps (one row of `feed_counts`, or of `tag_counts` for a one-key filter),
   /// less the expired messages not purged yet (an index range, empty once purged). A filter of
   /// several keys is counted over the first key's index range.
@@ -95,10 +95,13 @@ extension InboxStore {
 
   private static func feedCounts(_ database: Database, now: Int64) throws -> FeedCounts {
     var counts = FeedCounts()
-    try database.query("SELECT total, unread, unactioned, pinned FROM feed_counts") { counts = FeedCounts(row: $0) }
+    try database.query("SELECT total, unread, unactioned, pinned, unseen FROM feed_counts") {
+      counts = FeedCounts(row: $0)
+    }
     try database.query(
       """
-      SELECT count(*), coalesce(sum(status < 2), 0), coalesce(sum(status < 3), 0), coalesce(sum(pinned), 0)
+      SELECT count(*), coalesce(sum(status < 2), 0), coalesce(sum(status < 3), 0), coalesce(sum(pinned), 0),
+        coalesce(sum(status < 2 AND seen_at IS NULL), 0)
       FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ? AND status < 4
       """, [.int(now)]
     ) { counts = counts - FeedCounts(row: $0) }
@@ -110,12 +113,13 @@ extension InboxStore {
   {
     var counts = FeedCounts()
     try database.query(
-      "SELECT total, unread, unactioned, pinned FROM tag_counts WHERE key = ? AND value = ?",
+      "SELECT total, unread, unactioned, pinned, unseen FROM tag_counts WHERE key = ? AND value = ?",
       [.text(term.key), .text(term.value)]
     ) { counts = FeedCounts(row: $0) }
     try database.query(
       """
-      SELECT count(*), coalesce(sum(m.status < 2), 0), coalesce(sum(m.status < 3), 0), coalesce(sum(m.pinned), 0)
+      SELECT count(*), coalesce(sum(m.status < 2), 0), coalesce(sum(m.status < 3), 0), coalesce(sum(m.pinned), 0),
+        coalesce(sum(m.status < 2 AND m.seen_at IS NULL), 0)
       FROM messages m JOIN message_tags t ON t.message_id = m.id AND t.key = ?
       WHERE m.expires_at IS NOT NULL AND m.expires_at <= ? AND m.status < 4 AND t.value = ?
       """, [.text(term.key), .int(now), .text(term.value)]
@@ -125,7 +129,8 @@ extension InboxStore {
 
   private static func countedCounts(_ database: Database, _ scope: FeedScope) throws -> FeedCounts {
     let select = scope.select(
-      "count(*), coalesce(sum(t.status < 2), 0), coalesce(sum(t.status < 3), 0), coalesce(sum(t.pinned), 0)")
+      "count(*), coalesce(sum(t.status < 2), 0), coalesce(sum(t.status < 3), 0), coalesce(sum(t.pinned), 0), "
+        + "coalesce(sum(t.status < 2 AND NOT t.seen), 0)")
     var counts = FeedCounts()
     try database.query(SQL(select.sql), select.values) { counts = FeedCounts(row: $0) }
     return counts
@@ -133,8 +138,10 @@ extension InboxStore {
 }
 
 extension FeedCounts {
-  /// Four columns: total, unread, unactioned, pinned.
+  /// Five columns: total, unread, unactioned, pinned, unseen.
   init(row: Statement) {
-    self.init(total: Int(row.int(0)), unread: Int(row.int(1)), unactioned: Int(row.int(2)), pinned: Int(row.int(3)))
+    self.init(
+      total: Int(row.int(0)), unread: Int(row.int(1)), unactioned: Int(row.int(2)), pinned: Int(row.int(3)),
+      unseen: Int(row.int(4)))
   }
 }

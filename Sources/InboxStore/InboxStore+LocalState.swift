@@ -74,7 +74,7 @@ extension InboxStore {
     if max(row.status, status) != row.status {
       try MessageTags.setStatus(database, id: row.id, max(row.status, status).rawValue)
     }
-    database.tally(from: (row.status, row.pinned), to: (max(row.status, status), row.pinned))
+    database.tally(from: row.tallyState, to: (max(row.status, status), row.pinned, row.seenAt != nil))
     try Outbox.enqueue(database, messageID: row.id, status: status, order: row.order, hash: row.hash, now: now)
   }
 }

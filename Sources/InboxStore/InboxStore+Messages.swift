@@ -23,7 +23,7 @@ extension InboxStore {
       try Self.upsertRow(
         database, message, pinned: pinned, serverStatus: message.status, status: status, onlyRaise: true,
         replacing: existing != nil)
-      database.tally(from: existing.map { ($0.status, $0.pinned) }, to: (status, pinned))
+      database.tally(from: existing?.tallyState, to: (status, pinned, existing?.seenAt != nil))
       return existing == nil ? .added : .updated
     }
   }
@@ -56,10 +56,11 @@ extension InboxStore {
     { database in
       var ids: [String] = []
       try database.query(
-        "SELECT id, status, pinned FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)]
+        "SELECT id, status, pinned, seen_at IS NOT NULL FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?",
+        [.int(now)]
       ) { row in
         ids.append(row.text(0) ?? "")
-        database.tally(from: (MessageStatus(rawValue: row.int(1)), row.int(2) != 0), to: nil)
+        database.tally(from: (MessageStatus(rawValue: row.int(1)), row.int(2) != 0, row.int(3) != 0), to: nil)
       }
       for id in ids { try MessageTags.remove(database, id: id) }
       try database.run("DELETE FROM messages WHERE expires_at IS NOT NULL AND expires_at <= ?", [.int(now)])

@@ -31,7 +31,7 @@ extension InboxStore {
       try database.run("DELETE FROM message_tags")
       try database.run("DELETE FROM tag_counts")
       try database.run("DELETE FROM wallet_passes")
-      try database.run("UPDATE feed_counts SET total = 0, unread = 0, unactioned = 0, pinned = 0")
+      try database.run("UPDATE feed_counts SET total = 0, unread = 0, unactioned = 0, pinned = 0, unseen = 0")
       for (key, value) in settings { try Settings.set(database, key, value) }
       return (removed, dropped)
     }
@@ -50,9 +50,9 @@ extension InboxStore {
 /// Not `Sendable` and not to be kept: it wraps the connection for the length of one transaction.
 public final class SyncTransaction {
   fileprivate let database: Database
-  /// The status and pin of each row as `messages()` read it and the writes since left it, so the
-  /// counts are tallied without reading a row back.
-  private var known: [String: (status: MessageStatus, pinned: Bool)] = [:]
+  /// The status, pin and seen mark of each row as `messages()` read it and the writes since left
+  /// it, so the counts are tallied without reading a row back.
+  private var known: [String: TallyState] = [:]
   /// Set once `messages()` read every row: an id not in `known` is then absent.
   private var knowsEveryRow = false
 
@@ -68,7 +68,7 @@ public final class SyncTransaction {
     let columns = payloads ? StoredMessage.columns : StoredMessage.columnsWithoutPayload
     try database.query(SQL("SELECT \(columns) FROM messages")) { rows.append(StoredMessage(row: $0)) }
     known.reserveCapacity(rows.count)
-    for row in rows { known[row.id] = (row.status, row.pinned) }
+    for row in rows { known[row.id] = row.tallyState }
     knowsEveryRow = true
     return rows
   }
@@ -120,7 +120,7 @@ public final class SyncTransaction {
     try InboxStore.upsertRow(
       database, message, payload: payload, pinned: message.isPinned, serverStatus: serverStatus, status: status,
       onlyRaise: false, replacing: old != nil)
-    record(message.id, from: old, to: (status, message.isPinned))
+    record(message.id, from: old, to: (status, message.isPinned, old?.seen == true))
   }
 
   /// Updates the statuses (and fills a missing `order`/`hash`) of a message whose payload stays.
@@ -135,7 +135,7 @@ public final class SyncTransaction {
       """, [.int(status.rawValue), .int(serverStatus.rawValue), order.sql, hash.sql, .text(id)])
     if changed > 0, let old {
       if old.status != status { try MessageTags.setStatus(database, id: id, status.rawValue) }
-      record(id, from: old, to: (status, old.pinned))
+      record(id, from: old, to: (status, old.pinned, old.seen))
     }
   }
 
@@ -147,16 +147,14 @@ public final class SyncTransaction {
     record(id, from: old, to: nil)
   }
 
-  /// A row's status and pin: as last read or written here, else read from the store.
-  private func state(of id: String) throws -> (status: MessageStatus, pinned: Bool)? {
+  /// A row's status, pin and seen mark: as last read or written here, else read from the store.
+  private func state(of id: String) throws -> TallyState? {
     if let state = known[id] { return state }
     if knowsEveryRow { return nil }
-    return try InboxStore.row(database, id: id).map { ($0.status, $0.pinned) }
+    return try InboxStore.row(database, id: id)?.tallyState
   }
 
-  private func record(
-    _ id: String, from old: (status: MessageStatus, pinned: Bool)?, to new: (status: MessageStatus, pinned: Bool)?
-  ) {
+  private func record(_ id: String, from old: TallyState?, to new: TallyState?) {
     database.tally(from: old, to: new)
     known[id] = new
   }

@@ -20,11 +20,16 @@ public struct StoredMessage: Sendable, Hashable {
   public var readAt: Int64?
   public var openedAt: Int64?
   public var dismissedAt: Int64?
+  /// When a host first reported it shown (`feed.seen`); the store's alone, never sent.
+  public var seenAt: Int64?
 
   /// The local flags the resolver layers over the backend status.
-  public var localState: LocalState { LocalState(read: readAt != nil, opened: openedAt != nil) }
+  public var localState: LocalState { LocalState(read: readAt != nil, opened: openedAt != nil, seen: seenAt != nil) }
 
   public var isDismissed: Bool { dismissedAt != nil || status.isDeleted }
+
+  /// Unseen: unread and never reported shown (what was read was seen).
+  public var isUnseen: Bool { !status.isRead && seenAt == nil }
 
   /// Reads the stored payload back into the engine's model, with the effective status.
   public func message() throws -> InboxMessage {
@@ -54,8 +59,12 @@ public struct StoredMessage: Sendable, Hashable {
   /// `columns` with an empty payload in its place.
   static let columnsWithoutPayload = "id, '', " + stateColumns
 
-  private static let stateColumns =
+  private static let stateColumns = stateColumnsBeforeSeen + ", seen_at"
+  private static let stateColumnsBeforeSeen =
     "ingested_at, source, order_code, hash, pinned, sent_at, expires_at, server_status, status, read_at, opened_at, dismissed_at"
+
+  /// `columns` as a store before version 9 has them: no `seen_at` (read as null).
+  static let columnsBeforeSeen = "id, payload, " + stateColumnsBeforeSeen + ", NULL"
 
   init(row: Statement) {
     id = row.text(0) ?? ""
@@ -72,5 +81,6 @@ public struct StoredMessage: Sendable, Hashable {
     readAt = row.optionalInt(11)
     openedAt = row.optionalInt(12)
     dismissedAt = row.optionalInt(13)
+    seenAt = row.optionalInt(14)
   }
 }

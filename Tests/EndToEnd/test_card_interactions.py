@@ -57,20 +57,20 @@ def test_unread_rows_that_leave_the_screen_become_read_in_one_change(servers, st
     backend.reset_records()
     assert server.call("config.get")["attributes"]["automaticReadOnDisappear"] is True  # InboxKit's default
 
-    # On screen is not read: only leaving the screen reads.
+    # On screen is not read, only seen (the unread ones): only leaving the screen reads.
     seen = server.call("feed.seen", {"appeared": ["a", "pinned", "already", "stays"]})
-    assert seen == {"read": [], "unknown": []}
+    assert seen == {"seen": ["a", "pinned", "stays"], "read": [], "unknown": []}
     assert server.feed_statuses() == {"a": 1, "pinned": 1, "already": 2, "stays": 1}
 
     before = len(feed_changes(server))
     seen = server.call("feed.seen", {"disappeared": ["pinned", "a", "already", "gone"], "appeared": ["x"]})
-    assert seen == {"read": ["a", "pinned"], "unknown": ["gone", "x"]}
+    assert seen == {"seen": [], "read": ["a", "pinned"], "unknown": ["gone", "x"]}
     assert server.feed_statuses() == {"a": 2, "pinned": 2, "already": 2, "stays": 1}
     changes = feed_changes(server)[before:]
     assert len(changes) == 1 and changes[0]["reason"] == "read" and sorted(changes[0]["updated"]) == ["a", "pinned"]
 
     # Again: nothing left to read, no change told.
-    assert server.call("feed.seen", {"disappeared": ["a", "pinned"]}) == {"read": [], "unknown": []}
+    assert server.call("feed.seen", {"disappeared": ["a", "pinned"]}) == {"seen": [], "read": [], "unknown": []}
     assert len(feed_changes(server)) == before + 1
 
     server.sync()
@@ -83,7 +83,7 @@ def test_with_automatic_read_off_rows_leaving_the_screen_change_nothing(servers,
     server = start(servers, store_path, backend)
     server.sync()
     server.call("config.set", {"attributes": {"automaticReadOnDisappear": False}})
-    assert server.call("feed.seen", {"disappeared": ["a"]}) == {"read": [], "unknown": []}
+    assert server.call("feed.seen", {"disappeared": ["a"]}) == {"seen": [], "read": [], "unknown": []}
     assert server.feed_statuses() == {"a": 1}
     server.close()
 

@@ -84,8 +84,11 @@ def test_recorded_examples_replay_to_the_same_results(monkeypatch):
             monkeypatch.setenv(name, value)
         command = record_examples.server_command(BIN, os.path.join(directory, "inbox.sqlite"), setup)
         server = Server(command[1:], store=False, test_methods=False)
+        results = []
         for _, method, example in steps:
-            result = assert_result(server.call(method, example["params"]), server.next_id() - 1)
+            params = record_examples.with_cursor(example["params"], results)
+            result = assert_result(server.call(method, params), server.next_id() - 1)
+            results.append(result)
             assert record_examples.normalise(record_examples.abridge(method, result)) == example["result"], (
                 f"{method} ({example['name']}) no longer gives its recorded result")
 
@@ -97,10 +100,10 @@ CHECK_JSONSCHEMA = os.path.join(os.path.dirname(sys.executable), "check-jsonsche
 def test_check_jsonschema_resolves_the_shapes_from_any_directory(tmp_path, cwd):
     # The shapes' absolute $ids and bundles let any validator resolve "Card.schema.json" offline.
     gestures = {"swipeToDelete": True, "pullToRefresh": True, "automaticReadOnDisappear": True}
-    valid = {"items": [], "nextCursor": None, "counts": {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0},
+    valid = {"items": [], "nextCursor": None, "counts": {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0, "unseen": 0},
              "gestures": gestures}
     invalid = {"items": [{"kind": "nonsense"}], "nextCursor": None,
-               "counts": {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0}, "gestures": gestures}
+               "counts": {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0, "unseen": 0}, "gestures": gestures}
     (tmp_path / "valid.json").write_text(json.dumps(valid))
     (tmp_path / "invalid.json").write_text(json.dumps(invalid))
     schema = os.path.join(SCHEMAS, "shapes", "FeedPage.schema.json")

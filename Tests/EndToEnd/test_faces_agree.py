@@ -86,8 +86,10 @@ def mcp_outcome(reply: dict):
 
 def comparable(result):
     """A result with each store's own cursor tokens replaced by whether there is one."""
-    if isinstance(result, dict) and "nextCursor" in result:
-        return {**result, "nextCursor": result["nextCursor"] is not None}
+    if isinstance(result, dict):
+        return {k: (v is not None if k in ("nextCursor", "cursor") else comparable(v)) for k, v in result.items()}
+    if isinstance(result, list):
+        return [comparable(v) for v in result]
     return result
 
 

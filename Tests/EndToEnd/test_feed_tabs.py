@@ -86,6 +86,7 @@ def test_a_filtered_walk_is_the_unfiltered_walk_filtered_by_hand_and_the_counts_
             "unread": sum(not card["read"] for card in filtered),
             "unactioned": sum(not card["actionPerformed"] for card in filtered),
             "pinned": sum(card["pinned"] for card in filtered),
+            "unseen": sum(not card["seen"] for card in filtered),
         }, f"seed {seed}, {name}"
         # Unread only, under the filter: the same walk less the read cards.
         unread = walk(server, 4, customData={"category": name}, unreadOnly=True)
@@ -198,7 +199,7 @@ def test_clear_read_keeps_unread_and_pinned_unread_cards_and_sends_each_dismissa
     change = dismissed_change(server)
     assert sorted(change["removed"]) == ["order-read", "pinned-read", "promo-read"]
     assert set(server.feed()) == {"promo-unread", "pinned-unread", "order-unread"}
-    assert change["counts"] == server.call("feed.counts") == {"total": 3, "unread": 3, "unactioned": 3, "pinned": 1}
+    assert change["counts"] == server.call("feed.counts") == {"total": 3, "unread": 3, "unactioned": 3, "pinned": 1, "unseen": 3}
     assert server.call("config.get")["backend"]["pending"] == 3
     report = server.sync()
     assert report["pushed"] == 3 and report["pending"] == 0, report
@@ -217,7 +218,7 @@ def test_a_filtered_clear_read_and_clear_all_touch_their_tab_alone(servers, stor
     assert server.call("feed.dismissAll", {"customData": {"category": "orders"}}) == {"dismissed": 2}
     assert set(server.feed()) == {"promo-unread", "pinned-unread"}
     assert server.call("feed.dismissAll") == {"dismissed": 2}
-    assert server.call("feed.counts") == {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0}
+    assert server.call("feed.counts") == {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0, "unseen": 0}
     # Nothing left: the clears change nothing and say nothing.
     notes = len(server.notifications_of("feed.changed"))
     assert server.call("feed.dismissRead") == {"dismissed": 0}

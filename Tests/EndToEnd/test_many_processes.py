@@ -65,7 +65,7 @@ def test_a_dismissal_a_read_and_an_ingest_reach_every_other_process(store_path, 
         assert other.call("feed.counts")["total"] == 9
         assert "welcome" not in other.feed()
     assert changes(b, "dismissed") == [{"reason": "dismissed", "removed": ["welcome"],
-                                        "counts": {"total": 9, "unread": 9, "unactioned": 9, "pinned": 0}}]
+                                        "counts": {"total": 9, "unread": 9, "unactioned": 9, "pinned": 0, "unseen": 9}}]
 
     c.call("message.markRead", {"ids": ["the-reveal"]})
     for other in (a, b):

@@ -29,6 +29,7 @@ TOOL_METHODS = {
     "resolve_payload": "message.resolve", "lint_payload": "message.resolve", "sync_inbox": "feed.sync",
     "clear_read": "feed.dismissRead", "report_seen": "feed.seen", "play_video": "video.play",
     "add_wallet_pass": "wallet.download", "report_wallet_pass": "wallet.report", "explain_card": "message.explain",
+    "list_changes": "feed.changes",
 }
 
 
@@ -329,7 +330,7 @@ def test_closing_stdin_exits_zero_with_every_acknowledged_change_stored(mcp, tmp
     again = mcp()
     again.initialize()
     counts = again.tool("inbox_counts")["result"]["structuredContent"]
-    assert counts == {"total": 9, "unread": 0, "unactioned": 9, "pinned": 0}
+    assert counts == {"total": 9, "unread": 0, "unactioned": 9, "pinned": 0, "unseen": 0}
 
 
 @pytest.mark.timeout(300)

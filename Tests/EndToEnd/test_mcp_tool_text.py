@@ -41,6 +41,8 @@ def cases() -> list[tuple[str, str, dict]]:
                     params = {k: v for k, v in params.items() if k in LINT_PARAMS}
                 elif tool in GESTURELESS:  # an agent neither swipes nor pulls: the tool takes no such param
                     params = {k: v for k, v in params.items() if k not in GESTURELESS[tool]}
+                # A cursor a server made earlier in the recorded scenario: from now, here.
+                params = {k: v for k, v in params.items() if v != "<cursor>"}
                 table.append((f"{tool}: {example['name']}", tool, params))
     return table
 
@@ -55,6 +57,8 @@ def needs(value, key: str | None = None) -> list[str]:
             if member == "id" and isinstance(inner, str):
                 found.append(inner)
             elif member in ("nextCursor", "path") and isinstance(inner, str):  # a page's cursor, a pass file
+                found.append(inner)
+            elif member == "cursor" and key is None and isinstance(inner, str):  # where list_changes resumes
                 found.append(inner)
             elif member in COUNTS and isinstance(inner, int) and not isinstance(inner, bool):
                 found.append(f"{member} {inner}")

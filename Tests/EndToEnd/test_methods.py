@@ -73,7 +73,7 @@ def test_a_row_tap_marks_read_and_opened_unless_suppressed(store):
     assert tap["customData"] is None
     changed = [n["params"] for n in server.notifications if n["method"] == "feed.changed"]
     assert {"reason": "opened", "updated": ["plain-note"],
-            "counts": {"total": 10, "unread": 9, "unactioned": 9, "pinned": 1}} in changed
+            "counts": {"total": 10, "unread": 9, "unactioned": 9, "pinned": 1, "unseen": 9}} in changed
     assert ok(server, "feed.counts")["unactioned"] == 9
 
 
@@ -110,7 +110,7 @@ def test_dismissal_survives_a_restart_and_the_sample_is_not_reseeded(store):
     assert ok(server, "message.dismiss", {"id": "the-reveal"}) == {"dismissed": True}
     assert ok(server, "message.dismiss", {"id": "the-reveal"}) == {"dismissed": False}
     assert {"reason": "dismissed", "removed": ["the-reveal"],
-            "counts": {"total": 9, "unread": 9, "unactioned": 9, "pinned": 1}} in [n["params"] for n in server.notifications]
+            "counts": {"total": 9, "unread": 9, "unactioned": 9, "pinned": 1, "unseen": 9}} in [n["params"] for n in server.notifications]
     fail(server, "message.dismiss", {"id": "never-existed"}, -32001)
     server.close_stdin()
     assert server.wait_exit()[0] == 0

@@ -228,6 +228,7 @@ def test_counts_match_the_listed_feed_and_expired_messages_leave(store_dir):
             "unread": sum(not c["read"] for c in items),
             "unactioned": sum(not c["actionPerformed"] for c in items),
             "pinned": sum(c["pinned"] for c in items),
+            "unseen": sum(not c["seen"] for c in items),
         }
     assert all(int(card["id"][1:]) % 3 != 0 for card in items), "an expired message was listed"
     removed = [n for n in server.notifications if n["method"] == "feed.changed" and n["params"]["reason"] == "expired"]

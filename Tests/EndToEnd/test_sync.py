@@ -23,7 +23,7 @@ from sync_support import (  # noqa: F401  (fixtures)
     token_env,
 )
 
-ZERO = {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0}  # feed.changed's counts of an empty feed
+ZERO = {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0, "unseen": 0}  # feed.changed's counts of an empty feed
 COMMON = {"application": APP, "hwid": "hw-test", "userId": USER, "v": "0.1.0", "device_type": 3}
 
 
@@ -53,7 +53,7 @@ def test_offline_changes_survive_a_restart_and_reach_the_backend_as_the_contract
     assert error["data"]["pending"] == 6 and error["data"]["pushed"] == 0, error
     # The local feed keeps working.
     assert first.feed_statuses() == {"m1": 2, "m2": 3, "m4": 1, "p1": 2}
-    assert first.call("feed.counts") == {"total": 4, "unread": 1, "unactioned": 3, "pinned": 0}
+    assert first.call("feed.counts") == {"total": 4, "unread": 1, "unactioned": 3, "pinned": 0, "unseen": 1}
 
     first.kill()  # SIGKILL: whatever was replied is already on disk
     second = start(servers, store_path, backend)
@@ -114,7 +114,7 @@ def test_progress_notifications_and_feed_changed(servers, store_path, backend):
     changed = server.notifications_of("feed.changed")
     assert changed == [
         {"jsonrpc": "2.0", "method": "feed.changed", "params": {"reason": "sync", "added": ["a"], "updated": ["p"],
-                                                               "counts": {**ZERO, "total": 2, "unread": 1, "unactioned": 2}}}
+                                                               "counts": {**ZERO, "total": 2, "unread": 1, "unactioned": 2, "unseen": 1}}}
     ]
 
 
@@ -503,7 +503,7 @@ def test_background_sync_notifies_and_backs_off(servers, store_path, backend):
     while not server.notifications_of("feed.changed") and time.monotonic() < deadline:
         time.sleep(0.05)
     assert server.notifications_of("feed.changed")[0]["params"] == {"reason": "sync", "added": ["a"],
-                                                                 "counts": {**ZERO, "total": 1, "unread": 1, "unactioned": 1}}
+                                                                 "counts": {**ZERO, "total": 1, "unread": 1, "unactioned": 1, "unseen": 1}}
     assert not server.notifications_of("sync.progress"), "progress belongs to feed.sync requests"
 
     # A refused change waits for its retry time: the clock is pinned, so it is not tried again.

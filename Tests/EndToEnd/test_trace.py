@@ -187,7 +187,7 @@ def test_replay_sets_times_aside_but_not_other_strings(tmp_path):
     trace = str(tmp_path / "t.trace")
     frames = [
         {"t": 1764493500000, "dir": "in", "frame": {"jsonrpc": "2.0", "id": 1, "method": "feed.counts"}},
-        {"t": 1764493500001, "dir": "out", "frame": {"jsonrpc": "2.0", "id": 1, "result": {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0}}},
+        {"t": 1764493500001, "dir": "out", "frame": {"jsonrpc": "2.0", "id": 1, "result": {"total": 0, "unread": 0, "unactioned": 0, "pinned": 0, "unseen": 0}}},
         {"t": 1764493500002, "dir": "in", "frame": "not json"},
         {"t": 1764493500003, "dir": "out", "frame": {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}},
     ]

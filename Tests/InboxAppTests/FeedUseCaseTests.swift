@@ -10,7 +10,7 @@ struct FeedUseCaseTests {
     for index in 0..<5 { try test.add("m\(index)", age: Int64(index)) }
     let first = try test.inbox.list(page: PageRequest(limit: 2))
     #expect(first.cards.map(\.id) == ["m0", "m1"])
-    #expect(first.counts == FeedCounts(total: 5, unread: 5, unactioned: 5, pinned: 0))
+    #expect(first.counts == FeedCounts(total: 5, unread: 5, unactioned: 5, pinned: 0, unseen: 5))
     let second = try test.inbox.list(page: PageRequest(cursor: first.next?.token, limit: 10))
     #expect(second.cards.map(\.id) == ["m2", "m3", "m4"] && second.next == nil)
   }

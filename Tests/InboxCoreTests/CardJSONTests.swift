@@ -6,7 +6,7 @@ import Testing
 @Suite struct CardJSONTests {
   static let common = [
     "id", "kind", "requestedKind", "degraded", "title", "body", "image", "sentAt", "expiresAt", "read",
-    "actionPerformed", "pinned", "buttons", "customData", "rowAction",
+    "actionPerformed", "pinned", "seen", "buttons", "customData", "rowAction",
   ]
 
   private func card(_ data: JSONValue, image: String? = "https://cdn.example.com/i.png", title: String? = "T")

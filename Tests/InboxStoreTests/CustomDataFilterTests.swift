@@ -50,7 +50,8 @@ struct CustomDataFilterTests {
         after: nil, limit: 10, unreadOnly: false, unreadFirst: false, customData: pinned, now: Self.now)
       #expect(page.messages.map(\.id) == ["m-pinned"])
       #expect(
-        try store.counts(now: Self.now, customData: pinned) == FeedCounts(total: 1, unread: 1, unactioned: 1, pinned: 1)
+        try store.counts(now: Self.now, customData: pinned)
+          == FeedCounts(total: 1, unread: 1, unactioned: 1, pinned: 1, unseen: 1)
       )
     }
   }

@@ -67,13 +67,15 @@ struct InboxStoreTests {
     for index in stride(from: 0, to: 300, by: 3) { _ = try temp.store.markRead(ids: ["m\(index)"], now: 1) }
     for index in stride(from: 0, to: 300, by: 5) { _ = try temp.store.markOpened(id: "m\(index)", now: 1) }
     for index in stride(from: 0, to: 300, by: 11) { _ = try temp.store.dismiss(id: "m\(index)", now: 1) }
+    _ = try temp.store.markSeen(ids: stride(from: 0, to: 300, by: 2).map { "m\($0)" }, now: 1)
     for at in [0, 100, 200, 399, 500] as [Int64] {
       var all: [StoredMessage] = []
       for index in 0..<300 { if let row = try temp.store.message(id: "m\(index)") { all.append(row) } }
       let visible = all.filter { !$0.isDismissed && ($0.expiresAt ?? .max) > at }
       let expected = FeedCounts(
         total: visible.count, unread: visible.filter { !$0.status.isRead }.count,
-        unactioned: visible.filter { !$0.status.isActionPerformed }.count, pinned: visible.filter(\.pinned).count)
+        unactioned: visible.filter { !$0.status.isActionPerformed }.count, pinned: visible.filter(\.pinned).count,
+        unseen: visible.filter(\.isUnseen).count)
       #expect(try temp.store.counts(now: at) == expected, "at \(at)")
     }
   }

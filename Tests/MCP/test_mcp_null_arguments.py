@@ -41,6 +41,7 @@ CALLS = [
     ("ingest_payload", {"payload": PUSH}),
     ("clear_read", {}),
     ("sync_inbox", {}),
+    ("list_changes", {}),
 ]
 
 
@@ -82,7 +83,7 @@ def test_every_tool_takes_null_for_each_optional_argument(store, backend, backen
                 nulls += sum(value is None for value in arguments.values())
                 result = await peer.call(name, arguments)
                 assert not attr(result, "is_error"), (name, arguments, result.content)
-            assert nulls == 22, "every optional argument of every tool is sent as null"
+            assert nulls == 24, "every optional argument of every tool is sent as null"
 
     anyio.run(main)
 

@@ -28,9 +28,9 @@ MODERN = "2026-07-28"
 TOOLS = {
     "list_feed", "get_message", "inbox_counts", "tap_message", "tap_button", "tap_slide", "mark_read",
     "mark_all_read", "dismiss_message", "ingest_payload", "resolve_payload", "lint_payload", "sync_inbox",
-    "clear_read", "report_seen", "play_video", "add_wallet_pass", "report_wallet_pass",
+    "clear_read", "report_seen", "play_video", "add_wallet_pass", "report_wallet_pass", "list_changes",
 }
-READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload"}
+READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload", "list_changes"}
 DESTRUCTIVE = {"tap_button", "dismiss_message", "sync_inbox", "clear_read"}
 # Tools that reach hosts outside the inbox: the backend, a pass's host.
 OPEN_WORLD = {"sync_inbox", "add_wallet_pass"}
@@ -98,7 +98,7 @@ def test_every_tool_is_listed_with_true_annotations_and_called(store, mode):
             card = await peer.call("get_message", {"id": "welcome"})
             assert sc(card)["pinned"] is True and "title: Welcome to your inbox" in card.content[0].text
             counts = await peer.call("inbox_counts")
-            assert counts.content[0].text == "total 10, unread 10, unactioned 10, pinned 1"
+            assert counts.content[0].text == "total 10, unread 10, unactioned 10, pinned 1, unseen 10"
             tap = sc(await peer.call("tap_message", {"id": "plain-note"}))
             assert tap["message"]["read"] is True and tap["action"]["type"] == "deeplink"
             button = sc(await peer.call("tap_button", {"id": "welcome", "button": 1}))
@@ -108,7 +108,9 @@ def test_every_tool_is_listed_with_true_annotations_and_called(store, mode):
             played = sc(await peer.call("play_video", {"id": "the-reveal"}))
             assert played["video"]["url"].startswith("https://") and played["message"]["read"] is True
             assert sc(await peer.call("report_seen", {"disappeared": ["loyalty-card"]})) == {
-                "read": ["loyalty-card"], "unknown": []}
+                "seen": [], "read": ["loyalty-card"], "unknown": []}
+            since = sc(await peer.call("list_changes"))["cursor"]
+            assert sc(await peer.call("list_changes", {"since": since}))["changes"] == []
             assert sc(await peer.call("mark_read", {"ids": ["broken-video", "nope"]})) == {
                 "changed": 1, "unchanged": ["nope"]}
             assert sc(await peer.call("dismiss_message", {"id": "hero-banner"})) == {"dismissed": True}
@@ -122,12 +124,12 @@ def test_every_tool_is_listed_with_true_annotations_and_called(store, mode):
             assert entry["card"]["kind"] == "classic" and entry["warnings"], entry
             assert "warning [" in lint.content[0].text
             assert sc(await peer.call("inbox_counts")) == {
-                "total": 9, "unread": 1, "unactioned": 8, "pinned": 0}
+                "total": 9, "unread": 1, "unactioned": 8, "pinned": 0, "unseen": 1}
             # A tab: the cards whose custom data has displayType captioned; then clear the read ones.
             tab = {"customData": {"displayType": "captioned"}}
             listed = sc(await peer.call("list_feed", tab))
             assert [card["id"] for card in listed["items"]] == ["flash-sale-42", "summer-sale"]
-            assert sc(await peer.call("inbox_counts", tab)) == {"total": 2, "unread": 1, "unactioned": 2, "pinned": 0}
+            assert sc(await peer.call("inbox_counts", tab)) == {"total": 2, "unread": 1, "unactioned": 2, "pinned": 0, "unseen": 1}
             cleared = await peer.call("clear_read", tab)
             assert sc(cleared) == {"dismissed": 1} and cleared.content[0].text == "dismissed 1"
             assert [card["id"] for card in sc(await peer.call("list_feed", tab))["items"]] == ["flash-sale-42"]
@@ -147,7 +149,7 @@ def test_every_resource_reads(store, mode):
             assert [attr(t, "uri_template") for t in templates] == ["inbox://message/{id}"]
             feed = await peer.read("inbox://feed")
             assert feed["items"][0]["id"] == "welcome" and feed["counts"]["total"] == 10
-            assert await peer.read("inbox://counts") == {"total": 10, "unread": 10, "unactioned": 10, "pinned": 1}
+            assert await peer.read("inbox://counts") == {"total": 10, "unread": 10, "unactioned": 10, "pinned": 1, "unseen": 10}
             assert (await peer.read("inbox://message/summer-sale"))["kind"] == "captioned"
             contract = await peer.read("inbox://schemas/openrpc.json")
             assert contract["openrpc"].startswith("1.") and "LintReport" in contract["components"]["schemas"]

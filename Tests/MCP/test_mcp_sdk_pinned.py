@@ -28,7 +28,7 @@ REVISION, LATER = PINNED[RELEASE]
 
 from mcp import types  # noqa: E402
 
-READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload"}
+READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload", "list_changes"}
 
 
 def text(result) -> str:
@@ -66,7 +66,7 @@ def test_the_pinned_sdk_lists_calls_and_reads(store):
             assert "button 1: Save: custom" in card
             tapped = text(await peer.client.call_tool("tap_button", {"id": "welcome", "button": 1}))
             assert "action: dismiss" in tapped and "left the feed" in tapped
-            assert text(await peer.client.call_tool("inbox_counts", {})) == "total 9, unread 9, unactioned 9, pinned 0"
+            assert text(await peer.client.call_tool("inbox_counts", {})) == "total 9, unread 9, unactioned 9, pinned 0, unseen 9"
 
             with pytest.raises(ProtocolError) as refused:
                 await peer.client.call_tool("list_feed", {"limit": 0})
@@ -82,7 +82,7 @@ def test_the_pinned_sdk_lists_calls_and_reads(store):
             templates = (await peer.client.list_resource_templates()).resourceTemplates
             assert [template.uriTemplate for template in templates] == ["inbox://message/{id}"]
             counts = json.loads((await peer.client.read_resource("inbox://counts")).contents[0].text)
-            assert counts == {"total": 9, "unread": 9, "unactioned": 9, "pinned": 0}
+            assert counts == {"total": 9, "unread": 9, "unactioned": 9, "pinned": 0, "unseen": 9}
             message = json.loads((await peer.client.read_resource("inbox://message/summer-sale")).contents[0].text)
             assert message["kind"] == "captioned"
             with pytest.raises(ProtocolError) as refused:

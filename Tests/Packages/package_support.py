@@ -52,7 +52,7 @@ def check_feed_counts(binary: str, store: Path, env: dict = None) -> None:
     request = '{"jsonrpc":"2.0","id":1,"method":"feed.counts"}\n'
     done = run(binary, "--store", str(store), "--sample-feed", input=request, env=env)
     assert json.loads(done.stdout) == {
-        "jsonrpc": "2.0", "id": 1, "result": {"total": 10, "unread": 10, "unactioned": 10, "pinned": 1}
+        "jsonrpc": "2.0", "id": 1, "result": {"total": 10, "unread": 10, "unactioned": 10, "pinned": 1, "unseen": 10}
     }
 
 

@@ -269,6 +269,8 @@ export interface CardCommon {
    * `userdata`).
    */
   pinned: boolean;
+  /** Shown: reported on screen (feed.seen) or read. Kept locally only. */
+  seen: boolean;
   /** Inline buttons: at most 3, and only on captioned and classic cards (always [] on other kinds). */
   buttons: Button[];
   /**
@@ -343,6 +345,8 @@ export interface Counts {
   unactioned: number;
   /** Visible pinned messages. */
   pinned: number;
+  /** Visible messages not read and never reported shown (feed.seen): a badge's new. */
+  unseen: number;
 }
 
 /** A whole createMessage request body: `inbox-rpc lint` reads each notification in it. */
@@ -1188,6 +1192,8 @@ export interface FeedSeenParams {
 
 /** What the report changed. */
 export interface FeedSeenResult {
+  /** The ids that became seen (appeared unread rows not seen before), in id order. */
+  seen: string[];
   /**
    * The ids that became read (disappeared unread rows, when automaticReadOnDisappear is on), in id
    * order.
@@ -1401,6 +1407,57 @@ export interface MessageRenderResult {
   css: string;
 }
 
+/** The params of feed.changes. */
+export interface FeedChangesParams {
+  /** The cursor of a previous reply (or of a change); omit to get the cursor of now and no changes. */
+  since?: string | null;
+  /** Most changes to return (default 100). */
+  limit?: number | null;
+}
+
+/** A page of the journal. */
+export interface FeedChangesResult {
+  /** Oldest first; one message may appear several times. */
+  changes: FeedChangesResultChangesItem[];
+  /** Pass back as since: resumes after the last change listed (the cursor sent when none). */
+  cursor: string;
+  /** More changes follow: call again with cursor. */
+  more: boolean;
+}
+
+/** One change to one message. */
+export interface FeedChangesResultChangesItem {
+  /** The message id. */
+  id: string;
+  /**
+   * added: came into the feed; updated: changed in it; removed: left it (dismissed, expired and
+   * purged, deleted by a sync).
+   */
+  change: "added" | "updated" | "removed";
+  /**
+   * For updated: what changed. status is read or actionPerformed; content the payload (title,
+   * body, image, buttons, kind, customData); sentAt the order.
+   */
+  fields?: ("status" | "content" | "pinned" | "sentAt" | "expiresAt" | "seen")[];
+  /** Resumes after this change. */
+  cursor: string;
+}
+
+/** The params of feed.markAllSeen. */
+export interface FeedMarkAllSeenParams {
+  /**
+   * Only messages whose custom data (u) has these top-level keys and values (CustomDataFilter);
+   * the others stay as they are.
+   */
+  customData?: CustomDataFilter | null;
+}
+
+/** The outcome. */
+export interface FeedMarkAllSeenResult {
+  /** How many became seen. */
+  changed: number;
+}
+
 /** The params of exit. */
 export interface ExitParams {
 }
@@ -1414,7 +1471,7 @@ export interface CancelRequestParams {
 /** The params of feed.changed. */
 export interface FeedChangedParams {
   /** What changed it. */
-  reason: "ingested" | "read" | "opened" | "dismissed" | "expired" | "config" | "sync" | "elsewhere";
+  reason: "ingested" | "read" | "opened" | "dismissed" | "expired" | "config" | "sync" | "seen" | "elsewhere";
   /** Ids added. */
   added?: string[];
   /** Ids changed. */
@@ -1532,11 +1589,11 @@ export interface Methods {
    */
   "feed.list": { params: FeedListParams; result: FeedListResult };
   /**
-   * Counts the visible messages: total, unread, unactioned and pinned. Over the visible messages
-   * (not dismissed, not expired), or those customData selects. The store keeps the counts of the
-   * whole feed and of each top-level key and value, so a count with no filter or a one-key filter
-   * costs the same whatever the store's size; a filter of several keys is counted over the first
-   * key's messages.
+   * Counts the visible messages: total, unread, unactioned, pinned and unseen. Over the visible
+   * messages (not dismissed, not expired), or those customData selects. The store keeps the counts
+   * of the whole feed and of each top-level key and value, so a count with no filter or a one-key
+   * filter costs the same whatever the store's size; a filter of several keys is counted over the
+   * first key's messages.
    */
   "feed.counts": { params: FeedCountsParams; result: FeedCountsResult };
   /**
@@ -1607,14 +1664,15 @@ export interface Methods {
    */
   "slide.tap": { params: SlideTapParams; result: SlideTapResult };
   /**
-   * Reports the rows on screen and those that left it; with automaticReadOnDisappear on, the
-   * unread ones that left become read. Send it on every scroll stop and when the inbox screen
-   * closes (then every row still on screen has disappeared). InboxKit's automaticReadOnDisappear
-   * (on by default, attribute of the same name) marks unread rows read as they leave the screen,
-   * pinned ones too, in one transaction, each status queued for the backend, with one
-   * feed.changed; off, nothing changes. A row on screen is not read by being seen. The server
-   * keeps no screen state between calls; ids that name no visible message change nothing and are
-   * listed in unknown.
+   * Reports the rows on screen (unread ones become seen) and those that left it; with
+   * automaticReadOnDisappear on, the unread ones that left become read. Send it on every scroll
+   * stop and when the inbox screen closes (then every row still on screen has disappeared).
+   * InboxKit's automaticReadOnDisappear (on by default, attribute of the same name) marks unread
+   * rows read as they leave the screen, pinned ones too, in one transaction, each status queued
+   * for the backend, with one feed.changed; off, nothing changes. A row on screen is not read by
+   * being seen: an unread one becomes seen (the card's seen, out of the counts' unseen), in the
+   * store alone, never sent to the backend. The server keeps no screen state between calls; ids
+   * that name no visible message change nothing and are listed in unknown.
    */
   "feed.seen": { params: FeedSeenParams; result: FeedSeenResult };
   /**
@@ -1696,6 +1754,23 @@ export interface Methods {
    * and app deep links become links. Warnings arrive as log notifications before the reply.
    */
   "message.render": { params: MessageRenderParams; result: MessageRenderResult };
+  /**
+   * What changed in the store after a cursor, oldest first, from any process, across restarts.
+   * Read from the store's journal, which every process on the store writes in the transaction of
+   * each change: a script that was stopped resumes from its saved cursor and hears what other
+   * processes did meanwhile. The journal keeps the latest 65,536 changes (pruned as it is written;
+   * six full syncs of 10,000 messages); a cursor older than that, or another store's, is refused
+   * with CursorTooOld: list the feed again and take a new cursor. To start, take a cursor (no
+   * since), then list the feed: a change made between is told again, never missed. Settings are
+   * not journalled.
+   */
+  "feed.changes": { params: FeedChangesParams; result: FeedChangesResult };
+  /**
+   * Marks every visible unseen message (that customData selects) seen: the badge cleared when the
+   * inbox opens. Nothing becomes read and nothing is sent to the backend (it has no seen status);
+   * one feed.changed {reason: seen} lists every id.
+   */
+  "feed.markAllSeen": { params: FeedMarkAllSeenParams; result: FeedMarkAllSeenResult };
 }
 
 export type MethodName = keyof Methods;
@@ -1731,4 +1806,4 @@ export interface HostNotifications {
 }
 
 /** The names of the contract's components/errors. */
-export type ErrorName = "InvalidParams" | "InternalError" | "MessageNotFound" | "NotAVideoCard" | "NotAWalletCard" | "WalletPassFailed" | "GestureDisabled" | "NotAnInboxMessage" | "StoreFailure" | "RequestCancelled" | "BackendUnavailable" | "BackendRefused" | "BackendMalformedReply" | "BackendNotConfigured" | "MCPHandshake";
+export type ErrorName = "InvalidParams" | "InternalError" | "MessageNotFound" | "NotAVideoCard" | "NotAWalletCard" | "WalletPassFailed" | "GestureDisabled" | "NotAnInboxMessage" | "StoreFailure" | "CursorTooOld" | "RequestCancelled" | "BackendUnavailable" | "BackendRefused" | "BackendMalformedReply" | "BackendNotConfigured" | "MCPHandshake";

@@ -242,6 +242,22 @@ export class InboxRpcClient extends EventEmitter {
     });
   }
 
+  /**
+   * The store's changes after the cursor `since` (none: from now), oldest first, a page at a time:
+   * `for await (const change of client.changes(saved))`, saving `change.cursor` (every change
+   * carries the cursor after it). A cursor older than the journal rejects with CursorTooOld
+   * (code -32021): list the feed again, then take a new cursor.
+   */
+  async *changes(since, { limit = 100 } = {}) {
+    let cursor = since;
+    while (true) {
+      const page = await this.call('feed.changes', cursor === undefined ? { limit } : { since: cursor, limit });
+      yield* page.changes;
+      cursor = page.cursor;
+      if (!page.more) return cursor;
+    }
+  }
+
   /** Sends a notification (no reply comes). */
   notify(method, params) {
     if (!this.#closed) this.#write(message(method, params));

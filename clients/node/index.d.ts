@@ -126,6 +126,11 @@ export interface InboxRpcClientBase {
   call<M extends MethodName>(method: M, ...args: CallArgs<M>): Promise<Methods[M]['result']>;
   call(method: string, params?: object | unknown[], options?: CallOptions): Promise<unknown>;
   notify(method: string, params?: object | unknown[]): void;
+  /** feed.changes after `since` (none: from now), every page; each change carries its cursor. */
+  changes(
+    since?: string,
+    options?: { limit?: number },
+  ): AsyncGenerator<{ id: string; change: 'added' | 'updated' | 'removed'; fields?: string[]; cursor: string }, string>;
   /** Ends the input; a server the client started that is still running `timeout` ms later (default 5000) is killed. */
   close(options?: { timeout?: number }): Promise<ExitStatus>;
   adopt(contract: object): this;

@@ -16,11 +16,11 @@ public enum FeedCountsMethod: Operation {
 }
 
 extension FeedCounts {
-  /// `{total, unread, unactioned, pinned}`.
+  /// `{total, unread, unactioned, pinned, unseen}`.
   public var json: JSONValue {
     [
       "total": .int(Int64(total)), "unread": .int(Int64(unread)), "unactioned": .int(Int64(unactioned)),
-      "pinned": .int(Int64(pinned)),
+      "pinned": .int(Int64(pinned)), "unseen": .int(Int64(unseen)),
     ]
   }
 }

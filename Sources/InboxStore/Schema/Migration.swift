@@ -16,6 +16,7 @@ struct Migration: Sendable {
     Migration(id: "0006-change-log", sql: changeLog),
     Migration(id: "0007-custom-data-tags", sql: customDataTags, backfill: MessageTags.backfill),
     Migration(id: "0008-wallet-passes", sql: walletPasses),
+    Migration(id: "0009-journal-and-seen", sql: Journal.migration),
   ]
 
   /// Version 1: messages with their local state, the outbox, settings.

@@ -24,7 +24,7 @@ describe('notifications', () => {
     client.on('notification', (method, params) => all.push([method, params]));
     const { message, outcome } = await client.message.ingest({ payload: PUSH });
     assert.deepEqual([message.id, outcome], ['push-node', 'added']);
-    const counts = { total: 11, unread: 11, unactioned: 11, pinned: 1 };
+    const counts = { total: 11, unread: 11, unactioned: 11, pinned: 1, unseen: 11 };
     assert.deepEqual(named, [{ reason: 'ingested', added: ['push-node'], counts }]);
     assert.deepEqual(all, [['feed.changed', { reason: 'ingested', added: ['push-node'], counts }]]);
   });

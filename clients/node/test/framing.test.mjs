@@ -63,7 +63,7 @@ for (const framing of ['ndjson', 'lsp']) {
     assert.equal(card.title, TEXT);
     assert.equal(card.body, payload.aps.alert.body);
     assert.deepEqual(changes, [
-      { reason: 'ingested', added: ['unicode'], counts: { total: 11, unread: 11, unactioned: 11, pinned: 1 } },
+      { reason: 'ingested', added: ['unicode'], counts: { total: 11, unread: 11, unactioned: 11, pinned: 1, unseen: 11 } },
     ]);
     assert.equal((await client.feed.list({ limit: 20 })).items.length, 11);
     await client.close();

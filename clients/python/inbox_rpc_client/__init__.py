@@ -5,9 +5,9 @@ Methods, params and errors come from the server's contract (`rpc.discover`), not
 package; README.md shows the rest. Standard library only; Python 3.9 or later.
 """
 from ._framing import Framing
-from .client import Call, Client, Notification, ServerExited, find_server
+from .client import Call, Changes, Client, Notification, ServerExited, find_server
 from .contract import Contract, InboxRpcError
 
 __version__ = "0.1.0"
 
-__all__ = ["Call", "Client", "Contract", "Framing", "InboxRpcError", "Notification", "ServerExited", "find_server"]
+__all__ = ["Call", "Changes", "Client", "Contract", "Framing", "InboxRpcError", "Notification", "ServerExited", "find_server"]

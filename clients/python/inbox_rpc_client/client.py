@@ -21,7 +21,8 @@ import subprocess
 import threading
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import IO, TYPE_CHECKING, Any, Callable, Deque, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import (IO, TYPE_CHECKING, Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
+                    Union)
 
 from . import _framing
 from .contract import Contract, InboxRpcError, member
@@ -115,6 +116,25 @@ class Call:
         if not self.reply.done():
             with contextlib.suppress(OSError):  # the server is gone: nothing left to cancel
                 self._client.notify("$/cancelRequest", id=self.id)
+
+
+class Changes:
+    """An iterator over `feed.changes`: `cursor` resumes after the last change it gave (save it; a
+    new `changes(since=cursor)` goes on, in this process or another). A cursor older than the
+    store's journal raises `errors.CursorTooOld`: list the feed again, then take a new cursor."""
+
+    def __init__(self, client: "Client", since: Optional[str], limit: int) -> None:
+        self.client, self.cursor, self.limit = client, since, limit
+
+    def __iter__(self) -> Iterator[Dict[str, Any]]:
+        while True:
+            page = self.client.call("feed.changes", since=self.cursor, limit=self.limit)
+            for change in page["changes"]:
+                self.cursor = change["cursor"]
+                yield change
+            self.cursor = page["cursor"]
+            if not page["more"]:
+                return
 
 
 class Client(Methods):
@@ -248,6 +268,10 @@ class Client(Methods):
                 self._pending.pop(call.id, None)
             raise
         return call
+
+    def changes(self, since: Optional[str] = None, limit: int = 100) -> "Changes":
+        """The store's changes after the cursor `since` (None: from now), oldest first, a page at a time."""
+        return Changes(self, since, limit)
 
     def notify(self, method: str, params: Any = None, /, **named: Any) -> None:
         self._send({"jsonrpc": "2.0", "method": method, **_params(params, named)})

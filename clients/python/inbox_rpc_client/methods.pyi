@@ -115,6 +115,7 @@ class CardCommon(TypedDict):
     read: bool
     actionPerformed: bool
     pinned: bool
+    seen: bool
     buttons: List[Button]
     customData: Optional[Dict[str, Any]]
     rowAction: RowAction
@@ -155,6 +156,7 @@ class Counts(TypedDict):
     unread: int
     unactioned: int
     pinned: int
+    unseen: int
 
 class CreateMessageRequest(TypedDict):
     """A whole createMessage request body: `inbox-rpc lint` reads each notification in it."""
@@ -512,6 +514,7 @@ class SlideTapResult(TypedDict):
 
 class FeedSeenResult(TypedDict):
     """What the report changed."""
+    seen: List[str]
     read: List[str]
     unknown: List[str]
 
@@ -571,6 +574,23 @@ class MessageRenderResult(TypedDict):
     html: str
     css: str
 
+class FeedChangesResult(TypedDict):
+    """A page of the journal."""
+    changes: List[FeedChangesResultChangesItem]
+    cursor: str
+    more: bool
+
+class FeedChangesResultChangesItem(TypedDict):
+    """One change to one message."""
+    id: str
+    change: Literal["added", "updated", "removed"]
+    fields: NotRequired[List[Literal["status", "content", "pinned", "sentAt", "expiresAt", "seen"]]]
+    cursor: str
+
+class FeedMarkAllSeenResult(TypedDict):
+    """The outcome."""
+    changed: int
+
 class ButtonMethods:
     def tap(self, *, id: str, button: int, performDefault: Optional[bool] = ...) -> ButtonTapResult:
         """button.tap: Taps an inline button: unless performDefault is false, the message is marked
@@ -592,7 +612,7 @@ class FeedMethods:
         """feed.list: Returns one page of the feed in feed order, with the counts."""
         ...
     def counts(self, *, customData: Optional[CustomDataFilter] = ...) -> FeedCountsResult:
-        """feed.counts: Counts the visible messages: total, unread, unactioned and pinned."""
+        """feed.counts: Counts the visible messages: total, unread, unactioned, pinned and unseen."""
         ...
     def markAllRead(self, *, customData: Optional[CustomDataFilter] = ...) -> FeedMarkAllReadResult:
         """feed.markAllRead: Marks every visible unread message (that customData selects) read;
@@ -615,8 +635,18 @@ class FeedMethods:
         """
         ...
     def seen(self, *, appeared: Optional[List[str]] = ..., disappeared: Optional[List[str]] = ...) -> FeedSeenResult:
-        """feed.seen: Reports the rows on screen and those that left it; with
-        automaticReadOnDisappear on, the unread ones that left become read.
+        """feed.seen: Reports the rows on screen (unread ones become seen) and those that left it;
+        with automaticReadOnDisappear on, the unread ones that left become read.
+        """
+        ...
+    def changes(self, *, since: Optional[str] = ..., limit: Optional[int] = ...) -> FeedChangesResult:
+        """feed.changes: What changed in the store after a cursor, oldest first, from any process,
+        across restarts.
+        """
+        ...
+    def markAllSeen(self, *, customData: Optional[CustomDataFilter] = ...) -> FeedMarkAllSeenResult:
+        """feed.markAllSeen: Marks every visible unseen message (that customData selects) seen: the
+        badge cleared when the inbox opens.
         """
         ...
 
@@ -779,6 +809,13 @@ class StoreFailure(InboxRpcError):
     """
     name: Literal["StoreFailure"]
 
+class CursorTooOld(InboxRpcError):
+    """-32021: feed.changes cannot resume from since: the journal no longer holds the changes after
+    it (it keeps the latest 65,536), or it is another store's (the file was made again). List
+    the feed again, then take a new cursor: data {reason}.
+    """
+    name: Literal["CursorTooOld"]
+
 class RequestCancelled(InboxRpcError):
     """-32800: Cancelled by $/cancelRequest (or at end of input) before it completed."""
     name: Literal["RequestCancelled"]
@@ -827,6 +864,7 @@ class Errors:
     GestureDisabled: Type[GestureDisabled]
     NotAnInboxMessage: Type[NotAnInboxMessage]
     StoreFailure: Type[StoreFailure]
+    CursorTooOld: Type[CursorTooOld]
     RequestCancelled: Type[RequestCancelled]
     BackendUnavailable: Type[BackendUnavailable]
     BackendRefused: Type[BackendRefused]

@@ -45,7 +45,8 @@ def test_shutdown_is_called_by_its_name_and_later_requests_are_refused(inbox: Cl
 
 
 def test_namespaces_list_their_methods_and_refuse_what_the_contract_lacks(inbox: Client) -> None:
-    assert dir(inbox.feed) == ["counts", "dismissAll", "dismissRead", "list", "markAllRead", "seen", "sync"]
+    assert dir(inbox.feed) == ["changes", "counts", "dismissAll", "dismissRead", "list", "markAllRead", "markAllSeen", "seen",
+                               "sync"]
     assert {"feed", "message", "button", "slide", "video", "wallet", "config", "rpc", "initialize", "shutdown", "exit"} <= set(dir(inbox))
     assert "changed" not in dir(inbox.feed), "a server notification is not a method"
     with pytest.raises(AttributeError, match="feed.frobnicate"):
@@ -58,7 +59,7 @@ def test_namespaces_list_their_methods_and_refuse_what_the_contract_lacks(inbox:
 def test_feed_pages_cover_the_sample_feed_once_in_feed_order(inbox: Client) -> None:
     page = inbox.feed.list(limit=4)
     assert [card["id"] for card in page["items"]] == SAMPLE_IDS[:4]
-    assert page["counts"] == {"total": 10, "unread": 10, "unactioned": 10, "pinned": 1}
+    assert page["counts"] == {"total": 10, "unread": 10, "unactioned": 10, "pinned": 1, "unseen": 10}
     ids, cursor = [], None
     while True:
         page = inbox.feed.list(limit=3, cursor=cursor)
@@ -88,7 +89,7 @@ def test_taps_return_actions_and_dismiss_is_kept(server_bin: str, store: str) ->
         assert inbox.slide.tap(id="new-arrivals", slide=0)["action"] == {"type": "deeplink", "url": "myapp://product/1"}
         assert inbox.video.play(id="the-reveal")["video"]["url"] == "https://cdn.example.com/inbox/clip.mp4"
         assert inbox.feed.seen(appeared=["the-reveal"], disappeared=["loyalty-card"]) == {
-            "read": ["loyalty-card"], "unknown": []}
+            "seen": [], "read": ["loyalty-card"], "unknown": []}  # the played video was read, so seen
         assert inbox.message.dismiss(id="hero-banner") == {"dismissed": True}
     assert inbox.returncode == 0
     with Client(server_bin, store=store, sample_feed=True) as inbox:

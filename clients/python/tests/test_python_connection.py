@@ -45,11 +45,11 @@ def test_notifications_reach_callbacks_until_removed(inbox: Client) -> None:
     remove()
     inbox.message.tap(id="summer-sale")
     inbox.rpc.ping()  # the notifications of a request come before its reply
-    counts = {"total": 10, "unread": 9, "unactioned": 9, "pinned": 1}
+    counts = {"total": 10, "unread": 9, "unactioned": 9, "pinned": 1, "unseen": 9}
     assert changes == [Notification("feed.changed", {"reason": "opened", "updated": ["plain-note"], "counts": counts})]
     assert sum(n.method == "log" for n in every) == 6
     assert [n.params for n in every if n.method == "feed.changed"][-1] == {
-        "reason": "opened", "updated": ["summer-sale"], "counts": {**counts, "unread": 8, "unactioned": 8}}
+        "reason": "opened", "updated": ["summer-sale"], "counts": {**counts, "unread": 8, "unactioned": 8, "unseen": 8}}
 
 
 def test_a_failing_callback_does_not_stop_the_replies(inbox: Client) -> None:

@@ -72,6 +72,13 @@ def pass_over_http(client: Client) -> None:
     client.wallet.download(id="pass-1")  # http: refused before anything is fetched
 
 
+def another_stores_cursor(server_bin: str, store: str, tmp_path: Path) -> None:
+    with Client(server_bin, store=tmp_path / "other.sqlite", sample_feed=True) as other:
+        cursor = other.feed.changes()["cursor"]
+    with Client(server_bin, store=store, sample_feed=True) as client:
+        client.feed.changes(since=cursor)
+
+
 # How the real server is made to answer each named error.
 PRODUCERS: Dict[str, Callable[[str, str, Path], None]] = {
     "InvalidParams": on_sample_feed(lambda c: c.feed.list(limit=0)),
@@ -83,6 +90,7 @@ PRODUCERS: Dict[str, Callable[[str, str, Path], None]] = {
     "WalletPassFailed": on_sample_feed(pass_over_http),
     "NotAnInboxMessage": on_sample_feed(lambda c: c.message.ingest(payload={"aps": {"alert": "a plain push"}})),
     "StoreFailure": store_gone,
+    "CursorTooOld": another_stores_cursor,
     "RequestCancelled": on_sample_feed(cancelled),
     "BackendUnavailable": unreachable,
     "BackendRefused": sync_fault("http500"),

@@ -103,9 +103,9 @@ def test_listen_calls_methods_by_name_and_prints_notifications_first(env: Dict[s
     assert done.returncode == 1, done.stderr  # two of the calls failed
     assert done.stdout.splitlines() == [
         'feed.changed {"reason": "dismissed", "removed": ["welcome"], "counts": {"total": 9, "unread": 9, '
-        '"unactioned": 9, "pinned": 0}}',
+        '"unactioned": 9, "pinned": 0, "unseen": 9}}',
         'message.dismiss -> {"dismissed": true}',
-        'feed.counts -> {"total": 9, "unread": 9, "unactioned": 9, "pinned": 0}',
+        'feed.counts -> {"total": 9, "unread": 9, "unactioned": 9, "pinned": 0, "unseen": 9}',
         'message.get -> MessageNotFound -32001 {"id": "welcome"}',
         'feed.frobnicate -> error -32601 {"method": "feed.frobnicate"}',
     ]

@@ -143,7 +143,7 @@ def test_tap_marks_read_and_opened_and_prints_the_row_action(inbox: Runner) -> N
         "plain-note (Your order shipped) is now read, opened",
         "the host opens: deeplink myapp://orders/1234",
     ]
-    assert json.loads(ok(inbox("--json", "feed.counts"))) == {"total": 10, "unread": 9, "unactioned": 9, "pinned": 1}
+    assert json.loads(ok(inbox("--json", "feed.counts"))) == {"total": 10, "unread": 9, "unactioned": 9, "pinned": 1, "unseen": 9}
 
 
 @pytest.mark.parametrize(
