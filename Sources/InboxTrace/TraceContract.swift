@@ -87,16 +87,22 @@ public struct TraceContract {
   /// Whether `name` is a tool of the MCP face.
   func isTool(_ name: String) -> Bool { tools[name] != nil }
 
-  /// A `tools/call`'s arguments against the tool's `inputSchema` (absent arguments are `{}`).
+  /// A `tools/call`'s arguments against the tool's `inputSchema` (absent arguments are `{}`; a
+  /// member sent as null is absent, as the server takes it: the input schemas say no null).
   func argumentsProblem(_ arguments: JSONValue?, tool name: String, path: String, pointer: JSONPointer) -> Problem? {
     guard let tool = tools[name],
       let violation = tool.input.violation(
-        of: arguments ?? [:], against: tool.schemas.input, at: path + "params.arguments",
+        of: Self.nullsAbsent(arguments ?? [:]), against: tool.schemas.input, at: path + "params.arguments",
         pointer: pointer.appending("params").appending("arguments"))
     else { return nil }
     return Problem(
       path: violation.path, pointer: violation.pointer, rule: "params",
       message: "\(name): \(violation.message) (\(violation.rule))")
+  }
+
+  private static func nullsAbsent(_ arguments: JSONValue) -> JSONValue {
+    guard case .object(let members) = arguments else { return arguments }
+    return .object(members.removing(Set(members.keys.filter { members[$0] == .null })))
   }
 
   /// A tool's `structuredContent` against its `outputSchema` (a refused call, `isError`, has none to check).

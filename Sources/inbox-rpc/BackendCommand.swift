@@ -37,6 +37,7 @@ enum BackendCommand {
       --for SECONDS         Exit 0 after this long (default: until killed).
       --max-request-bytes N A request body beyond N bytes is answered 413 (default 65536).
       --max-fixture-bytes N A larger fixture is refused at start (default 16777216).
+      --help                This text.
 
     \(FaultRule.grammar)
 

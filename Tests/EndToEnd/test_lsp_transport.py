@@ -176,9 +176,9 @@ def test_shutdown_and_exit_with_output_left_unread_end_with_status_0():
     client.initialize({"debounceMilliseconds": 5000})  # no diagnostics pushed before the exit
     assert read_frame(client.proc.stdout)["id"] == "init"
     client.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-    client.open("file:///tmp/doc.json", request(1000))
-    # The pulled report (1,000 findings) is more than a pipe holds and less than the megabyte that
-    # stops the reader: `shutdown` and `exit` are read, and the rest of the report is never taken.
+    client.open("file:///tmp/doc.json", request(300))
+    # The pulled report (600 diagnostics, some 350 KB) is more than a pipe holds and well under the
+    # megabyte that stops the reader: `shutdown` and `exit` are read, the rest is never taken.
     client.send({"jsonrpc": "2.0", "id": 1, "method": "textDocument/diagnostic",
                  "params": {"textDocument": {"uri": "file:///tmp/doc.json"}}})
     client.send({"jsonrpc": "2.0", "id": "bye", "method": "shutdown"})

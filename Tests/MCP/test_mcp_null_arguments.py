@@ -42,6 +42,7 @@ CALLS = [
     ("clear_read", {}),
     ("sync_inbox", {}),
     ("list_changes", {}),
+    ("explain_card", {"payload": PUSH}),
 ]
 
 

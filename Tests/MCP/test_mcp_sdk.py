@@ -29,8 +29,10 @@ TOOLS = {
     "list_feed", "get_message", "inbox_counts", "tap_message", "tap_button", "tap_slide", "mark_read",
     "mark_all_read", "dismiss_message", "ingest_payload", "resolve_payload", "lint_payload", "sync_inbox",
     "clear_read", "report_seen", "play_video", "add_wallet_pass", "report_wallet_pass", "list_changes",
+    "explain_card",
 }
-READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload", "list_changes"}
+READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload", "list_changes",
+             "explain_card"}
 DESTRUCTIVE = {"tap_button", "dismiss_message", "sync_inbox", "clear_read"}
 # Tools that reach hosts outside the inbox: the backend, a pass's host.
 OPEN_WORLD = {"sync_inbox", "add_wallet_pass"}

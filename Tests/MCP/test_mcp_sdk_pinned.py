@@ -28,7 +28,7 @@ REVISION, LATER = PINNED[RELEASE]
 
 from mcp import types  # noqa: E402
 
-READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload", "list_changes"}
+READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload", "list_changes", "explain_card"}
 
 
 def text(result) -> str:

@@ -88,8 +88,8 @@ def test_every_relative_link_leads_to_a_file(page: Path) -> None:
 
 HELP: Dict[str, List[str]] = {"": ["--help"], "mcp": ["mcp", "--help"], "lint": ["lint", "--help"],
                               "preview": ["preview", "--help"], "check-trace": ["check-trace", "--help"],
-                              "replay": ["replay", "--help"]}
-COMMAND = re.compile(r"inbox-rpc(?: (mcp|lint|preview|check-trace|replay))?((?: +[^\s`|;)]+)*)")
+                              "replay": ["replay", "--help"], "backend": ["backend", "--help"]}
+COMMAND = re.compile(r"inbox-rpc(?: (mcp|lint|preview|check-trace|replay|backend))?((?: +[^\s`|;)]+)*)")
 
 
 def help_text(server_bin: str, command: str) -> str:
