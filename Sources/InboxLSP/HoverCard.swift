@@ -37,6 +37,9 @@ enum HoverCard {
     for warning in report.warnings {
       lines.append("- ⚠ `\(warning.code.rawValue)`: \(Markdown.code(warning.reason))")
     }
+    // Why, rule by rule, as `message.explain` and `lint --explain` say it (docs/engine.md's words).
+    if !report.reasons.isEmpty { lines.append("- why, rule by rule:") }
+    for (index, reason) in report.reasons.enumerated() { lines.append("  \(index + 1). \(Markdown.code(reason.text))") }
     return lines.joined(separator: "\n")
   }
 }

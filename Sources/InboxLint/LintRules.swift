@@ -28,6 +28,8 @@ public enum LintRules {
 
   /// `--explain`: a rule the resolver applied.
   static let explain = "explain"
+  /// The same, for a face that shows the reasons its own way (the language server's hover).
+  public static var explainRule: String { explain }
 
   /// A text field of a send request lacks a language another field is written in.
   static let missingLanguage = "missingLanguage"

@@ -88,12 +88,15 @@ enum LSPCommand {
       return LintedDocument(findings: [problem.finding], reports: [])
     case .success(let value):
       let (reports, subjects) = LintedFile.verdicts(value, in: input, conditions: conditions(settings))
-      return LintedDocument(findings: subjects.flatMap(\.findings), reports: reports)
+      // The resolver's reasons are for the hover; `lint --explain`'s notes of them are not diagnostics.
+      let findings = subjects.flatMap(\.findings).filter { $0.ruleId != LintRules.explainRule }
+      return LintedDocument(findings: findings, reports: reports)
     }
   }
 
   /// The conditions the editor's settings ask for, at the time of the lint.
+  /// Each verdict keeps the resolver's reasons: the hover says why a card is what it is.
   private static func conditions(_ settings: LintSettings) -> LintConditions {
-    LintConditions(attributes: settings.attributes, now: Clock.unixSeconds)
+    LintConditions(attributes: settings.attributes, now: Clock.unixSeconds, explains: true)
   }
 }

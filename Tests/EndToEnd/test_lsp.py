@@ -275,6 +275,8 @@ def test_hover_shows_the_card_per_platform_with_payload_text_escaped(tmp_path):
             md = hover.contents.value
             assert "on ios" in md and "on android" in md and "`classic`" in md or "`captioned`" in md
             assert "button 0: `Go`" in md
+            # Why the card is what it is, the resolver's rules in order, as message.explain says them.
+            assert "- why, rule by rule:\n  1. `" in md and "Card kinds (docs/engine.md#card-kinds): " in md
             # On the member's name, the schema's description comes first.
             assert md.startswith("The body, or an object of bodies by language.\n\n---\n\n")
             # Payload text is a code span, fenced by more backticks than any run in it: each markup
