@@ -47,6 +47,6 @@ def test_autogen_lists_the_tools_and_calls_them_with_and_without_an_optional_arg
         linted = text(await tools["lint_payload"].run_json({"payload": PUSH}, CancellationToken()))
         assert "captioned card flash-sale-42" in linted
         counts = text(await tools["inbox_counts"].run_json({}, CancellationToken()))
-        assert counts == "total 10, unread 10, unactioned 10, pinned 1"
+        assert counts == "total 10, unread 10, unactioned 10, pinned 1, unseen 10"
 
     anyio.run(main)

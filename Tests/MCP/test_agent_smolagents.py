@@ -44,4 +44,4 @@ def test_smolagents_lists_the_tools_and_calls_them_with_and_without_an_optional_
         assert "welcome" in page and "plain-note" not in page and "cursor" in page, page
         assert "welcome" not in feed(limit=2, customData={"category": "none"})
         assert "captioned card flash-sale-42" in tools["lint_payload"](payload=PUSH)
-        assert tools["inbox_counts"]() == "total 10, unread 10, unactioned 10, pinned 1"
+        assert tools["inbox_counts"]() == "total 10, unread 10, unactioned 10, pinned 1, unseen 10"

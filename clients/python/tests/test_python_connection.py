@@ -269,7 +269,8 @@ def test_a_build_in_the_current_directory_is_never_run(monkeypatch: pytest.Monke
         plant(here / ".build" / build / "inbox-rpc", mark)
     monkeypatch.delenv("INBOX_RPC_BIN", raising=False)
     monkeypatch.setitem(sys.modules, "inbox_rpc", None)  # no wheel
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    # No server on PATH: not even a package installed meanwhile (the suite installs the .deb beside).
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-on-path"))
     monkeypatch.chdir(here)
     for asked in ("", "1"):  # asking for the checkout's build means this package's checkout, not the directory
         monkeypatch.setenv("INBOX_RPC_BUILD", asked)
@@ -288,7 +289,8 @@ def test_the_checkout_s_build_is_run_when_asked(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(module, "CHECKOUT", str(checkout))
     monkeypatch.delenv("INBOX_RPC_BIN", raising=False)
     monkeypatch.setitem(sys.modules, "inbox_rpc", None)
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    # No server on PATH: not even a package installed meanwhile (the suite installs the .deb beside).
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-on-path"))
     monkeypatch.delenv("INBOX_RPC_BUILD", raising=False)
     with pytest.raises(FileNotFoundError):
         find_server()

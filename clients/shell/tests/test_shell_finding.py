@@ -7,9 +7,12 @@ stands for one that should be run), so a test sees which ran, not only which was
 
 from __future__ import annotations
 
+import atexit
 import json
 import shutil
+import os
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Dict
 
@@ -18,7 +21,22 @@ from shell_support import base_env, server_bin, store, watchdog  # noqa: F401  (
 
 from client_test_fixtures import plant  # noqa: E402  (shell_support puts clients/ on sys.path)
 
-BARE_PATH = "/usr/bin:/bin"  # jq and the shell's tools, and no inbox-rpc
+def bare_path() -> str:
+    """A directory of /usr/bin's and /bin's programs (jq, the shell's tools) but inbox-rpc: the suite
+    installs the .deb beside these tests, so /usr/bin may hold one for a while."""
+    directory = Path(tempfile.gettempdir()) / f"inbox-rpc-bare-path-{os.getpid()}"
+    if not directory.is_dir():
+        directory.mkdir()
+        atexit.register(shutil.rmtree, directory, True)
+        for place in (Path("/bin"), Path("/usr/bin")):
+            for program in place.iterdir():
+                link = directory / program.name
+                if not program.name.startswith("inbox-rpc") and not link.exists():
+                    link.symlink_to(program)
+    return str(directory)
+
+
+BARE_PATH = bare_path()
 
 
 def run(script: Path, env: Dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess:

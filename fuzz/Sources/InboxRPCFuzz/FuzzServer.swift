@@ -88,6 +88,13 @@ final class FuzzServer: Sendable {
         reached()
         return try handler(request)
       }
+    case .write(let handler):
+      return Method(
+        method.name,
+        write: { request in
+          reached()
+          return handler(request)
+        })
     case .deferred(let handler):
       return Method(
         method.name, placement: method.placement,
