@@ -5,7 +5,7 @@ repository would otherwise run: jsonschema-rs (from Python) and check-jsonschema
 same payloads against the same schema (Schemas/shapes/SendRequestNotification.schema.json).
 
   script/bootstrap --bench                      the validators, in .venv-bench
-  INBOX_RPC_BIN=.build/release/inbox-rpc bench/lint_corpus.py [--count N] [--reps R] [--no-write]
+  INBOX_RPC_BIN=.build/release/inbox-rpc bench/lint_corpus.py [--count N]... [--reps R] [--no-write]
 
 Each repetition runs every subject once, in turn, so a shared machine's noise falls on all of
 them; figures are medians over the repetitions. Time is wall clock (lint spreads its work over the
@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from results_section import markdown_table, now, publish
+from results_section import publish_current
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMA = REPO / "Schemas" / "shapes" / "SendRequestNotification.schema.json"
@@ -111,22 +111,12 @@ def measure(argv: list[str], ok=(0,)) -> tuple[float, float, float, bytes]:
         sys.exit(f"{' '.join(argv[:4])}... exited {code}")
     return elapsed, float(user) + float(system), int(peak) / 1024, child.stdout
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--count", type=int, default=20_000)
-    parser.add_argument("--reps", type=int, default=3)
-    parser.add_argument("--no-write", action="store_true", help="print the table, leave RESULTS.md")
-    args = parser.parse_args()
-    binary = os.environ.get("INBOX_RPC_BIN") or str(REPO / ".build" / "release" / "inbox-rpc")
+def run(binary: str, count: int, reps: int) -> tuple[dict, dict, dict]:
+    """Median wall time, CPU time and peak memory of every subject on a corpus of `count` payloads."""
     python, check = VENV / "python", VENV / "check-jsonschema"
-    for needed in (binary, python, check):
-        if not Path(needed).exists():
-            sys.exit(f"bench/lint_corpus.py: {needed} is missing (build release; script/bootstrap --bench)")
-
-    loads = [os.getloadavg()[0]]
     work = Path(tempfile.mkdtemp(prefix="inbox-lint-bench-"))
     try:
-        one, files, names = corpus(work, args.count)
+        one, files, names = corpus(work, count)
         lint = [binary, "lint", "--fail-on", "never", "--now", "1790000000"]
         rs = [str(python), "-c", RS_SCRIPT, str(SCHEMA)]
         subjects = {
@@ -139,67 +129,66 @@ def main() -> None:
         times: dict[str, list[float]] = {name: [] for name in subjects}
         memory: dict[str, list[float]] = {name: [] for name in subjects}
         cpu: dict[str, list[float]] = {name: [] for name in subjects}
-        for rep in range(args.reps):
+        for rep in range(reps):
             for name, argv in subjects.items():
                 elapsed, used, peak, out = measure(argv)
                 if name.startswith("lint"):
                     verdicts = sum(not line.startswith(b"  ") for line in out.splitlines())
-                    assert verdicts >= args.count, (name, verdicts)
+                    assert verdicts >= count, (name, verdicts)
                 elif name.startswith("jsonschema-rs"):
                     checked, invalid = map(int, out.split())
-                    assert checked == args.count and invalid == 0, (name, checked, invalid)
+                    assert checked == count and invalid == 0, (name, checked, invalid)
                 times[name].append(elapsed)
                 memory[name].append(peak)
                 cpu[name].append(used)
-                print(f"rep {rep + 1}: {name}: {elapsed:.2f} s, CPU {used:.2f} s, {peak:.0f} MiB", file=sys.stderr)
+                print(f"{count:,} payloads, rep {rep + 1}: {name}: {elapsed:.2f} s, CPU {used:.2f} s, {peak:.0f} MiB",
+                      file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    median = lambda table: {name: statistics.median(values) for name, values in table.items()}  # noqa: E731
+    return median(times), median(cpu), median(memory)
 
-    loads.append(os.getloadavg()[0])
-    t = {name: statistics.median(values) for name, values in times.items()}
-    m = {name: statistics.median(values) for name, values in memory.items()}
-    c = {name: statistics.median(values) for name, values in cpu.items()}
-    rate = {name: args.count / seconds for name, seconds in t.items()}
-    rows = [(name, f"{t[name]:.2f}", f"{rate[name]:,.0f}", f"{c[name]:.2f}", f"{args.count / c[name]:,.0f}",
-             f"{m[name]:.0f}") for name in subjects]
-    table = markdown_table(
-        ["subject", "wall time (s)", "payloads/s", "CPU time (s)", "payloads per CPU second", "peak memory (MiB)"],
-        rows)
-    layout = t["lint, one file"] / t["lint, files"]
-    speed_one = rate["lint, one file"] / rate["jsonschema-rs, one file"]
-    speed_files = rate["lint, files"] / rate["jsonschema-rs, files"]
-    memory_ratio = m["lint, files"] / m["lint, one file"]
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--count", type=int, action="append",
+                        help="corpus sizes (repeatable; default 2,000 and 20,000: the layout goal holds at both)")
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--no-write", action="store_true", help="print the table, leave RESULTS.md")
+    args = parser.parse_args()
+    counts = args.count or [2_000, 20_000]
+    binary = os.environ.get("INBOX_RPC_BIN") or str(REPO / ".build" / "release" / "inbox-rpc")
+    for needed in (binary, VENV / "python", VENV / "check-jsonschema"):
+        if not Path(needed).exists():
+            sys.exit(f"bench/lint_corpus.py: {needed} is missing (build release; script/bootstrap --bench)")
 
     def verdict(met: bool) -> str:
         return "MET" if met else "NOT MET"
 
-    goals = markdown_table(["goal", "ratio", "verdict"], [
-        ("lint: one file / separate files, time ≤ 1.5", f"{layout:.2f}", verdict(layout <= 1.5)),
-        ("lint / jsonschema-rs, payloads/s ≥ 0.5 (one file)", f"{speed_one:.2f}", verdict(speed_one >= 0.5)),
-        ("lint / jsonschema-rs, payloads/s ≥ 0.5 (files)", f"{speed_files:.2f}", verdict(speed_files >= 0.5)),
-        ("lint: peak memory, files / one file ≤ 2", f"{memory_ratio:.2f}", verdict(memory_ratio <= 2)),
-    ])
-    cross = (f"Cross-check in CPU time, which other load on the machine changes less: one file / files "
-             f"{c['lint, one file'] / c['lint, files']:.2f}; lint / jsonschema-rs per CPU second "
-             f"{c['jsonschema-rs, one file'] / c['lint, one file']:.2f} (one file), "
-             f"{c['jsonschema-rs, files'] / c['lint, files']:.2f} (files).")
-    text = (f"Measured {now()} by `bench/lint_corpus.py` ({args.count:,} notifications, {args.reps} repetitions, "
-            f"medians; {os.cpu_count()} cores, shared with other work: load average {min(loads):.0f} at one end of "
-            f"the run, {max(loads):.0f} at the other). The same payloads as one array file "
-            f"and as {args.count:,} files in 20 folders; lint resolves each on every platform it names "
-            "(the text format), the validators check the schema alone. jsonschema-rs and check-jsonschema "
-            "come from PyPI in .venv-bench (`script/bootstrap --bench`, bench/requirements-lint.txt). "
-            "Where lint's time goes (perf with call graphs, the 20,000 payloads in one file, release build, "
-            "each step with what it calls): jansson's parse of each payload 17 % and its conversion 3 %; the "
-            "derived id 19 % (jansson writing the parsed payload's canonical bytes, keys sorted, 16 %, the hash "
-            "3 %); the schema check 10 % (compiled once; a value is only asked whether it is valid, the failure "
-            "spelled out for one that is not); resolving each payload on each of its platforms 10 %; reading it "
-            "into a message 5 %; its findings and their places 5 %; the text report 3 %; the language gaps "
-            "2 %; finding the payloads in the file 2.5 %, while its lines are indexed on the other core. "
-            "jsonschema-rs checks the schema alone, in "
-            "Rust; lint does the engine's work for each payload besides.")
-    publish("lint-corpus", "Lint on a payload repository: one file, many files, the validators",
-            table + "\n\n" + goals + "\n\n" + cross, text, write=not args.no_write)
+    rows = []
+    for count in counts:
+        t, c, m = run(binary, count, args.reps)
+        layout = t["lint, one file"] / t["lint, files"]
+        rows.append({"figure": f"time, one file / separate files, {count:,} payloads",
+                     "inbox-rpc": f"{t['lint, one file']:.2f} s", "reference": f"{t['lint, files']:.2f} s",
+                     "ratio": f"{layout:.2f} (CPU {c['lint, one file'] / c['lint, files']:.2f})",
+                     "target": "≤ 1.5", "verdict": verdict(layout <= 1.5)})
+        if count != max(counts):
+            continue
+        for layout_name in ("one file", "files"):
+            ours = count / t[f"lint, {layout_name}"]
+            theirs = count / t[f"jsonschema-rs, {layout_name}"]
+            rows.append({"figure": f"payloads/s, {layout_name}, {count:,} payloads", "inbox-rpc": f"{ours:,.0f}",
+                         "reference": f"jsonschema-rs, {theirs:,.0f}", "ratio": f"{ours / theirs:.2f}",
+                         "target": "≥ 0.5", "verdict": verdict(ours / theirs >= 0.5)})
+        memory_ratio = m["lint, files"] / m["lint, one file"]
+        rows.append({"figure": f"peak memory, files / one file, {count:,} payloads",
+                     "inbox-rpc": f"{m['lint, files']:.0f} MiB", "reference": f"{m['lint, one file']:.0f} MiB",
+                     "ratio": f"{memory_ratio:.2f}", "target": "≤ 2", "verdict": verdict(memory_ratio <= 2)})
+    publish_current("lint-corpus", "Lint on a payload repository (`bench/lint_corpus.py`)",
+                    "The notifications as one array file and as that many files; jsonschema-rs checks the schema "
+                    f"alone; medians of {args.reps} repetitions, wall time (CPU time beside it).",
+                    rows, write=not args.no_write)
 
 
 if __name__ == "__main__":
