@@ -49,6 +49,11 @@ MISSING = object()
 # --------------------------------------------------------------------------
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "release_binary: runs the release build (INBOX_RPC_RELEASE_BIN); script/test "
+                            "runs these after it, the rest beside it")
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("timeout") is None:

@@ -9,6 +9,8 @@ import subprocess
 
 import pytest
 
+pytestmark = pytest.mark.release_binary  # script/test runs these once the release build is done
+
 RELEASE_BIN = os.environ.get("INBOX_RPC_RELEASE_BIN", os.path.join(os.getcwd(), ".build/release/inbox-rpc"))
 
 

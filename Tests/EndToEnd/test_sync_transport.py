@@ -211,6 +211,7 @@ def test_without_libcurl_sync_is_unavailable_and_the_rest_serves(servers, store_
     assert server.call("rpc.ping") == "pong"
 
 
+@pytest.mark.release_binary
 def test_the_release_binary_syncs_with_a_backend_named_localhost(servers, store_path):
     """Name resolution as shipped: the release build, not only the debug one, resolves `localhost`."""
     if not os.path.exists(RELEASE_BIN):

@@ -18,6 +18,8 @@ import subprocess
 
 import pytest
 
+pytestmark = pytest.mark.release_binary  # script/test runs these once the release build is done
+
 RELEASE_BIN = os.environ.get("INBOX_RPC_RELEASE_BIN", os.path.join(os.getcwd(), ".build/release/inbox-rpc"))
 EVENT_CHECKS = re.compile(rb"scheduler: ([\d,]+) event checks")
 
