@@ -1,8 +1,6 @@
 """The two framings: one JSON text per line, or `Content-Length` headers (LSP). The server answers
 in the framing of its input, so the client reads the framing it writes."""
 
-from __future__ import annotations
-
 from typing import IO, Literal, Optional
 
 Framing = Literal["ndjson", "lsp"]
