@@ -4,7 +4,8 @@ import JSON
 import JSONRPC
 
 /// The inbox as MCP resources: the first page of the feed, the counts, each message (the template
-/// `inbox://message/{id}`, and one entry per visible message in `resources/list`), and the contract.
+/// `inbox://message/{id}`, and one entry per visible message in `resources/list`), the journal
+/// after a cursor (the template `inbox://changes{?since,limit}`), and the contract.
 struct Resources: Sendable {
   let gateway: Gateway
 
@@ -43,17 +44,27 @@ struct Resources: Sendable {
   func templates(_ request: RequestContext) throws -> JSONValue {
     [
       "resourceTemplates": [
-        [
-          "uriTemplate": .string(ResourceURI.messageTemplate), "name": "message", "title": "An inbox message",
-          "description": "The card of one visible message, by id (as list_feed and get_message show it).",
-          "mimeType": .string(Self.json),
-        ]
+        Self.template(
+          ResourceURI.messageTemplate, "message", "An inbox message",
+          "The card of one visible message, by id (as list_feed and get_message show it)."),
+        Self.template(
+          ResourceURI.changesTemplate, "changes", "Changes after a cursor",
+          "What list_changes answers: the changes after since (none: the cursor of now), oldest first, "
+            + "at most limit (default 100), and the cursor to pass back as since. "
+            + "CursorTooOld (-32021): list the feed again."),
       ]
     ]
   }
 
+  private static func template(_ uri: String, _ name: String, _ title: String, _ description: String) -> JSONValue {
+    [
+      "uriTemplate": .string(uri), "name": .string(name), "title": .string(title), "description": .string(description),
+      "mimeType": .string(json),
+    ]
+  }
+
   /// `resources/read {uri}` -> `{contents: [{uri, mimeType, text}]}`; an unknown URI or a message
-  /// that is not visible is -32002 (resource not found).
+  /// that is not visible is -32002 (resource not found), a changes cursor too old -32021 `{reason, uri}`.
   func read(_ request: RequestContext) throws -> JSONValue {
     let uri = try request.params.requiredString("uri")
     let value: JSONValue
@@ -63,14 +74,34 @@ struct Resources: Sendable {
       case ResourceURI.counts: value = try FeedCountsMethod.run(CustomDataParams(), gateway.context(for: request))
       case ResourceURI.contract: value = Contract.document
       default:
-        guard let id = ResourceURI.messageID(uri) else { throw Self.notFound(uri) }
-        value = try MessageGet.run(MessageID(id: id), gateway.context(for: request))
+        if let params = ResourceURI.changesParams(uri) {
+          value = try changes(params, request)
+        } else if let id = ResourceURI.messageID(uri) {
+          value = try MessageGet.run(MessageID(id: id), gateway.context(for: request))
+        } else {
+          throw Self.notFound(uri)
+        }
       }
     } catch InboxError.messageNotFound {
       // A message id that names nothing visible is a resource that is not there.
       throw Self.notFound(uri)
+    } catch let error as RPCErrorConvertible where error.rpcError.code == .cursorTooOld {
+      // As the tool says it, with the URI that named the cursor, as resource errors carry it.
+      var refusal = error.rpcError
+      if case .object(var data)? = refusal.data {
+        data["uri"] = .string(uri)
+        refusal.data = .object(data)
+      }
+      throw refusal
     }
     return ["contents": [["uri": .string(uri), "mimeType": .string(Self.json), "text": .string(value.jsonString)]]]
+  }
+
+  /// `inbox://changes{?since,limit}`: the query checked by `feed.changes`' contract, as the tool's
+  /// arguments are (a bad one is -32602 naming the member), then the journal read.
+  private func changes(_ params: JSONObject, _ request: RequestContext) throws -> JSONValue {
+    try ParamsContract.forMethod(FeedChanges.name)?.check(Params(.object(params)))
+    return try FeedChanges.run(FeedChangesParams(ParamsReader(params)), gateway.context(for: request))
   }
 
   /// `resources/subscribe {uri}` / `resources/unsubscribe {uri}` -> `{}` (handshake revisions).

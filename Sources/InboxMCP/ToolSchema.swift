@@ -42,7 +42,7 @@ enum ToolSchema {
 
   /// A card as a tool's output gives it: an object, its members named by the contract.
   static let compactCard: JSONValue = [
-    "type": "object", "description": "Card: inbox://schemas/openrpc.json#/components/schemas/Card",
+    "type": "object", "description": "inbox://schemas/openrpc.json#/components/schemas/Card",
   ]
 
   private static func method(_ name: String, in contract: JSONValue) -> JSONValue? {

@@ -138,6 +138,8 @@ enum ToolText {
 
   static func cleared(_ result: JSONValue) -> String { "dismissed \(int(result, "dismissed"))" }
 
+  static func markedSeen(_ result: JSONValue) -> String { "marked seen: changed \(int(result, "changed"))" }
+
   static func ingest(_ result: JSONValue) -> String {
     "\(result["outcome"]?.stringValue ?? "stored"): " + card(result["message"] ?? .null)
   }

@@ -31,7 +31,8 @@ enum MCPHelp {
       Each runs the JSON-RPC method of the same meaning; its schemas come from Schemas/openrpc.json.
 
     RESOURCES: inbox://feed, inbox://counts, inbox://message/{id}, inbox://schemas/openrpc.json
-      (updates after every committed change, to subscribers).
+      (updates after every committed change, to subscribers); inbox://changes{?since,limit}, the
+      journal after a cursor as list_changes answers it.
 
     PROMPTS: summarize_unread, check_payload.
 

@@ -29,7 +29,7 @@ TOOL_METHODS = {
     "resolve_payload": "message.resolve", "lint_payload": "message.resolve", "sync_inbox": "feed.sync",
     "clear_read": "feed.dismissRead", "report_seen": "feed.seen", "play_video": "video.play",
     "add_wallet_pass": "wallet.download", "report_wallet_pass": "wallet.report", "explain_card": "message.explain",
-    "list_changes": "feed.changes",
+    "list_changes": "feed.changes", "mark_all_seen": "feed.markAllSeen",
 }
 
 

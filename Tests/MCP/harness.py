@@ -178,6 +178,13 @@ async def session(store: str, *args: str, mode: str = "auto", revision: str | No
 
 
 
+async def changes_cursor_of_another_store(store: str) -> str:
+    """A changes cursor a server on another store made (as when the file is made again): one that
+    no journal on `store` resumes from."""
+    async with session(store + ".other", mode="legacy") as peer:
+        return json.loads((await peer.client.read_resource("inbox://changes")).contents[0].text)["cursor"]
+
+
 def loosely_typed(schema: dict, path: str = "") -> list[str]:
     """Where an input schema breaks the rule every agent stack takes: each property (at any depth,
     and each array's items) has one plain `type`, and nothing says null (no `["string", "null"]`, no

@@ -37,6 +37,7 @@ CALLS = [
     ("report_wallet_pass", {"id": "loyalty-card", "outcome": "failed"}),
     ("mark_read", {"ids": ["the-reveal"]}),
     ("mark_all_read", {}),
+    ("mark_all_seen", {}),
     ("dismiss_message", {"id": "hero-banner"}),
     ("ingest_payload", {"payload": PUSH}),
     ("clear_read", {}),
@@ -84,7 +85,7 @@ def test_every_tool_takes_null_for_each_optional_argument(store, backend, backen
                 nulls += sum(value is None for value in arguments.values())
                 result = await peer.call(name, arguments)
                 assert not attr(result, "is_error"), (name, arguments, result.content)
-            assert nulls == 24, "every optional argument of every tool is sent as null"
+            assert nulls == 25, "every optional argument of every tool is sent as null"
 
     anyio.run(main)
 

@@ -85,7 +85,8 @@ def test_every_reply_is_valid_for_the_revision_negotiated(tmp_path, revision):
                                 ("prompts/list", "prompts")]:
             for entry in session.result(listing)[member]:
                 assert ("title" in entry) is (revision in NEWER), (listing, entry)
-        for uri in ["inbox://feed", "inbox://counts", "inbox://schemas/openrpc.json", "inbox://message/welcome"]:
+        for uri in ["inbox://feed", "inbox://counts", "inbox://schemas/openrpc.json", "inbox://message/welcome",
+                    "inbox://changes", "inbox://changes?limit=1"]:
             assert session.result("resources/read", {"uri": uri})["contents"][0]["uri"] == uri
         assert session.request("resources/read", {"uri": "inbox://message/nope"})["error"]["code"] == -32002
         session.result("prompts/get", {"name": "summarize_unread"})

@@ -24,12 +24,13 @@ if SDK.startswith(("1.9.", "1.5.")):
 # revision, legacy-2025-06-18 at that one, as a host pinned to it does); 1.x only initialize.
 MODES = ["auto", "legacy", "legacy-2025-06-18"] if MAJOR >= 2 else ["legacy", "legacy-2025-06-18"]
 MODERN = "2026-07-28"
+CHANGES = "inbox://changes{?since,limit}"
 
 TOOLS = {
     "list_feed", "get_message", "inbox_counts", "tap_message", "tap_button", "tap_slide", "mark_read",
     "mark_all_read", "dismiss_message", "ingest_payload", "resolve_payload", "lint_payload", "sync_inbox",
     "clear_read", "report_seen", "play_video", "add_wallet_pass", "report_wallet_pass", "list_changes",
-    "explain_card",
+    "explain_card", "mark_all_seen",
 }
 READ_ONLY = {"list_feed", "get_message", "inbox_counts", "resolve_payload", "lint_payload", "list_changes",
              "explain_card"}
@@ -135,6 +136,11 @@ def test_every_tool_is_listed_with_true_annotations_and_called(store, mode):
             cleared = await peer.call("clear_read", tab)
             assert sc(cleared) == {"dismissed": 1} and cleared.content[0].text == "dismissed 1"
             assert [card["id"] for card in sc(await peer.call("list_feed", tab))["items"]] == ["flash-sale-42"]
+            # The inbox opened: the badge cleared, nothing read.
+            seen = await peer.call("mark_all_seen")
+            assert sc(seen) == {"changed": 1} and seen.content[0].text == "marked seen: changed 1"
+            assert sc(await peer.call("inbox_counts")) == {
+                "total": 8, "unread": 1, "unactioned": 7, "pinned": 0, "unseen": 0}
 
     run(main)
 
@@ -148,7 +154,7 @@ def test_every_resource_reads(store, mode):
             assert uris[:3] == ["inbox://feed", "inbox://counts", "inbox://schemas/openrpc.json"]
             assert "inbox://message/welcome" in uris and len(uris) == 13
             templates = attr(await peer.client.list_resource_templates(), "resource_templates")
-            assert [attr(t, "uri_template") for t in templates] == ["inbox://message/{id}"]
+            assert [attr(t, "uri_template") for t in templates] == ["inbox://message/{id}", CHANGES]
             feed = await peer.read("inbox://feed")
             assert feed["items"][0]["id"] == "welcome" and feed["counts"]["total"] == 10
             assert await peer.read("inbox://counts") == {"total": 10, "unread": 10, "unactioned": 10, "pinned": 1, "unseen": 10}
@@ -158,6 +164,43 @@ def test_every_resource_reads(store, mode):
             with pytest.raises(ProtocolError) as missing:
                 await peer.client.read_resource("inbox://message/nope")
             assert code_of(missing.value) == -32002
+
+    run(main)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_change_journal_reads_as_a_resource_template(store, mode):
+    async def main():
+        foreign = await harness.changes_cursor_of_another_store(store)
+        async with session(store, "--sample-feed", mode=mode) as peer:
+            start = await peer.read("inbox://changes")  # no since: the cursor of now, no changes
+            assert start["changes"] == [] and start["more"] is False
+            await peer.call("dismiss_message", {"id": "hero-banner"})
+            await peer.call("mark_read", {"ids": ["welcome"]})
+            since = f"inbox://changes?since={start['cursor']}"
+            after = await peer.read(since)
+            assert [(c["change"], c["id"], c.get("fields")) for c in after["changes"]] == [
+                ("removed", "hero-banner", None), ("updated", "welcome", ["status"])]
+            assert after == sc(await peer.call("list_changes", {"since": start["cursor"]}))  # the tool's JSON
+            first = await peer.read(since + "&limit=1")
+            assert first["changes"] == after["changes"][:1] and first["more"] is True
+            rest = await peer.read(f"inbox://changes?limit=5&since={first['cursor']}")
+            assert rest["changes"] == after["changes"][1:] and rest["cursor"] == after["cursor"]
+
+            with pytest.raises(ProtocolError) as refused:
+                await peer.client.read_resource(f"inbox://changes?since={foreign}")
+            error = refused.value.error
+            assert error.code == -32021 and "list the feed again" in error.message, error
+            assert error.data == {"reason": "the cursor is another store's", "uri": f"inbox://changes?since={foreign}"}
+            for uri, param in [(since + "&limit=0", "limit"), (since + "&limit=ten", "limit"),
+                               ("inbox://changes?since=nonsense", "since"), (since + "&until=now", "until")]:
+                with pytest.raises(ProtocolError) as refused:
+                    await peer.client.read_resource(uri)
+                assert code_of(refused.value) == -32602 and refused.value.error.data["param"] == param, uri
+            for uri in ("inbox://changes/x", "inbox://changes?since"):
+                with pytest.raises(ProtocolError) as refused:
+                    await peer.client.read_resource(uri)
+                assert code_of(refused.value) == -32002, uri
 
     run(main)
 

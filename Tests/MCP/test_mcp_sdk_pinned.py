@@ -15,7 +15,7 @@ import re
 import anyio
 import pytest
 
-from harness import SDK, ProtocolError, code_of, session
+from harness import SDK, ProtocolError, changes_cursor_of_another_store, code_of, session
 
 # The revision each pinned SDK speaks, and what a tool of a later one carries that it lacks.
 PINNED = {"1.9.": ("2025-03-26", {"title", "outputSchema"}),
@@ -40,6 +40,7 @@ def text(result) -> str:
 
 def test_the_pinned_sdk_lists_calls_and_reads(store):
     async def main():
+        foreign = await changes_cursor_of_another_store(store)
         async with session(store, "--sample-feed", mode="legacy") as peer:
             assert peer.negotiated == REVISION
             await peer.client.send_ping()
@@ -80,11 +81,20 @@ def test_the_pinned_sdk_lists_calls_and_reads(store):
             assert uris[:3] == ["inbox://feed", "inbox://counts", "inbox://schemas/openrpc.json"]
             assert all("title" not in (resource.model_extra or {}) for resource in resources)
             templates = (await peer.client.list_resource_templates()).resourceTemplates
-            assert [template.uriTemplate for template in templates] == ["inbox://message/{id}"]
+            assert [template.uriTemplate for template in templates] == ["inbox://message/{id}", "inbox://changes{?since,limit}"]
             counts = json.loads((await peer.client.read_resource("inbox://counts")).contents[0].text)
             assert counts == {"total": 9, "unread": 9, "unactioned": 9, "pinned": 0, "unseen": 9}
             message = json.loads((await peer.client.read_resource("inbox://message/summer-sale")).contents[0].text)
             assert message["kind"] == "captioned"
+            # The badge cleared, then the journal read from a cursor: the same JSON list_changes answers.
+            start = json.loads((await peer.client.read_resource("inbox://changes")).contents[0].text)
+            assert text(await peer.client.call_tool("mark_all_seen", {})) == "marked seen: changed 9"
+            changes = json.loads((await peer.client.read_resource(f"inbox://changes?since={start['cursor']}")).contents[0].text)
+            assert len(changes["changes"]) == 9 and {c["fields"][0] for c in changes["changes"]} == {"seen"}, changes
+            assert f"cursor: {changes['cursor']}" in text(await peer.client.call_tool("list_changes", {"since": start["cursor"]}))
+            with pytest.raises(ProtocolError) as refused:
+                await peer.client.read_resource(f"inbox://changes?since={foreign}")
+            assert code_of(refused.value) == -32021 and refused.value.error.data["uri"].endswith(foreign)
             with pytest.raises(ProtocolError) as refused:
                 await peer.client.read_resource("inbox://message/welcome")  # dismissed above
             assert code_of(refused.value) == -32002

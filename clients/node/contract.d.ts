@@ -55,10 +55,7 @@ export interface Attributes {
  * are ignored.
  */
 export interface AttributesPatch {
-  /**
-   * One kind for every card of the feed (it still degrades when the payload lacks its fields);
-   * null for none.
-   */
+  /** One kind for every card (still degraded where the payload lacks its fields); null: none. */
   forceCellKind?: CardKind | null;
   /**
    * The host platform (ios, maccatalyst, android, linux, ...): with walletPasses null, whether
@@ -76,23 +73,20 @@ export interface AttributesPatch {
    */
   unreadFirst?: boolean;
   /**
-   * Deny-listed schemes (javascript, vbscript, data, file, intent) this host accepts anyway; null
-   * or [] (the default): each is dropped with an unsafeScheme warning.
+   * Deny-listed schemes (javascript, vbscript, data, file, intent) to accept anyway; by default
+   * (null or []) each is dropped, warned as unsafeScheme.
    */
   allowedSchemes?: string[] | null;
-  /**
-   * Unread rows reported leaving the screen (feed.seen) become read; null: the default, on (as in
-   * InboxKit).
-   */
+  /** Unread rows reported leaving the screen (feed.seen) become read; null: the default, on. */
   automaticReadOnDisappear?: boolean | null;
   /**
-   * InboxKit's swipe to delete: off, message.dismiss with swipe: true is refused with
-   * GestureDisabled; null resets it to the default, on (as in InboxKit).
+   * Swipe to delete; off: message.dismiss {swipe: true} is refused (GestureDisabled); null: the
+   * default, on.
    */
   swipeToDelete?: boolean | null;
   /**
-   * InboxKit's pull to refresh: off, feed.sync with pull: true is refused with GestureDisabled;
-   * null resets it to the default, on (as in InboxKit).
+   * Pull to refresh; off: feed.sync {pull: true} is refused (GestureDisabled); null: the default,
+   * on.
    */
   pullToRefresh?: boolean | null;
   /** A BCP 47 tag (de-AT): the language of titles, bodies and labels. */

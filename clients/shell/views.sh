@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # The readable views of clients/shell/inbox: one jq program per method that has one, run on the
-# call's result with the params asked as $asked. Every other method prints its result as JSON.
+# call's result with the params asked as $asked (a notification's, on its params, to stderr while a
+# call waits). Every other method prints its result as JSON.
 # Payload text goes through `seen`, so a title cannot move the cursor nor fake a line of its own.
 
 # views NAME: the jq program of method NAME's view ("" when it has none); `views defs` the helpers.
@@ -67,5 +68,6 @@ views() {
     feed.sync) printf '%s' '"from the backend: \(.added) new, \(.updated) changed, \(.removed) gone, \(.expired) expired",
       "to the backend: \(.pushed) sent, \(.pending) waiting, \(.failed) failed" + (if .throttled then " (fetch skipped: too soon)" else "" end),
       (if .pushError then "sending failed: \(.pushError.message | seen)" else empty end)' ;;
+    sync.progress) printf '%s' '"sync: \(.stage)" + (if .total then " \(.done // 0) of \(.total)" else "" end)' ;;
   esac
 }

@@ -5,10 +5,10 @@ import JSONRPC
 
 /// `feed.changes {since?, limit?}` -> `{changes, cursor, more}`: what the store journalled after a
 /// cursor, oldest first, from any process and across restarts (docs/many-processes.md#the-journal).
-enum FeedChanges: Operation {
-  static let name = "feed.changes"
+public enum FeedChanges: Operation {
+  public static let name = "feed.changes"
 
-  static func run(_ params: FeedChangesParams, _ context: OperationContext) throws -> JSONValue {
+  public static func run(_ params: FeedChangesParams, _ context: OperationContext) throws -> JSONValue {
     let inbox = context.inbox
     let (page, cursor) = try inbox.changes(since: params.since, limit: params.limit ?? FeedChangesParams.defaultLimit)
     let changes = page.entries.map { entry -> JSONValue in

@@ -1,12 +1,10 @@
 """The two framings: one JSON text per line, or `Content-Length` headers (LSP). The server answers
 in the framing of its input, so the client reads the framing it writes."""
 
-from __future__ import annotations
-
-from typing import IO, Literal, Optional
+from typing import IO, Literal, Optional, get_args
 
 Framing = Literal["ndjson", "lsp"]
-FRAMINGS = ("ndjson", "lsp")
+FRAMINGS = get_args(Framing)
 
 
 def encode(body: bytes, framing: Framing) -> bytes:

@@ -1,11 +1,6 @@
 """The connection: it starts the server (or takes streams to one), writes requests, and hands each
 reply to the call waiting for it, on one reader thread that also runs the notification callbacks.
-
-It knows JSON-RPC 2.0 and the server's lifecycle (`shutdown`, `exit`, `$/cancelRequest`) alone;
-methods, params and errors come from the contract (`contract.py`), read at its first use.
-"""
-
-from __future__ import annotations
+It knows JSON-RPC 2.0 alone; methods, params and errors come from the contract (`contract.py`)."""
 
 import collections
 import contextlib
@@ -19,8 +14,7 @@ import shutil
 import signal
 import subprocess
 import threading
-from concurrent.futures import Future
-from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import Future, TimeoutError as FutureTimeout
 from typing import (IO, TYPE_CHECKING, Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
                     Union)
 
@@ -36,51 +30,40 @@ log = logging.getLogger("inbox_rpc_client")
 BUILD_PATHS = (".build/release/inbox-rpc", ".build/debug/inbox-rpc")
 #: The repository this package sits in, when it is run from a checkout (clients/python/inbox_rpc_client).
 CHECKOUT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-NO_CONTRACT = Contract({})  # until the contract is read, every error is the base class
 Path = Union[str, "os.PathLike[str]"]
-
-
-class Notification(NamedTuple):
-    method: str
-    params: Any
-
-
 #: How long a call waits for its reply unless told otherwise: no call waits for ever.
 DEFAULT_TIMEOUT = 30.0
 
 
-class ServerExited(ConnectionError):
-    """The server's output ended before the reply: it exited (`returncode`; None when attached), or
-    the client stopped reading a broken one (`reason`: a frame too large, say). `stderr_tail` holds
-    the last lines it wrote there, when the client kept them."""
+Notification = NamedTuple("Notification", [("method", str), ("params", Any)])
 
-    def __init__(self, returncode: Optional[int], method: Optional[str] = None, tail: Sequence[str] = (),
-                 reason: Optional[str] = None) -> None:
+
+class ServerExited(ConnectionError):
+    """The server's output ended before the reply: it exited (`returncode`; None when attached), or the
+    client stopped reading a broken one (`reason`). `stderr_tail`: the end of its stderr, if kept."""
+
+    def __init__(self, returncode: Optional[int], method: str, tail: Sequence[str], reason: Optional[str]) -> None:
         self.returncode, self.method, self.stderr_tail, self.reason = returncode, method, "\n".join(tail), reason
-        during = f" during {method}" if method else ""
         how = f"{reason}; the connection was ended" if reason else f"inbox-rpc exited with status {returncode}"
-        super().__init__(f"{how}{during}" + (f": {tail[-1]}" if tail else ""))
+        super().__init__(f"{how} during {method}" + (f": {tail[-1]}" if tail else ""))
 
 
 def _leave_signals_to_main_thread() -> None:
-    """Blocks SIGINT and SIGTERM on the calling thread of the client's, so the kernel delivers them to
-    the main thread: a main thread waiting for a reply (`Call.result`) sees its Ctrl-C at once."""
+    """Leaves SIGINT and SIGTERM to the main thread, so that one waiting for a reply sees its Ctrl-C at once."""
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
 def find_server(binary: Optional[Path] = None) -> str:
-    """`binary`, else $INBOX_RPC_BIN, else the `inbox-rpc` wheel's, else PATH's, else, when
-    $INBOX_RPC_BUILD asks for it, the build of the checkout holding this package. Never a file
-    because it lies in the current directory: in someone else's repository, that is their program."""
+    """`binary`, else $INBOX_RPC_BIN, the `inbox-rpc` wheel's, PATH's, or when $INBOX_RPC_BUILD asks, this
+    checkout's build; never a file for lying in the current directory (in someone else's, their program)."""
     if binary is not None or os.environ.get("INBOX_RPC_BIN"):
         return os.fspath(binary if binary is not None else os.environ["INBOX_RPC_BIN"])
-    try:
-        candidates: List[Optional[str]] = [importlib.import_module("inbox_rpc").binary()]
-    except ImportError:
-        candidates = []
+    wheel: List[Optional[str]] = []
+    with contextlib.suppress(ImportError):
+        wheel.append(importlib.import_module("inbox_rpc").binary())
     builds = [os.path.join(CHECKOUT, path) for path in BUILD_PATHS] if os.environ.get("INBOX_RPC_BUILD") else []
-    for candidate in [*candidates, shutil.which("inbox-rpc"), *builds]:
+    for candidate in [*wheel, shutil.which("inbox-rpc"), *builds]:
         if candidate and os.access(candidate, os.X_OK):
             return os.path.abspath(candidate)
     raise FileNotFoundError("inbox-rpc not found: set INBOX_RPC_BIN, put it on PATH, or set INBOX_RPC_BUILD=1 to run "
@@ -101,14 +84,12 @@ class Call:
             raise RuntimeError(f"{self.method}: a notification callback cannot wait for a reply")
         try:
             reply = self.reply.result(timeout)
-        except (FutureTimeout, KeyboardInterrupt) as stop:
-            self.cancel()
-            if isinstance(stop, KeyboardInterrupt):
-                raise
+        except FutureTimeout:
             raise TimeoutError(f"{self.method}: no reply within {timeout} s; cancelled") from None
+        finally:
+            self.cancel()  # a reply in (or the server gone) leaves nothing to cancel; a Ctrl-C does
         if "error" in reply:
-            error = reply["error"] if isinstance(reply["error"], dict) else {"message": repr(reply["error"])}
-            raise self._client._error(error, self.method)
+            raise self._client._error(reply["error"], self.method)
         return reply.get("result")
 
     def cancel(self) -> None:
@@ -119,28 +100,25 @@ class Call:
 
 
 class Changes:
-    """An iterator over `feed.changes`: `cursor` resumes after the last change it gave (save it; a
-    new `changes(since=cursor)` goes on, in this process or another). A cursor older than the
-    store's journal raises `errors.CursorTooOld`: list the feed again, then take a new cursor."""
+    """An iterator over `feed.changes`: `cursor` resumes after the last change it gave (save it, and
+    `changes(since=cursor)` goes on, in this process or another; too old: `errors.CursorTooOld`)."""
 
     def __init__(self, client: "Client", since: Optional[str], limit: int) -> None:
         self.client, self.cursor, self.limit = client, since, limit
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
-        while True:
+        more = True
+        while more:
             page = self.client.call("feed.changes", since=self.cursor, limit=self.limit)
             for change in page["changes"]:
                 self.cursor = change["cursor"]
                 yield change
-            self.cursor = page["cursor"]
-            if not page["more"]:
-                return
+            self.cursor, more = page["cursor"], page["more"]
 
 
-class Client(Methods):
-    """One server. `call("feed.list", limit=5)` or `feed.list(limit=5)` calls a method; `errors.
-    MessageNotFound` is that named error's class; `on("feed.changed", callback)` hears a
-    notification. Leaving a `with` block shuts the server down."""
+class Client(contextlib.AbstractContextManager["Client"], Methods):
+    """One server: `feed.list(limit=5)` calls a method, `errors.MessageNotFound` is that named error's
+    class, `on("feed.changed", callback)` hears a notification; leaving a `with` block shuts it down."""
 
     _pending: Dict[int, Call]
     _drainer: Optional[threading.Thread] = None
@@ -149,9 +127,8 @@ class Client(Methods):
     def __init__(self, binary: Optional[Path] = None, *, store: Optional[Path] = None, sample_feed: bool = False,
                  args: Sequence[str] = (), env: Optional[Dict[str, str]] = None, stderr: Any = None,
                  **options: Any) -> None:
-        """Starts the server (`--store`, `--sample-feed`, then `args`). Its stderr goes to `stderr`
-        (a file, or subprocess.DEVNULL); by default its last lines are kept in `stderr_tail`.
-        `options` are `attach`'s."""
+        """Starts the server (`--store`, `--sample-feed`, then `args`), its stderr to `stderr` (else its
+        last lines kept in `stderr_tail`). `options` are `attach`'s."""
         self.stderr_tail: "Deque[str]" = collections.deque(maxlen=20)  # the end of the server's stderr, if it was ours
         self.command = [find_server(binary), *(["--store", os.fspath(store)] if store is not None else [])]
         self.command += [*(["--sample-feed"] if sample_feed else []), *args]
@@ -170,10 +147,9 @@ class Client(Methods):
 
     @classmethod
     def attach(cls, reader: IO[bytes], writer: IO[bytes], **options: Any) -> "Client":
-        """A client on streams to a running server (`reader` is its output). Options: `contract`
-        (a document or its path; default: `rpc.discover`), `framing` ("ndjson" or "lsp"),
-        `timeout` (seconds a call waits for its reply, one deadline whatever else arrives; default
-        30; None: no limit), `max_frame_bytes` (default 32 MiB), `on_notification`, `close_timeout`."""
+        """A client on streams to a running server (`reader` is its output). Options: `contract` (a
+        document or its path; default: `rpc.discover`), `framing` ("ndjson" or "lsp"), `timeout` (one
+        deadline a call; default 30 s, None: none), `max_frame_bytes` (32 MiB), `on_notification`, `close_timeout`."""
         client = cls.__new__(cls)
         client.command, client.process, client.stderr_tail = [], None, collections.deque()
         client._open(reader, writer, **options)
@@ -205,14 +181,12 @@ class Client(Methods):
         self._in, self._out, self.framing, self.timeout, self.close_timeout = reader, writer, framing, timeout, close_timeout
         self._ids, self._pending, self._listeners = itertools.count(1), {}, []
         self._lock, self._write_lock, self._contract_lock = threading.Lock(), threading.Lock(), threading.Lock()
-        self._ended: Optional[ServerExited] = None
-        self._closed = self._shut_down = False
+        self._closed = self._shut_down = self._ended = False
+        self._returncode: Optional[int] = None
         if on_notification is not None:
             self.on(None, on_notification)
         self._reader = threading.Thread(target=self._read, name="inbox-rpc reader", daemon=True)
         self._reader.start()
-
-    # MARK: - The contract
 
     @property
     def contract(self) -> Contract:
@@ -233,21 +207,18 @@ class Client(Methods):
         return self.contract.errors  # type: ignore[return-value]
 
     if not TYPE_CHECKING:  # type checkers see the generated Methods, so a misspelt name is an error
-
         def __getattr__(self, name: str) -> Any:
             return member(self, "", name)
 
     def __dir__(self) -> List[str]:
         return sorted({*super().__dir__(), *self.contract.members("")})
 
-    def _error(self, error: Dict[str, Any], method: str) -> InboxRpcError:
+    def _error(self, error: Any, method: str) -> InboxRpcError:
         contract = self._contract
         if contract is None and method != "rpc.discover":
             with contextlib.suppress(InboxRpcError, OSError, TimeoutError):  # without rpc.discover: the base class
                 contract = self.contract
-        return (contract or NO_CONTRACT).error(error, method)
-
-    # MARK: - Calls
+        return (contract or Contract({})).error(error, method)
 
     def call(self, method: str, params: Any = None, /, **named: Any) -> Any:
         """Calls `method` with `params` (an object or an array) or the keyword arguments, and waits."""
@@ -258,12 +229,12 @@ class Client(Methods):
         call = Call(self, next(self._ids), method)
         self._shut_down = self._shut_down or method == "shutdown"
         with self._lock:
-            if self._ended is not None:
-                raise ServerExited(self._ended.returncode, method, self.stderr_tail, self._ended.reason)
+            if self._ended:
+                raise self._exited(method)
             self._pending[call.id] = call
         try:
-            self._send({"jsonrpc": "2.0", "id": call.id, "method": method, **_params(params, named)})
-        except OSError:
+            self._send({"id": call.id, "method": method}, params, named)
+        except (OSError, TypeError):
             with self._lock:
                 self._pending.pop(call.id, None)
             raise
@@ -274,9 +245,13 @@ class Client(Methods):
         return Changes(self, since, limit)
 
     def notify(self, method: str, params: Any = None, /, **named: Any) -> None:
-        self._send({"jsonrpc": "2.0", "method": method, **_params(params, named)})
+        self._send({"method": method}, params, named)
 
-    def _send(self, message: Dict[str, Any]) -> None:
+    def _send(self, message: Dict[str, Any], params: Any, named: Dict[str, Any]) -> None:
+        if params is not None and named:
+            raise TypeError("give the params as one object or as keyword arguments, not both")
+        value = named or params
+        message = {"jsonrpc": "2.0", **message, **({} if value is None else {"params": value})}
         frame = _framing.encode(json.dumps(message, separators=(",", ":")).encode(), self.framing)
         try:
             with self._write_lock:
@@ -285,9 +260,7 @@ class Client(Methods):
         except (OSError, ValueError):  # a broken pipe, or a closed stream
             if self._reader is not threading.current_thread():
                 self._reader.join(self.close_timeout)
-            raise ServerExited(self.returncode, message["method"], self.stderr_tail) from None
-
-    # MARK: - The reader thread: replies and notifications
+            raise self._exited(message["method"]) from None
 
     def on(self, method: Optional[str], callback: Callable[[Notification], None]) -> Callable[[], None]:
         """Calls `callback(Notification)` for each notification of `method` (None: all), on the
@@ -314,8 +287,7 @@ class Client(Methods):
                 for item in message if isinstance(message, list) else [message]:
                     self._dispatch(item)
         except _framing.FrameTooLarge as error:
-            # A broken server: nothing more is read, and one this client started is stopped.
-            self._broken = str(error)
+            self._broken = str(error)  # a broken server: nothing more is read, one started here is stopped
             if self.process is not None:
                 self.process.kill()
         except (OSError, ValueError) as error:
@@ -347,16 +319,18 @@ class Client(Methods):
 
     def _end(self) -> None:
         """The server's output ended: every pending call fails now rather than waiting for ever."""
-        returncode = self._exit_status()
+        self._returncode = self._exit_status()
         if self._drainer is not None:
             self._drainer.join(self.close_timeout)
         with self._lock:
-            self._ended = ServerExited(returncode, None, self.stderr_tail, self._broken)
-            pending, self._pending = self._pending, {}
+            self._ended, pending, self._pending = True, self._pending, {}
         for call in pending.values():
-            call.reply.set_exception(ServerExited(returncode, call.method, self.stderr_tail, self._broken))
+            call.reply.set_exception(self._exited(call.method))
 
-    # MARK: - Lifecycle
+    def _exited(self, method: str) -> ServerExited:
+        """The error of a call the server cannot answer: it exited, or the client stopped reading it."""
+        returncode = self._returncode if self._ended else self.returncode
+        return ServerExited(returncode, method, self.stderr_tail, self._broken)
 
     @property
     def returncode(self) -> Optional[int]:
@@ -369,8 +343,7 @@ class Client(Methods):
         return None
 
     def close(self) -> Optional[int]:
-        """`shutdown`, `exit`, end of input; kills a server not gone after `close_timeout`.
-        Returns its exit status (0 after a clean shutdown)."""
+        """`shutdown`, `exit`, end of input, a kill after `close_timeout`: the server's exit status."""
         if not self._closed:
             self._closed = True
             with contextlib.suppress(OSError, FutureTimeout):  # gone or stuck: the kill below settles it
@@ -388,15 +361,5 @@ class Client(Methods):
             self.process.stdout.close()
         return self.returncode
 
-    def __enter__(self) -> "Client":
-        return self
-
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-
-def _params(params: Any, named: Dict[str, Any]) -> Dict[str, Any]:
-    if params is not None and named:
-        raise TypeError("give the params as one object or as keyword arguments, not both")
-    value = named or params
-    return {} if value is None else {"params": value}

@@ -1,10 +1,6 @@
-"""What the client knows of the server, all of it read from the OpenRPC document (`rpc.discover`,
-or `Schemas/openrpc.json`): the methods a host calls, as attributes grouped by the dots of their
-names, and one exception class per named error of `components/errors`. Nothing here names a
-method or an error, so a contract with one more of either needs no change to this code.
-"""
-
-from __future__ import annotations
+"""What the client knows of the server, all of it read from the OpenRPC document (`rpc.discover`, or
+`Schemas/openrpc.json`): the methods a host calls, as attributes grouped by the dots of their names, and
+an exception class per named error. Nothing here names either: one more in the contract needs no code."""
 
 import keyword
 from types import SimpleNamespace
@@ -26,8 +22,7 @@ class InboxRpcError(Exception):
         return f"{self.method or '?'}: {self.message} ({self.code}{name}) {self.data or ''}".rstrip()
 
 
-# One class per name and code for every client, so that `except a.errors.X` catches b's X too.
-_classes: Dict[Tuple[str, int], Type[InboxRpcError]] = {}
+_classes: Dict[Tuple[str, int], Type[InboxRpcError]] = {}  # one per name and code: `except a.errors.X` catches b's X
 
 
 def error_class(name: str, code: int, doc: str) -> Type[InboxRpcError]:
@@ -45,8 +40,10 @@ class Contract:
         #: `client.errors.MessageNotFound`; `vars(client.errors)` names them all.
         self.errors = SimpleNamespace(**{cls.__name__: cls for cls in self._by_code.values()})
 
-    def error(self, error: Mapping[str, Any], method: str) -> InboxRpcError:
-        """The exception for a reply's error object: the named class of its code, else the base."""
+    def error(self, error: Any, method: str) -> InboxRpcError:
+        """The exception for a reply's error: the named class of its code, else the base (holding
+        the repr of an error that is no object)."""
+        error = error if isinstance(error, Mapping) else {"message": repr(error)}
         code, message = error.get("code"), error.get("message")
         cls = self._by_code.get(code, InboxRpcError) if isinstance(code, int) else InboxRpcError
         return cls(code, message if isinstance(message, str) else "", error.get("data"), method)
@@ -62,9 +59,8 @@ class Namespace:
     method of that name (a host notification such as `exit` is sent); `.start(...)` gives a `Call`."""
 
     def __init__(self, client: Any, name: str) -> None:
-        self._client, self._name = client, name
-        spec = client.contract.methods.get(name, {})
-        self.__doc__ = "\n\n".join(filter(None, (spec.get("summary"), spec.get("description"))))
+        self._client, self._name, self._spec = client, name, client.contract.methods.get(name)
+        self.__doc__ = "\n\n".join(filter(None, ((self._spec or {}).get(key) for key in ("summary", "description"))))
 
     def __getattr__(self, name: str) -> "Namespace":
         return member(self._client, self._name + ".", name)
@@ -73,19 +69,17 @@ class Namespace:
         return list(self._client.contract.members(self._name + "."))
 
     def __call__(self, params: Any = None, /, **named: Any) -> Any:
-        if self._spec().get("x-notification"):
-            return self._client.notify(self._name, params, **named)
-        return self._client.call(self._name, params, **named)
+        send = self._client.notify if self._method().get("x-notification") else self._client.call
+        return send(self._name, params, **named)
 
     def start(self, params: Any = None, /, **named: Any) -> Any:
-        self._spec()
+        self._method()
         return self._client.start(self._name, params, **named)
 
-    def _spec(self) -> Mapping[str, Any]:
-        spec = self._client.contract.methods.get(self._name)
-        if spec is None:
+    def _method(self) -> Mapping[str, Any]:
+        if self._spec is None:
             raise TypeError(f"{self._name} is a namespace of the contract, not a method")
-        return dict(spec)
+        return dict(self._spec)
 
     def __repr__(self) -> str:
         return f"<inbox-rpc {self._name}: {', '.join(self.__dir__()) or 'a method'}>"
