@@ -70,6 +70,7 @@ extension InboxStore {
 
   /// Inserts or replaces a message's row, keeping its local change times; `onlyRaise` keeps the
   /// higher of the stored and the given statuses (statuses never go down), otherwise they are set.
+  /// `replacing` false says the row is known absent: it is then inserted alone (`insertSQL`).
   static func upsertRow(
     _ database: Database, _ message: InboxMessage, payload: String? = nil, pinned: Bool, serverStatus: MessageStatus,
     status: MessageStatus,
@@ -77,7 +78,7 @@ extension InboxStore {
   ) throws {
     let tags = CustomDataFilter.tags(of: message.customData)
     try database.run(
-      onlyRaise ? upsertRaisingSQL : upsertSettingSQL,
+      !replacing ? insertSQL : onlyRaise ? upsertRaisingSQL : upsertSettingSQL,
       [
         .text(message.id), .text(payload ?? message.raw.jsonString), .int(message.ingestedAt),
         .text(message.source.rawValue),
@@ -94,12 +95,23 @@ extension InboxStore {
   private static let upsertSettingSQL = upsertSQL(
     statuses: "server_status = excluded.server_status, status = excluded.status")
 
+  /// A new row. A statement that runs triggers (the journal's) and may fail halfway keeps a
+  /// statement journal, a copy of every page it touches, to undo only itself: a sync paid it for
+  /// each of its rows, half of what journalling cost. `OR ROLLBACK` needs none (a failure ends the
+  /// whole transaction, which the write rolls back anyway); an upsert cannot say it (its update
+  /// part always aborts the statement alone), so a row known absent is inserted by this.
+  private static let insertSQL = SQL(once: "INSERT OR ROLLBACK INTO \(columnsAndValues)")
+
+  private static let columnsAndValues = """
+    messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
+      expires_at, server_status, status, tags)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+
   private static func upsertSQL(statuses: String) -> SQL {
     SQL(
       once: """
-        INSERT INTO messages (id, payload, ingested_at, source, order_code, hash, pinned, sort_time, sent_at,
-          expires_at, server_status, status, tags)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO \(columnsAndValues)
         ON CONFLICT(id) DO UPDATE SET payload = excluded.payload, ingested_at = excluded.ingested_at,
           source = excluded.source, order_code = coalesce(excluded.order_code, order_code),
           hash = coalesce(excluded.hash, hash), pinned = excluded.pinned, sort_time = excluded.sort_time,

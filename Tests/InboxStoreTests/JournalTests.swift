@@ -39,6 +39,32 @@ struct JournalTests {
     #expect(try temp.store.journal(since: tail, limit: 10).entries.map(\.fields) == [.seen])
   }
 
+  @Test func aRowInsertedAsNewThatIsThereFailsItsWholeWrite() throws {
+    // A row known absent is inserted without a statement journal (`OR ROLLBACK`): were it there,
+    // the write fails whole, the rows and journal entries before it in the transaction included.
+    let temp = try TemporaryStore()
+    let store = temp.store
+    try store.add(backendMessage("a", sentAt: 1))
+    let tail = try store.journalTail()
+    let b = try backendMessage("b", sentAt: 2)
+    let a = try backendMessage("a", sentAt: 3)
+    #expect(throws: StoreError.self) {
+      try store.write { database in
+        for message in [b, a] {
+          try InboxStore.upsertRow(
+            database, message, pinned: false, serverStatus: .delivered, status: .delivered, onlyRaise: false,
+            replacing: false)
+        }
+      }
+    }
+    #expect(try store.read { try InboxStore.row($0, id: "b") } == nil)
+    #expect(try store.read { try InboxStore.row($0, id: "a")?.sentAt } == 1)
+    #expect(try store.journal(since: tail, limit: 10).entries.isEmpty)
+    // The store takes writes again.
+    try store.add(b)
+    #expect(try store.journal(since: tail, limit: 10).entries.map(\.id) == ["b"])
+  }
+
   @Test func aCursorOlderThanTheJournalKeepsIsRefused() throws {
     let temp = try TemporaryStore()
     let store = temp.store

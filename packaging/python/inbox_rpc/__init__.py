@@ -1,5 +1,5 @@
-"""The inbox-rpc server as a Python package: its native binary lives here (with jansson
-and SQLite beside the package, in `inbox_rpc.libs/`, found through the binary's RPATH), and the
+"""The inbox-rpc server as a Python package: its native binary lives here (SQLite linked in,
+jansson beside the package, in `inbox_rpc.libs/`, found through the binary's RPATH), and the
 `inbox-rpc` command the wheel puts on PATH becomes that binary. `inbox_rpc_client` starts it
 without `INBOX_RPC_BIN`.
 """
