@@ -229,8 +229,9 @@ def test_periodic_syncs_of_several_servers_make_the_calls_of_one(store_path, bac
 # -- odd timing, odd files, a third program ------------------------------------------------------
 
 LEASE_WAIT = 90.0  # the documented 15 s without a sign of life, plus a loaded machine's slack
-# The stopped-holder cases are about the rule, not the default: a shorter patience, the same takeover.
-LEASE_PATIENCE = ("--sync-lease-patience", "5")
+# The stopped-holder cases are about the rule, not the default: the least patience the server takes
+# (twice the holder's beat), the same takeover.
+LEASE_PATIENCE = ("--sync-lease-patience", "4")
 
 
 def untold(server: SyncServer) -> dict:

@@ -2,10 +2,12 @@
 changes on the backend, cancels, and SIGKILL of the server; then, with faults off, the backend's
 state must be exactly what the changes on both sides add up to, and no local change may be lost.
 
-The suite runs 1,000 rounds (about 20 s; each run draws a new seed, so runs add up); the full
-campaign, 5,000 rounds (a few minutes), runs with INBOX_RPC_FULL_CAMPAIGN=1. INBOX_RPC_SYNC_ROUNDS
-sets the number of rounds outright (200 for a quick look); INBOX_RPC_SYNC_SEED replays a run. A
-longer run: INBOX_RPC_SYNC_ROUNDS=20000 pytest Tests/EndToEnd/test_sync_campaign.py -s
+The suite runs 1,000 rounds (about 20 s; each run draws a new seed, so runs add up), and 300 under
+CI=true (each landing adds its own seed; every round checks the same invariants, and the end the same
+convergence); the full campaign, 5,000 rounds (a few minutes), runs with INBOX_RPC_FULL_CAMPAIGN=1
+(a nightly run). INBOX_RPC_SYNC_ROUNDS sets the number of rounds outright (200 for a quick look);
+INBOX_RPC_SYNC_SEED replays a run. A longer run:
+INBOX_RPC_SYNC_ROUNDS=20000 pytest Tests/EndToEnd/test_sync_campaign.py -s
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ from sync_support import (  # noqa: F401  (fixtures)
     token_env,
 )
 
-FULL_ROUNDS, SUITE_ROUNDS = 5000, 1000
+FULL_ROUNDS, SUITE_ROUNDS, CI_ROUNDS = 5000, 1000, 300
 ROUNDS = int(os.environ.get(
-    "INBOX_RPC_SYNC_ROUNDS", FULL_ROUNDS if os.environ.get("INBOX_RPC_FULL_CAMPAIGN") == "1" else SUITE_ROUNDS))
+    "INBOX_RPC_SYNC_ROUNDS",
+    FULL_ROUNDS if os.environ.get("INBOX_RPC_FULL_CAMPAIGN") == "1"
+    else CI_ROUNDS if os.environ.get("CI") == "true" else SUITE_ROUNDS))
 SEED_ENV = "INBOX_RPC_SYNC_SEED"
 SEED = int(os.environ.get(SEED_ENV, str(random.randrange(1 << 30))))
 SYNC_ERRORS = {-32030, -32031, -32032}

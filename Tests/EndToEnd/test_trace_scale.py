@@ -84,8 +84,9 @@ def counted_bin(release_bin, tmp_path_factory) -> str:
 
 @pytest.mark.timeout(1500)
 @pytest.mark.parametrize("case", [
-    # the measures: unanswered requests in the text format, unknown methods as SARIF
-    ("text", unanswered, 20_000, 200_000),
+    # unanswered requests in the text format, unknown methods as SARIF: ten times the findings is
+    # the measure, not their number (a walk from the file's start per finding grows with either)
+    ("text", unanswered, 2_000, 20_000),
     ("sarif", unknown_methods, 2_000, 20_000),
 ])
 def test_check_trace_work_is_linear_in_findings(tmp_path, release_bin, counted_bin, case):
